@@ -1,0 +1,40 @@
+# hdlgen — developer entry points. `make demo` runs the main job on the embedded
+# iris data (train → quantise → emit → verify); `make test` runs every test.
+
+GO      ?= go
+UCI121  ?= $(abspath ../shared/uci121)
+BIN     := bin/hdlgen
+DEMO    ?= build/demo
+
+.PHONY: all build demo test vet fmt-check bench deps clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/hdlgen
+
+## deps: install the simulators and Yosys (Debian/Ubuntu).
+deps:
+	apt-get update && apt-get install -y --no-install-recommends verilator iverilog yosys g++ make
+
+## demo: the main job on the embedded iris data set.
+demo: build
+	$(BIN) demo --out $(DEMO)
+
+## test: formatting, vet and all tests (the collection tests read $(UCI121)).
+test: fmt-check vet
+	HDLGEN_UCI121=$(UCI121) $(GO) test -count=1 -timeout 30m ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## bench: the Go benchmarks (see docs/benchmarks.md for the reported numbers).
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+clean:
+	rm -rf bin build

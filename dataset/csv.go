@@ -1,0 +1,362 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// CSVOptions configures the CSV readers.
+type CSVOptions struct {
+	// Comma is the field separator. 0 means detect it from the header line:
+	// the most frequent of ',', ';' and '\t' outside double quotes, with ','
+	// when none occurs and ties resolved in the order ',', ';', '\t'.
+	Comma rune
+}
+
+// FeatureOptions configures ReadFeaturesCSV.
+type FeatureOptions struct {
+	CSVOptions
+	// Features is the number of feature columns expected (the model's K).
+	// 0 accepts any number of columns, all of them features.
+	Features int
+	// LabelName is the name of the label column of the training data. When
+	// Features > 0 and the header has Features+1 columns of which the last is
+	// named LabelName, that column is ignored (so the training CSV itself can
+	// be given to predict). An empty LabelName never matches.
+	LabelName string
+}
+
+// LoadCSV reads a labelled CSV file; see ReadCSV. The dataset is named after
+// the file name without its extension.
+func LoadCSV(filename string, opt CSVOptions) (*Dataset, error) {
+	f, err := os.Open(filename)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	d, err := ReadCSV(f, filename, opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
+	return d, nil
+}
+
+// LoadCSVFS is LoadCSV for a file of fsys (for example examples.FS).
+func LoadCSVFS(fsys fs.FS, name string, opt CSVOptions) (*Dataset, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	d, err := ReadCSV(f, name, opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = strings.TrimSuffix(path.Base(name), path.Ext(name))
+	return d, nil
+}
+
+// LoadFeaturesCSV reads an unlabelled CSV file; see ReadFeaturesCSV.
+func LoadFeaturesCSV(filename string, opt FeatureOptions) (*Dataset, error) {
+	f, err := os.Open(filename)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	d, err := ReadFeaturesCSV(f, filename, opt)
+	if err != nil {
+		return nil, err
+	}
+	d.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
+	return d, nil
+}
+
+// ReadCSV reads labelled data in CSV form (RFC 4180 via encoding/csv, plus
+// the rules below). file names the input in error messages.
+//
+//   - A header row is required; names are trimmed of surrounding white
+//     space and must be non-empty and unique.
+//   - Every column but the last is a numeric feature, named by the header;
+//     values are trimmed and parsed with strconv.ParseFloat; empty fields,
+//     NaN and ±Inf are errors.
+//   - The last column is the class label, text or number (trimmed, non-empty).
+//   - Class order: if every label parses as a finite number, classes are
+//     sorted by numeric value (two spellings of one number, like "1" and
+//     "1.0", are an error); otherwise they are sorted by byte order of the
+//     label text. ClassNames holds the labels as written.
+//   - At least one data row and at least two classes are required.
+//   - A UTF-8 byte order mark, CRLF line ends, quoted fields and blank lines
+//     are accepted; see CSVOptions for the separator.
+//
+// The Name of the result is empty (LoadCSV and LoadCSVFS set it).
+func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
+	cr, header, hline, err := openCSV(r, file, opt)
+	if err != nil {
+		return nil, err
+	}
+	nc := len(header)
+	if nc < 2 {
+		return nil, perr(file, hline, 0, "", "header has %d column, need at least one feature column and the label column", nc)
+	}
+	k := nc - 1
+	d := &Dataset{FeatureNames: header[:k], LabelName: header[k]}
+	classOf := map[string]int{} // label text → provisional id (order of appearance)
+	var labels []string         // provisional id → label text
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != nc {
+			return nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc)
+		}
+		for j := 0; j < k; j++ {
+			v, err := featureValue(rec[j])
+			if err != nil {
+				line, _ := cr.FieldPos(j)
+				return nil, &ParseError{File: file, Line: line, Field: j + 1, Name: header[j], Err: err}
+			}
+			d.X = append(d.X, v)
+		}
+		lab := strings.TrimSpace(rec[k])
+		if lab == "" {
+			line, _ := cr.FieldPos(k)
+			return nil, perr(file, line, nc, header[k], "empty field (class label)")
+		}
+		id, ok := classOf[lab]
+		if !ok {
+			id = len(labels)
+			classOf[lab] = id
+			labels = append(labels, lab)
+		}
+		d.Y = append(d.Y, id)
+	}
+	if len(d.Y) == 0 {
+		return nil, perr(file, hline, 0, "", "header only: no data rows")
+	}
+	if len(labels) < 2 {
+		return nil, perr(file, 0, nc, header[k], "only one class (%q): need at least two", labels[0])
+	}
+	order, err := classOrder(labels)
+	if err != nil {
+		return nil, &ParseError{File: file, Field: nc, Name: header[k], Err: err}
+	}
+	// order[i] is the provisional id of the i-th class; remap.
+	remap := make([]int, len(order))
+	d.ClassNames = make([]string, len(order))
+	for i, id := range order {
+		remap[id] = i
+		d.ClassNames[i] = labels[id]
+	}
+	for i, y := range d.Y {
+		d.Y[i] = remap[y]
+	}
+	return d, nil
+}
+
+// ReadFeaturesCSV reads unlabelled data (for prediction): a header row, then
+// rows of numeric features, with the rules of ReadCSV for the feature
+// columns. See FeatureOptions for the expected column count and the
+// optional ignored label column. The result has Y == nil.
+func ReadFeaturesCSV(r io.Reader, file string, opt FeatureOptions) (*Dataset, error) {
+	if opt.Features < 0 {
+		panic(fmt.Sprintf("dataset: ReadFeaturesCSV: Features = %d < 0", opt.Features))
+	}
+	cr, header, hline, err := openCSV(r, file, opt.CSVOptions)
+	if err != nil {
+		return nil, err
+	}
+	nc := len(header)
+	k := nc
+	switch {
+	case opt.Features == 0 || nc == opt.Features:
+	case nc == opt.Features+1 && opt.LabelName != "" && header[nc-1] == opt.LabelName:
+		k = nc - 1
+	case nc == opt.Features+1 && opt.LabelName != "":
+		return nil, perr(file, hline, nc, header[nc-1], "header has %d columns, want %d features; the extra last column is not the label column %q", nc, opt.Features, opt.LabelName)
+	default:
+		return nil, perr(file, hline, 0, "", "header has %d columns, want %d feature columns", nc, opt.Features)
+	}
+	d := &Dataset{FeatureNames: header[:k]}
+	rows := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != nc {
+			return nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc)
+		}
+		for j := 0; j < k; j++ {
+			v, err := featureValue(rec[j])
+			if err != nil {
+				line, _ := cr.FieldPos(j)
+				return nil, &ParseError{File: file, Line: line, Field: j + 1, Name: header[j], Err: err}
+			}
+			d.X = append(d.X, v)
+		}
+		rows++
+	}
+	if rows == 0 {
+		return nil, perr(file, hline, 0, "", "header only: no data rows")
+	}
+	return d, nil
+}
+
+// openCSV strips a BOM, chooses the separator, and reads and checks the
+// header; it returns the reader, the header names and the header's line.
+func openCSV(r io.Reader, file string, opt CSVOptions) (*csv.Reader, []string, int, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xEF\xBB\xBF")) {
+		br.Discard(3)
+	}
+	comma := opt.Comma
+	if comma == 0 {
+		b, _ := br.Peek(64 << 10) // the header line, or its first 64 KiB
+		comma = detectComma(b)
+	}
+	cr := csv.NewReader(br)
+	cr.Comma = comma
+	cr.FieldsPerRecord = -1 // checked here, for a clearer message
+	cr.ReuseRecord = true
+	rec, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil, 0, perr(file, 0, 0, "", "empty file: want a header row")
+	}
+	if err != nil {
+		return nil, nil, 0, csvError(file, err)
+	}
+	hline, _ := cr.FieldPos(0)
+	header := make([]string, len(rec))
+	seen := make(map[string]int, len(rec))
+	for j, h := range rec {
+		h = strings.TrimSpace(h)
+		line, _ := cr.FieldPos(j)
+		if h == "" {
+			return nil, nil, 0, perr(file, line, j+1, "", "header: empty column name")
+		}
+		if i, dup := seen[h]; dup {
+			return nil, nil, 0, perr(file, line, j+1, h, "header: duplicate column name (also field %d)", i+1)
+		}
+		seen[h] = j
+		header[j] = h
+	}
+	return cr, header, hline, nil
+}
+
+// detectComma picks the separator from the first line of b.
+func detectComma(b []byte) rune {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	var n [3]int
+	quoted := false
+	for _, c := range b {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == ',':
+			n[0]++
+		case c == ';':
+			n[1]++
+		case c == '\t':
+			n[2]++
+		}
+	}
+	best := 0
+	for i := 1; i < 3; i++ {
+		if n[i] > n[best] {
+			best = i
+		}
+	}
+	return []rune{',', ';', '\t'}[best]
+}
+
+// featureValue parses one feature field.
+func featureValue(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, errors.New("empty field")
+	}
+	v, msg := parseFinite([]byte(t))
+	if msg != "" {
+		return 0, fmt.Errorf("%s: %s", msg, quote([]byte(t)))
+	}
+	return v, nil
+}
+
+// csvError converts an encoding/csv error into a *ParseError.
+func csvError(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{File: file, Line: pe.Line, Err: fmt.Errorf("byte %d: %w", pe.Column, pe.Err)}
+	}
+	return &ParseError{File: file, Err: err}
+}
+
+// classOrder returns the provisional ids of labels in class order: numeric
+// if all labels are finite numbers, else byte order.
+func classOrder(labels []string) ([]int, error) {
+	ids := make([]int, len(labels))
+	for i := range ids {
+		ids[i] = i
+	}
+	vals := make([]float64, len(labels))
+	numeric := true
+	for i, l := range labels {
+		v, msg := parseFinite([]byte(l))
+		if msg != "" {
+			numeric = false
+			break
+		}
+		vals[i] = v
+	}
+	if !numeric {
+		slices.SortFunc(ids, func(a, b int) int { return strings.Compare(labels[a], labels[b]) })
+		return ids, nil
+	}
+	slices.SortFunc(ids, func(a, b int) int {
+		if c := cmpFloat(vals[a], vals[b]); c != 0 {
+			return c
+		}
+		return strings.Compare(labels[a], labels[b])
+	})
+	for i := 1; i < len(ids); i++ {
+		if vals[ids[i]] == vals[ids[i-1]] {
+			return nil, fmt.Errorf("class labels %s and %s are the same number %s: write them identically",
+				strconv.Quote(labels[ids[i-1]]), strconv.Quote(labels[ids[i]]), strconv.FormatFloat(vals[ids[i]], 'g', -1, 64))
+		}
+	}
+	return ids, nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,94 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"math"
+	"strconv"
+)
+
+// lineReader reads lines of any length with one bufio.Reader and no copying
+// for lines that fit its buffer. A returned line is valid until the next call.
+type lineReader struct {
+	br   *bufio.Reader
+	long []byte // assembly buffer for lines longer than br's buffer
+	n    int    // 1-based number of the line returned last
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// next returns the next line without its "\n" or "\r\n" terminator, and
+// ok == false at the end of the input.
+func (lr *lineReader) next() (line []byte, ok bool, err error) {
+	s, err := lr.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		lr.long = append(lr.long[:0], s...)
+		for err == bufio.ErrBufferFull {
+			s, err = lr.br.ReadSlice('\n')
+			lr.long = append(lr.long, s...)
+		}
+		s = lr.long
+	}
+	if err != nil && err != io.EOF {
+		return nil, false, err
+	}
+	if len(s) == 0 {
+		return nil, false, nil
+	}
+	lr.n++
+	s = bytes.TrimSuffix(s, []byte{'\n'})
+	s = bytes.TrimSuffix(s, []byte{'\r'})
+	return s, true, nil
+}
+
+// isBlank reports whether b holds only ASCII white space.
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if !isSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// trimSpace removes leading and trailing ASCII white space (space, tab,
+// CR, LF, VT, FF).
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}
+
+// parseFinite parses b as a float64 and rejects NaN and ±Inf. The string
+// conversion does not escape (strconv clones its input for errors), so the
+// compiler keeps short fields on the stack: no allocation per value.
+func parseFinite(b []byte) (float64, string) {
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, "value out of float64 range"
+		}
+		return 0, "not a number"
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, "not a finite number"
+	}
+	return v, ""
+}
+
+// parseInt parses a decimal integer (optional sign) that fits an int.
+func parseInt(b []byte) (int, bool) {
+	v, err := strconv.Atoi(string(b))
+	return v, err == nil
+}

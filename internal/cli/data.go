@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/examples"
+)
+
+// examplePrefix selects an embedded example data set: --data example:iris.
+const examplePrefix = "example:"
+
+// dataHelp documents the --data forms shared by the commands.
+const dataHelp = `--data takes a CSV file (header row, numeric features, class label in the last
+column), a UCI-121 collection folder together with --dataset NAME, or an embedded
+example: example:iris or example:breast-cancer-wisc.`
+
+// loadLabelled loads training data from a CSV file, an embedded example or a
+// dataset of a UCI-121 collection folder (all rows of its data file).
+func loadLabelled(dataPath, name string) (*dataset.Dataset, error) {
+	if ex, ok := strings.CutPrefix(dataPath, examplePrefix); ok {
+		file := ex + ".csv"
+		for _, n := range examples.Names() {
+			if n == file {
+				return dataset.LoadCSVFS(examples.FS, file, dataset.CSVOptions{})
+			}
+		}
+		var names []string
+		for _, n := range examples.Names() {
+			names = append(names, examplePrefix+strings.TrimSuffix(n, path.Ext(n)))
+		}
+		return nil, usagef("unknown example %q (have %s)", dataPath, strings.Join(names, ", "))
+	}
+	st, err := os.Stat(dataPath)
+	if err != nil {
+		return nil, fmt.Errorf("--data: %w", err)
+	}
+	if st.IsDir() {
+		if name == "" {
+			return nil, usagef("--data %s is a folder: name a dataset of the collection with --dataset", dataPath)
+		}
+		u, err := dataset.LoadUCI(dataPath, name)
+		if err != nil {
+			return nil, err
+		}
+		return u.Data, nil
+	}
+	if name != "" {
+		return nil, usagef("--dataset goes with a collection folder, but --data %s is a file", dataPath)
+	}
+	return dataset.LoadCSV(dataPath, dataset.CSVOptions{})
+}

@@ -1,0 +1,51 @@
+package model
+
+// HiddenMatrix returns the M×Columns() readout-input matrix of M normalised rows
+// (float64; exact integers for the intRVFL, h·2^-8 for the rvfl8).
+func (m *Model) HiddenMatrix(xnorm []float64, rows int) []float64 {
+	switch {
+	case m.Int != nil:
+		return m.Int.HiddenMatrix(xnorm, rows)
+	case m.Fixed != nil:
+		return m.Fixed.HiddenMatrix(xnorm, rows)
+	default:
+		return m.Float.HiddenMatrix(xnorm, rows)
+	}
+}
+
+// PredictNormalized classifies M normalised rows: with the integer readout when
+// the model has one, else with the float readout.
+func (m *Model) PredictNormalized(xnorm []float64, rows int) []int {
+	h := m.HiddenMatrix(xnorm, rows)
+	c, l := m.Columns(), m.L()
+	pred := make([]int, rows)
+	if m.Readout != nil {
+		hscale := 1.0
+		if m.Fixed != nil {
+			hscale = 1 << HiddenFracBits // back to the 8-bit codes
+		}
+		hi := make([]int, c)
+		for r := 0; r < rows; r++ {
+			for j, v := range h[r*c : (r+1)*c] {
+				hi[j] = int(v * hscale)
+			}
+			pred[r] = ArgmaxInt(m.Readout.Scores(hi, l))
+		}
+		return pred
+	}
+	for r := 0; r < rows; r++ {
+		pred[r] = ArgmaxFloat(MulRows(m.Wout, h[r*c:(r+1)*c], l))
+	}
+	return pred
+}
+
+// AccuracyNormalized is the share of M normalised rows whose prediction equals y.
+func (m *Model) AccuracyNormalized(xnorm []float64, rows int, y []int) float64 {
+	ok := 0
+	for r, p := range m.PredictNormalized(xnorm, rows) {
+		if p == y[r] {
+			ok++
+		}
+	}
+	return float64(ok) / float64(rows)
+}

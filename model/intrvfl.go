@@ -1,0 +1,127 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// IntNet is the hidden layer of the paper's intRVFL: density-encoded inputs, a
+// bipolar N×K W_in and a κ-clip (docs/semantics.md §3). It holds no readout.
+type IntNet struct {
+	K, N  int
+	Kappa int
+	Signs *SignMatrix
+}
+
+// NewIntNet draws the bipolar W_in of an intRVFL neuron by neuron from seed.
+func NewIntNet(k, n, kappa int, seed uint64) *IntNet {
+	if k <= 0 || n <= 0 || kappa <= 0 {
+		panic(fmt.Sprintf("model: intRVFL with K=%d N=%d κ=%d", k, n, kappa))
+	}
+	src := newWeightSource(seed)
+	s := NewSignMatrix(n, k)
+	for j := 0; j < n; j++ {
+		row := s.Row(j)
+		for w := range row {
+			row[w] = src.pcg.Uint64()
+		}
+		if r := k % 64; r != 0 {
+			row[len(row)-1] &= 1<<r - 1
+		}
+	}
+	return &IntNet{K: k, N: n, Kappa: kappa, Signs: s}
+}
+
+// Level returns v = floor(x·N + 0.5) for a normalised feature x ∈ [0, 1].
+func Level(x float64, n int) int {
+	v := int(math.Floor(float64(x*float64(n)) + 0.5))
+	return min(max(v, 0), n)
+}
+
+// LevelsTo writes the levels of one normalised row into dst.
+func (net *IntNet) LevelsTo(dst []int, xnorm []float64) {
+	for i, x := range xnorm {
+		dst[i] = Level(x, net.N)
+	}
+}
+
+// HiddenInputsTo computes s_j (j = 0…N−1) for one row of levels with the
+// hardware's method: t_ji = (j < v_i) XOR sign_ji, s_j = K − 2·popcount(t_j).
+// The thermometer masks are swept in level order, so a row costs O(N·⌈K/64⌉ + K log K).
+func (net *IntNet) HiddenInputsTo(dst []int, levels []int) {
+	if len(levels) != net.K || len(dst) != net.N {
+		panic(fmt.Sprintf("model: hidden inputs of %d levels into %d for K=%d N=%d", len(levels), len(dst), net.K, net.N))
+	}
+	words := net.Signs.words
+	var small [4]uint64
+	mask := small[:0]
+	if words <= len(small) {
+		mask = small[:words]
+	} else {
+		mask = make([]uint64, words)
+	}
+	// order: feature indices by ascending level; bit i of mask is (j < v_i).
+	order := make([]int, net.K)
+	for i := range order {
+		order[i] = i
+		if levels[i] > 0 {
+			mask[i/64] |= 1 << (i % 64)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return levels[a] - levels[b] })
+	p := 0
+	for j := 0; j < net.N; j++ {
+		for p < net.K && levels[order[p]] <= j {
+			i := order[p]
+			mask[i/64] &^= 1 << (i % 64)
+			p++
+		}
+		dst[j] = net.K - 2*popcountXor(mask, net.Signs.Row(j))
+	}
+}
+
+// Clip is the paper's f_κ.
+func Clip(s, kappa int) int { return min(max(s, -kappa), kappa) }
+
+// HiddenTo computes h_j = clip(s_j, −κ, κ) for one row of levels (integer path).
+func (net *IntNet) HiddenTo(dst []int, levels []int) {
+	net.HiddenInputsTo(dst, levels)
+	for j, s := range dst {
+		dst[j] = Clip(s, net.Kappa)
+	}
+}
+
+// HiddenFloatTo computes h for one row of levels the way the paper writes it:
+// build the density code F (N×K, ±1), take the Hadamard product with W_in, sum
+// each neuron's row in float64 and clip. It exists to check the integer path.
+func (net *IntNet) HiddenFloatTo(dst []float64, levels []int) {
+	for j := 0; j < net.N; j++ {
+		var s float64
+		for i := 0; i < net.K; i++ {
+			f := 1.0
+			if j < levels[i] {
+				f = -1
+			}
+			s += f * float64(net.Signs.Weight(j, i))
+		}
+		dst[j] = math.Max(-float64(net.Kappa), math.Min(float64(net.Kappa), s))
+	}
+}
+
+// HiddenMatrix computes the M×N activation matrix (row-major, float64 values that
+// are exact integers) for M normalised rows.
+func (net *IntNet) HiddenMatrix(xnorm []float64, m int) []float64 {
+	h := make([]float64, m*net.N)
+	lv := make([]int, net.K)
+	hr := make([]int, net.N)
+	for r := 0; r < m; r++ {
+		net.LevelsTo(lv, xnorm[r*net.K:(r+1)*net.K])
+		net.HiddenTo(hr, lv)
+		row := h[r*net.N : (r+1)*net.N]
+		for j, v := range hr {
+			row[j] = float64(v)
+		}
+	}
+	return h
+}

@@ -1,0 +1,278 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// Model is a trained network with everything inference needs; it is what
+// model.json holds (docs/model-json.md).
+type Model struct {
+	Name         string
+	Arch         Arch
+	ClassNames   []string // L names; class l is ClassNames[l]
+	FeatureNames []string // K names (may be nil)
+	Seed         uint64
+	Training     TrainingInfo
+	Norm         Normalizer
+
+	// Exactly one hidden layer is set, matching Arch.
+	Int   *IntNet   // intrvfl
+	Float *FloatNet // rvfl
+	Fixed *FixedNet // rvfl8
+
+	// Wout is the float ridge readout, L×Columns() row-major.
+	Wout []float64
+	// Readout is the integer readout: optional for intrvfl, required for rvfl8,
+	// absent for rvfl.
+	Readout *IntReadout
+}
+
+// TrainingInfo records how the model was trained (provenance; not needed for
+// inference but reported by the tools).
+type TrainingInfo struct {
+	Lambda      float64     `json:"lambda"`
+	Regularizer Regularizer `json:"regularizer"`
+	Rows        int         `json:"rows"`
+	Data        string      `json:"data,omitempty"`       // dataset name or file base name
+	LabelName   string      `json:"label_name,omitempty"` // name of the label column of the training CSV
+}
+
+// IntReadout is an integer readout: scores y_l = Σ_j Q[l][j]·h_j.
+type IntReadout struct {
+	Bits   int     // signed width of each weight
+	Bound  int     // weights lie in [−Bound, Bound]
+	Scale  float64 // Q ≈ W_out / Scale
+	Method string  // "round", "ga-rounded" or "ga-random"
+	Q      []int32 // L×Columns() row-major
+}
+
+// K is the number of input features.
+func (m *Model) K() int { return m.Norm.Features() }
+
+// L is the number of classes.
+func (m *Model) L() int { return len(m.ClassNames) }
+
+// N is the number of hidden neurons.
+func (m *Model) N() int {
+	switch {
+	case m.Int != nil:
+		return m.Int.N
+	case m.Float != nil:
+		return m.Float.N
+	case m.Fixed != nil:
+		return m.Fixed.N
+	}
+	panic("model: no hidden layer")
+}
+
+// Columns is the number of readout inputs (N, or K+N with direct links).
+func (m *Model) Columns() int {
+	if m.Float != nil {
+		return m.Float.Columns()
+	}
+	return m.N()
+}
+
+// Kappa is the intRVFL clip threshold (0 for other architectures).
+func (m *Model) Kappa() int {
+	if m.Int != nil {
+		return m.Int.Kappa
+	}
+	return 0
+}
+
+// Normalize returns the normalised copy of one raw row.
+func (m *Model) Normalize(raw []float64) []float64 {
+	x := make([]float64, len(raw))
+	m.Norm.ApplyTo(x, raw)
+	return x
+}
+
+// Levels returns the intRVFL input levels (what the hardware receives) of a raw row.
+func (m *Model) Levels(raw []float64) []int {
+	if m.Int == nil {
+		panic("model: Levels on a " + string(m.Arch) + " model")
+	}
+	v := make([]int, m.K())
+	m.Int.LevelsTo(v, m.Normalize(raw))
+	return v
+}
+
+// InputCodes returns the rvfl8 8-bit input codes (what the hardware receives) of a raw row.
+func (m *Model) InputCodes(raw []float64) []uint8 {
+	if m.Fixed == nil {
+		panic("model: InputCodes on a " + string(m.Arch) + " model")
+	}
+	a := make([]uint8, m.K())
+	InputCodesTo(a, m.Normalize(raw))
+	return a
+}
+
+// HiddenInts returns the integer hidden activations of a raw row (intrvfl: h ∈
+// [−κ,κ]; rvfl8: 8-bit codes). It panics for the float RVFL.
+func (m *Model) HiddenInts(raw []float64) []int {
+	h := make([]int, m.N())
+	switch {
+	case m.Int != nil:
+		m.Int.HiddenTo(h, m.Levels(raw))
+	case m.Fixed != nil:
+		m.Fixed.HiddenTo(h, m.InputCodes(raw))
+	default:
+		panic("model: HiddenInts on a float RVFL")
+	}
+	return h
+}
+
+// HiddenFloats returns the readout inputs of a raw row as float64 (for the float readout).
+func (m *Model) HiddenFloats(raw []float64) []float64 {
+	x := m.Normalize(raw)
+	c := m.Columns()
+	out := make([]float64, c)
+	switch {
+	case m.Float != nil:
+		m.Float.FeaturesTo(out, x)
+	case m.Int != nil:
+		lv := make([]int, m.K())
+		m.Int.LevelsTo(lv, x)
+		h := make([]int, m.N())
+		m.Int.HiddenTo(h, lv)
+		for j, v := range h {
+			out[j] = float64(v)
+		}
+	case m.Fixed != nil:
+		a := make([]uint8, m.K())
+		InputCodesTo(a, x)
+		h := make([]int, m.N())
+		m.Fixed.HiddenTo(h, a)
+		for j, v := range h {
+			out[j] = float64(v) / (1 << HiddenFracBits)
+		}
+	}
+	return out
+}
+
+// FloatScores returns W_out·h for a raw row.
+func (m *Model) FloatScores(raw []float64) []float64 {
+	h := m.HiddenFloats(raw)
+	return MulRows(m.Wout, h, m.L())
+}
+
+// MulRows returns y = W·h for W with rows of len(h).
+func MulRows(w, h []float64, rows int) []float64 {
+	c := len(h)
+	y := make([]float64, rows)
+	for l := range y {
+		var s float64
+		for j, v := range w[l*c : (l+1)*c] {
+			s += v * h[j]
+		}
+		y[l] = s
+	}
+	return y
+}
+
+// IntScores returns the exact integer scores Σ_j Q[l][j]·h_j for a raw row. It
+// panics if the model has no integer readout.
+func (m *Model) IntScores(raw []float64) []int64 {
+	if m.Readout == nil {
+		panic("model: IntScores without an integer readout")
+	}
+	return m.Readout.Scores(m.HiddenInts(raw), m.L())
+}
+
+// Scores returns integer scores for one hidden-activation vector.
+func (r *IntReadout) Scores(h []int, classes int) []int64 {
+	c := len(h)
+	y := make([]int64, classes)
+	for l := range y {
+		var s int64
+		for j, q := range r.Q[l*c : (l+1)*c] {
+			s += int64(q) * int64(h[j])
+		}
+		y[l] = s
+	}
+	return y
+}
+
+// Predict classifies a raw row: with the integer readout when the model has one,
+// else with the float readout.
+func (m *Model) Predict(raw []float64) int {
+	if m.Readout != nil {
+		return ArgmaxInt(m.IntScores(raw))
+	}
+	return ArgmaxFloat(m.FloatScores(raw))
+}
+
+// PredictFloat classifies a raw row with the float readout.
+func (m *Model) PredictFloat(raw []float64) int { return ArgmaxFloat(m.FloatScores(raw)) }
+
+// ArgmaxInt returns the index of the largest score, the lowest index on ties.
+func ArgmaxInt(y []int64) int {
+	best := 0
+	for l := 1; l < len(y); l++ {
+		if y[l] > y[best] {
+			best = l
+		}
+	}
+	return best
+}
+
+// ArgmaxFloat returns the index of the largest score, the lowest index on ties.
+// NaN scores never win.
+func ArgmaxFloat(y []float64) int {
+	best := 0
+	for l := 1; l < len(y); l++ {
+		if y[l] > y[best] || math.IsNaN(y[best]) {
+			best = l
+		}
+	}
+	return best
+}
+
+// Accuracy returns the share of rows of the raw m×K matrix x whose prediction
+// equals y, using Predict.
+func (m *Model) Accuracy(x []float64, rows int, y []int) float64 {
+	k := m.K()
+	ok := 0
+	for r := 0; r < rows; r++ {
+		if m.Predict(x[r*k:(r+1)*k]) == y[r] {
+			ok++
+		}
+	}
+	return float64(ok) / float64(rows)
+}
+
+// AccWidth is the smallest signed width w with 2^(w−1) − 1 ≥ maxAbs.
+func AccWidth(maxAbs int64) int {
+	w := 1
+	for (int64(1)<<(w-1))-1 < maxAbs {
+		w++
+	}
+	return w
+}
+
+// ScoreBound is the largest |score| the integer readout can produce: N·κ·B for the
+// intRVFL, N·255·B for the rvfl8.
+func (m *Model) ScoreBound() int64 {
+	if m.Readout == nil {
+		panic("model: ScoreBound without an integer readout")
+	}
+	hmax := int64(m.Kappa())
+	if m.Fixed != nil {
+		hmax = 255
+	}
+	return int64(m.Columns()) * hmax * int64(m.Readout.Bound)
+}
+
+// String is a one-line description, e.g. "intrvfl K=4 N=50 L=3 κ=3 readout=5 bits".
+func (m *Model) String() string {
+	s := fmt.Sprintf("%s K=%d N=%d L=%d", m.Arch, m.K(), m.N(), m.L())
+	if m.Int != nil {
+		s += fmt.Sprintf(" κ=%d", m.Int.Kappa)
+	}
+	if m.Readout != nil {
+		s += fmt.Sprintf(" readout=%d bits (±%d, %s)", m.Readout.Bits, m.Readout.Bound, m.Readout.Method)
+	}
+	return s
+}

@@ -1,0 +1,22 @@
+package model
+
+import "fmt"
+
+// Regularizer names the ridge penalty as written in model.json (docs/semantics.md §5).
+type Regularizer string
+
+const (
+	// RegVariance is λ·diag(var(H)), the authors' form and the default.
+	RegVariance Regularizer = "variance"
+	// RegIdentity is λ·I, the paper's printed formula.
+	RegIdentity Regularizer = "identity"
+)
+
+// ParseRegularizer validates a regulariser name.
+func ParseRegularizer(s string) (Regularizer, error) {
+	switch r := Regularizer(s); r {
+	case RegVariance, RegIdentity:
+		return r, nil
+	}
+	return "", fmt.Errorf("unknown regularizer %q (want %s or %s)", s, RegVariance, RegIdentity)
+}

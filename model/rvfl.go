@@ -1,0 +1,83 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// FloatNet is the hidden layer of the conventional RVFL: h = sigmoid(W_in·x' + b)
+// with W_in ∈ U[−1,1) (N×K, row-major) and b ∈ U[−0.1,0.1) (docs/semantics.md §4).
+type FloatNet struct {
+	K, N int
+	Win  []float64 // N×K
+	Bias []float64 // N
+	// DirectLinks puts the K normalised inputs before the N hidden activations in
+	// the readout's input (C = K + N columns).
+	DirectLinks bool
+	// InputLevels, when > 0, quantises each input to floor(x'·InputLevels + 0.5)/InputLevels
+	// before the hidden layer (the paper's "RVFL with quantised inputs" uses N).
+	InputLevels int
+}
+
+// NewFloatNet draws W_in and b neuron by neuron from seed.
+func NewFloatNet(k, n int, seed uint64) *FloatNet {
+	if k <= 0 || n <= 0 {
+		panic(fmt.Sprintf("model: RVFL with K=%d N=%d", k, n))
+	}
+	src := newWeightSource(seed)
+	net := &FloatNet{K: k, N: n, Win: make([]float64, n*k), Bias: make([]float64, n)}
+	for j := 0; j < n; j++ {
+		for i := 0; i < k; i++ {
+			net.Win[j*k+i] = src.uniform(-1, 1)
+		}
+		net.Bias[j] = src.uniform(-0.1, 0.1)
+	}
+	return net
+}
+
+// Columns is the number of readout inputs: N, or K + N with direct links.
+func (net *FloatNet) Columns() int {
+	if net.DirectLinks {
+		return net.K + net.N
+	}
+	return net.N
+}
+
+// Sigmoid is the logistic function 1/(1+e^(−z)).
+func Sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// FeaturesTo writes the readout inputs (inputs first with direct links, then the
+// hidden activations) for one normalised row into dst (length Columns()).
+func (net *FloatNet) FeaturesTo(dst, xnorm []float64) {
+	x := xnorm
+	if net.InputLevels > 0 {
+		q := make([]float64, len(xnorm))
+		for i, v := range xnorm {
+			q[i] = float64(Level(v, net.InputLevels)) / float64(net.InputLevels)
+		}
+		x = q
+	}
+	off := 0
+	if net.DirectLinks {
+		copy(dst[:net.K], x)
+		off = net.K
+	}
+	for j := 0; j < net.N; j++ {
+		z := net.Bias[j]
+		w := net.Win[j*net.K : (j+1)*net.K]
+		for i, v := range x {
+			z += w[i] * v
+		}
+		dst[off+j] = Sigmoid(z)
+	}
+}
+
+// HiddenMatrix computes the M×Columns() readout-input matrix for M normalised rows.
+func (net *FloatNet) HiddenMatrix(xnorm []float64, m int) []float64 {
+	c := net.Columns()
+	h := make([]float64, m*c)
+	for r := 0; r < m; r++ {
+		net.FeaturesTo(h[r*c:(r+1)*c], xnorm[r*net.K:(r+1)*net.K])
+	}
+	return h
+}

@@ -1,0 +1,156 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/hdlgen/hdlgen/quant"
+)
+
+// Config holds the hyperparameters of one training run.
+type Config struct {
+	Arch        Arch
+	N           int         // hidden neurons
+	Kappa       int         // intRVFL clip threshold
+	Lambda      float64     // ridge regularisation
+	Regularizer Regularizer // "" means RegVariance
+	Seed        uint64
+	// DirectLinks adds input→output links to the float RVFL.
+	DirectLinks bool
+	// QuantizedInputs feeds the float RVFL the intRVFL's N input levels.
+	QuantizedInputs bool
+	// ReadoutBits, when > 0, stores a rounded integer readout of that width with an
+	// intRVFL (the rvfl8 readout is always 8 bits).
+	ReadoutBits int
+	// Threads bounds the parallelism of the linear algebra (0 means 1).
+	Threads int
+}
+
+// Data is a labelled training set in memory.
+type Data struct {
+	Name         string
+	X            []float64 // M×K raw features, row-major
+	Y            []int     // M labels in [0, L)
+	ClassNames   []string  // L names
+	FeatureNames []string  // K names, or nil
+	LabelName    string    // name of the label column, or ""
+}
+
+// K returns the number of features of d.
+func (d Data) K() int {
+	if len(d.Y) == 0 {
+		return 0
+	}
+	return len(d.X) / len(d.Y)
+}
+
+func (c *Config) check(k int) error {
+	if _, err := ParseArch(string(c.Arch)); err != nil {
+		return err
+	}
+	if c.N < 1 {
+		return fmt.Errorf("hidden neurons N=%d, want ≥ 1", c.N)
+	}
+	if c.Arch == IntRVFL && c.Kappa < 1 {
+		return fmt.Errorf("κ=%d, want ≥ 1", c.Kappa)
+	}
+	if !(c.Lambda >= 0) {
+		return fmt.Errorf("λ=%v, want ≥ 0", c.Lambda)
+	}
+	if c.Regularizer == "" {
+		c.Regularizer = RegVariance
+	}
+	if _, err := ParseRegularizer(string(c.Regularizer)); err != nil {
+		return err
+	}
+	if c.Arch != RVFL && (c.DirectLinks || c.QuantizedInputs) {
+		return fmt.Errorf("direct links and quantised inputs are options of the float rvfl only")
+	}
+	if c.ReadoutBits != 0 && c.Arch != IntRVFL {
+		return fmt.Errorf("--bits applies to the intrvfl only (rvfl8 is always 8-bit, rvfl is float)")
+	}
+	if c.ReadoutBits != 0 && (c.ReadoutBits < quant.MinBits || c.ReadoutBits > quant.MaxBits) {
+		return fmt.Errorf("readout bits %d outside [%d, %d]", c.ReadoutBits, quant.MinBits, quant.MaxBits)
+	}
+	return nil
+}
+
+// Train fits the min-max normaliser on d, normalises it and trains a network.
+func Train(d Data, cfg Config) (*Model, error) {
+	if len(d.Y) == 0 {
+		return nil, fmt.Errorf("train: no rows")
+	}
+	if len(d.X)%len(d.Y) != 0 {
+		return nil, fmt.Errorf("train: %d values for %d rows", len(d.X), len(d.Y))
+	}
+	norm := FitNormalizer(d.X, len(d.Y), d.K())
+	return TrainNormalized(d, norm.Apply(d.X, len(d.Y)), norm, cfg)
+}
+
+// TrainNormalized trains on already normalised rows xnorm (M×K) and records norm
+// as the model's normaliser.
+func TrainNormalized(d Data, xnorm []float64, norm Normalizer, cfg Config) (*Model, error) {
+	m, k, l := len(d.Y), d.K(), len(d.ClassNames)
+	if err := cfg.check(k); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if k < 1 || len(xnorm) != m*k || norm.Features() != k {
+		return nil, fmt.Errorf("train: %d normalised values, %d-feature normaliser, for %d rows of %d features", len(xnorm), norm.Features(), m, k)
+	}
+	if l < 2 {
+		return nil, fmt.Errorf("train: %d classes, want ≥ 2", l)
+	}
+	for r, y := range d.Y {
+		if y < 0 || y >= l {
+			return nil, fmt.Errorf("train: row %d: label %d outside [0, %d)", r, y, l)
+		}
+	}
+	mod := &Model{Name: d.Name, Arch: cfg.Arch, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames,
+		Seed: cfg.Seed, Norm: norm,
+		Training: TrainingInfo{Lambda: cfg.Lambda, Regularizer: cfg.Regularizer, Rows: m, Data: d.Name, LabelName: d.LabelName}}
+	var h []float64
+	switch cfg.Arch {
+	case IntRVFL:
+		mod.Int = NewIntNet(k, cfg.N, cfg.Kappa, cfg.Seed)
+		h = mod.Int.HiddenMatrix(xnorm, m)
+	case RVFL:
+		mod.Float = NewFloatNet(k, cfg.N, cfg.Seed)
+		mod.Float.DirectLinks = cfg.DirectLinks
+		if cfg.QuantizedInputs {
+			mod.Float.InputLevels = cfg.N
+		}
+		h = mod.Float.HiddenMatrix(xnorm, m)
+	case RVFL8:
+		mod.Fixed = QuantizeFloatNet(NewFloatNet(k, cfg.N, cfg.Seed))
+		h = mod.Fixed.HiddenMatrix(xnorm, m)
+	}
+	w, err := SolveReadout(h, m, mod.Columns(), d.Y, l, cfg.Lambda, cfg.Regularizer, cfg.Threads)
+	if err != nil {
+		return nil, fmt.Errorf("train %s N=%d λ=%g: %w", cfg.Arch, cfg.N, cfg.Lambda, err)
+	}
+	mod.Wout = w
+	bits := cfg.ReadoutBits
+	if cfg.Arch == RVFL8 {
+		bits = ReadoutBits
+	}
+	if bits > 0 {
+		r, err := quant.QuantizeBits(w, l, mod.Columns(), bits)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		mod.Readout = ReadoutFromQuant(r)
+	}
+	return mod, nil
+}
+
+// ReadoutFromQuant converts a quant.Readout into the model's integer readout.
+func ReadoutFromQuant(r quant.Readout) *IntReadout {
+	return &IntReadout{Bits: r.Bits, Bound: r.Bound, Scale: r.Scale, Method: r.Method,
+		Q: append([]int32(nil), r.Weights...)}
+}
+
+// QuantReadout converts the model's integer readout into a quant.Readout.
+func (m *Model) QuantReadout() quant.Readout {
+	r := m.Readout
+	return quant.Readout{Classes: m.L(), Neurons: m.Columns(), Bound: r.Bound, Bits: r.Bits,
+		Scale: r.Scale, Weights: append([]int32(nil), r.Q...), Method: r.Method}
+}
