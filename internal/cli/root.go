@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -59,10 +60,22 @@ func (app *App) exitCode(err error) int {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), isCobraUsageError(err):
 		return exitUsage
 	}
 	return exitError
+}
+
+// isCobraUsageError recognises the argument and required-flag errors cobra
+// returns as plain errors.
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"required flag(s)", "unknown command", "accepts ", "requires at least", "unknown shorthand flag", "unknown flag"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // NewRootCmd builds the command tree.
