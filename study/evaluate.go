@@ -41,7 +41,7 @@ type EvalResult struct {
 	Dataset  string      `json:"dataset"`
 	Protocol string      `json:"protocol"` // "4-fold" or "train/test"
 	Seeds    []uint64    `json:"seeds"`
-	PerSeed  []float64   `json:"per_seed"`          // accuracy of each seed
+	PerSeed  []float64   `json:"per_seed"`           // accuracy of each seed
 	PerFold  [][]float64 `json:"per_fold,omitempty"` // [seed][fold] for 4-fold
 	Mean     float64     `json:"accuracy_mean"`
 	Std      float64     `json:"accuracy_std"` // over seeds, n−1 denominator
