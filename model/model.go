@@ -36,6 +36,8 @@ type TrainingInfo struct {
 	Rows        int         `json:"rows"`
 	Data        string      `json:"data,omitempty"`       // dataset name or file base name
 	LabelName   string      `json:"label_name,omitempty"` // name of the label column of the training CSV
+	// Jitter is the relative diagonal jitter the ridge system needed (0: none).
+	Jitter float64 `json:"jitter,omitempty"`
 }
 
 // IntReadout is an integer readout: scores y_l = Σ_j Q[l][j]·h_j.

@@ -1,64 +1,24 @@
 package model
 
-import (
-	"fmt"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "github.com/hdlgen/hdlgen/ridge"
 
 // SolveReadout returns the ridge readout W_out (L×c row-major) for the M×c
-// activation matrix h and labels y (docs/semantics.md §5).
-// TEMPORARY: a straightforward gonum route until package ridge lands.
-func SolveReadout(h []float64, m, c int, y []int, l int, lambda float64, reg Regularizer, threads int) ([]float64, error) {
-	H := mat.NewDense(m, c, h)
-	r := make([]float64, c)
-	for j := 0; j < c; j++ {
-		if reg == RegIdentity {
-			r[j] = 1
-			continue
-		}
-		var s, s2 float64
-		for i := 0; i < m; i++ {
-			s += h[i*c+j]
-		}
-		mean := s / float64(m)
-		for i := 0; i < m; i++ {
-			d := h[i*c+j] - mean
-			s2 += d * d
-		}
-		v := 0.0
-		if m > 1 {
-			v = s2 / float64(m-1)
-		}
-		if v == 0 {
-			v = 1
-		}
-		r[j] = v
+// activation matrix h and labels y (docs/semantics.md §5): the primal system when
+// M ≥ c, the dual when M < c. jitter is the relative diagonal jitter that a
+// numerically singular system needed (0 normally; see package ridge).
+func SolveReadout(h []float64, m, c int, y []int, l int, lambda float64, reg Regularizer, threads int) (w []float64, jitter float64, err error) {
+	s := ridge.Solver{Reg: ridgeRegularizer(reg), Threads: threads}
+	w, info, err := s.Solve(ridge.Data{H: h, Rows: m, Cols: c, Labels: y}, l, lambda)
+	if err != nil {
+		return nil, 0, err
 	}
-	var g mat.SymDense
-	g.SymOuterK(1, H.T())
-	for j := 0; j < c; j++ {
-		g.SetSym(j, j, g.At(j, j)+lambda*r[j])
+	return w, info.Jitter, nil
+}
+
+// ridgeRegularizer maps the model.json name onto the solver's enum.
+func ridgeRegularizer(r Regularizer) ridge.Regularizer {
+	if r == RegIdentity {
+		return ridge.Identity
 	}
-	Y := mat.NewDense(m, l, nil)
-	for i, lab := range y {
-		Y.Set(i, lab, 1)
-	}
-	var b mat.Dense
-	b.Mul(H.T(), Y)
-	var ch mat.Cholesky
-	if !ch.Factorize(&g) {
-		return nil, fmt.Errorf("ridge system is not positive definite")
-	}
-	var w mat.Dense
-	if err := ch.SolveTo(&w, &b); err != nil {
-		return nil, err
-	}
-	out := make([]float64, l*c)
-	for i := 0; i < l; i++ {
-		for j := 0; j < c; j++ {
-			out[i*c+j] = w.At(j, i)
-		}
-	}
-	return out, nil
+	return ridge.Variance
 }

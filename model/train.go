@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/hdlgen/hdlgen/quant"
 )
@@ -53,8 +54,8 @@ func (c *Config) check(k int) error {
 	if c.Arch == IntRVFL && c.Kappa < 1 {
 		return fmt.Errorf("κ=%d, want ≥ 1", c.Kappa)
 	}
-	if !(c.Lambda >= 0) {
-		return fmt.Errorf("λ=%v, want ≥ 0", c.Lambda)
+	if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) {
+		return fmt.Errorf("λ=%v, want a finite positive value", c.Lambda)
 	}
 	if c.Regularizer == "" {
 		c.Regularizer = RegVariance
@@ -123,11 +124,12 @@ func TrainNormalized(d Data, xnorm []float64, norm Normalizer, cfg Config) (*Mod
 		mod.Fixed = QuantizeFloatNet(NewFloatNet(k, cfg.N, cfg.Seed))
 		h = mod.Fixed.HiddenMatrix(xnorm, m)
 	}
-	w, err := SolveReadout(h, m, mod.Columns(), d.Y, l, cfg.Lambda, cfg.Regularizer, cfg.Threads)
+	w, jitter, err := SolveReadout(h, m, mod.Columns(), d.Y, l, cfg.Lambda, cfg.Regularizer, cfg.Threads)
 	if err != nil {
 		return nil, fmt.Errorf("train %s N=%d λ=%g: %w", cfg.Arch, cfg.N, cfg.Lambda, err)
 	}
 	mod.Wout = w
+	mod.Training.Jitter = jitter
 	bits := cfg.ReadoutBits
 	if cfg.Arch == RVFL8 {
 		bits = ReadoutBits

@@ -97,6 +97,8 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 	root.AddCommand(
 		newTrainCmd(app),
 		newEvalCmd(app),
+		newSearchCmd(app),
+		newReproduceCmd(app),
 		newPredictCmd(app),
 		newVersionCmd(app),
 	)

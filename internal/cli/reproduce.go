@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/hdlgen/hdlgen/study"
+)
+
+type reproduceOptions struct {
+	data, out string
+	datasets  string
+	networks  string
+	grid      string
+	seeds     int
+	workers   int
+	testNorm  string
+}
+
+func newReproduceCmd(app *App) *cobra.Command {
+	o := &reproduceOptions{}
+	cmd := &cobra.Command{
+		Use:   "reproduce --data DIR --out results/uci121 [--datasets a,b,c]",
+		Short: "Reproduce the paper's accuracy study over the UCI-121 collection (resumable)",
+		Long: `Reproduce runs, for every dataset and network, the grid search on the
+train/validation split and the final 4-fold (or train/test) accuracy averaged over
+5 seeds: the intRVFL, the conventional RVFL, and the two variants of the paper's
+footnote (RVFL with quantised inputs, RVFL with direct links). It writes
+OUT/runs/<network>/<dataset>.{search,result}.json as soon as each is done (a rerun
+skips finished work, so it can be interrupted with Ctrl-C and resumed), then
+OUT/accuracy.tsv, OUT/summary.{json,md} and OUT/fig5-rvfl-vs-intrvfl.svg.
+Progress and an ETA go to stderr.`,
+		Example: `  hdlgen reproduce --data ../shared/uci121 --out results/uci121
+  hdlgen reproduce --data ../shared/uci121 --out /tmp/r --datasets iris,wine,seeds --grid small`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			g, err := parseGrid(o.grid)
+			if err != nil {
+				return err
+			}
+			tn, err := study.ParseTestNorm(o.testNorm)
+			if err != nil {
+				return usagef("--test-norm: %v", err)
+			}
+			var nets []study.Network
+			for _, s := range study.DatasetList(o.networks) {
+				nw, err := study.ParseNetwork(s)
+				if err != nil {
+					return usagef("--networks: %v", err)
+				}
+				nets = append(nets, nw)
+			}
+			if o.seeds < 1 {
+				return usagef("--seeds %d: want at least 1", o.seeds)
+			}
+			seeds := make([]uint64, o.seeds)
+			for i := range seeds {
+				seeds[i] = uint64(i)
+			}
+			opt := study.ReproduceOptions{DataDir: o.data, OutDir: o.out, Datasets: study.DatasetList(o.datasets),
+				Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers, TestNorm: tn, Progress: app.Err}
+			res, runErr := study.RunAccuracy(cmd.Context(), opt)
+			if res == nil {
+				return runErr
+			}
+			command := "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " ")
+			sum, err := study.WriteAccuracyReport(o.out, res, nets, command, time.Now())
+			if err != nil {
+				return err
+			}
+			if runErr != nil {
+				return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
+			}
+			for _, n := range sum.Networks {
+				fmt.Fprintf(app.Out, "%-12s mean accuracy %.4f over %d datasets\n", n.Network, n.MeanAccuracy, n.Datasets)
+			}
+			if c := sum.IntVsRVFL; c != nil {
+				fmt.Fprintf(app.Out, "intrvfl vs rvfl: Pearson %.3f, paired t p=%.3g, two-sample t p=%.3g, wins/ties/losses %d/%d/%d\n",
+					c.Pearson, c.PairedT, c.TwoSampleT, c.Wins, c.Ties, c.Losses)
+			}
+			fmt.Fprintf(app.Out, "report: %s/summary.md\n", o.out)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.data, "data", "", "UCI-121 collection folder")
+	f.StringVar(&o.out, "out", "results/uci121", "output folder")
+	f.StringVar(&o.datasets, "datasets", "", "comma-separated subset of datasets (default: all)")
+	f.StringVar(&o.networks, "networks", "", "comma-separated networks (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
+	f.StringVar(&o.grid, "grid", "paper", "grid: paper or small")
+	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
+	f.IntVar(&o.workers, "workers", 2, "jobs run in parallel")
+	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), "two-file datasets: test file normalised with its own (own) or the training (train) min/max")
+	_ = cmd.MarkFlagRequired("data")
+	return cmd
+}
+
+// quoteArgs renders the flags that were set, for the record in the summary.
+func quoteArgs(cmd *cobra.Command) []string {
+	var out []string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		out = append(out, "--"+f.Name+" "+f.Value.String())
+	})
+	return out
+}

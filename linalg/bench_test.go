@@ -1,0 +1,142 @@
+package linalg
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Each benchmark times this package's kernel (per op, as usual) and then
+// gonum's route on the same data, outside the timer (median of 3 runs, one
+// run for the 10000×1500 Gram, which takes seconds), and reports s/op,
+// gonum-s (gonum's time per op), x-gonum (gonum time / our time) and
+// GFLOPS (ours; a Gram counts m·n·(n+1) flops, Cholesky n³/3).
+
+// medianTime returns the median wall time of reps calls of f.
+func medianTime(reps int, f func()) float64 {
+	ts := make([]float64, reps)
+	for i := range ts {
+		t0 := time.Now()
+		f()
+		ts[i] = time.Since(t0).Seconds()
+	}
+	sort.Float64s(ts)
+	return ts[reps/2]
+}
+
+func gonumSyrk(m, n int, a, c []float64) {
+	blas64.Syrk(blas.Trans, 1,
+		blas64.General{Rows: m, Cols: n, Stride: n, Data: a}, 0,
+		blas64.Symmetric{Uplo: blas.Lower, N: n, Stride: n, Data: c})
+}
+
+func benchGram(b *testing.B, m, n int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	a := randMat(rng, m, n, n)
+	c := make([]float64, n*n)
+	for _, th := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
+			e := Engine{Threads: th}
+			for b.Loop() {
+				e.Syrk(true, n, m, 1, a, n, 0, c, n)
+			}
+			ours := b.Elapsed().Seconds() / float64(b.N)
+			reps := 3
+			if m*n*n > 1e9 {
+				reps = 1
+			}
+			g := medianTime(reps, func() { gonumSyrk(m, n, a, c) })
+			b.ReportMetric(ours, "s/op")
+			b.ReportMetric(g, "gonum-s")
+			b.ReportMetric(g/ours, "x-gonum")
+			b.ReportMetric(float64(m)*float64(n)*float64(n+1)/ours/1e9, "GFLOPS")
+		})
+	}
+}
+
+// BenchmarkGram10000x1500: lower triangle of AᵀA for a 10000×1500 A
+// against gonum's Dsyrk.
+func BenchmarkGram10000x1500(b *testing.B) { benchGram(b, 10000, 1500) }
+
+// BenchmarkGram2000x500 against gonum's Dsyrk.
+func BenchmarkGram2000x500(b *testing.B) { benchGram(b, 2000, 500) }
+
+// BenchmarkCholesky1500 factors a 1500×1500 SPD matrix, against gonum's
+// mat.Cholesky.Factorize (gonum's Dpotrf).
+func BenchmarkCholesky1500(b *testing.B) {
+	n := 1500
+	rng := rand.New(rand.NewPCG(3, 4))
+	h := randMat(rng, 2*n, n, n)
+	g := make([]float64, n*n)
+	Engine{Threads: 2}.Gram(2*n, n, h, n, g, n)
+	for i := 0; i < n; i++ {
+		g[i*n+i] += 1
+	}
+	work := make([]float64, n*n)
+	for _, th := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", th), func(b *testing.B) {
+			e := Engine{Threads: th}
+			var total time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				copy(work, g)
+				b.StartTimer()
+				t0 := time.Now()
+				if err := e.Cholesky(n, work, n); err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(t0)
+			}
+			ours := total.Seconds() / float64(b.N)
+			sym := mat.NewSymDense(n, append([]float64(nil), g...))
+			gs := medianTime(3, func() {
+				var ch mat.Cholesky
+				if !ch.Factorize(sym) {
+					b.Fatal("gonum: not SPD")
+				}
+			})
+			b.ReportMetric(ours, "s/op")
+			b.ReportMetric(gs, "gonum-s")
+			b.ReportMetric(gs/ours, "x-gonum")
+			b.ReportMetric(float64(n)*float64(n)*float64(n)/3/ours/1e9, "GFLOPS")
+		})
+	}
+}
+
+// BenchmarkMicroKernel measures each micro-kernel alone on in-cache panels
+// (kc = 256), run by 1 and by 2 goroutines at once; GFLOPS is the total.
+// On the project machine 2 goroutines give the same total as 1: the two
+// vCPUs share one core's FP units.
+func BenchmarkMicroKernel(b *testing.B) {
+	for _, k := range availableKernels() {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/goroutines=%d", k.name, workers), func(b *testing.B) {
+				const kc, calls = 256, 2000
+				a := make([]float64, k.mr*kc)
+				bb := make([]float64, k.nr*kc)
+				for i := range a {
+					a[i] = 1e-3
+				}
+				for i := range bb {
+					bb[i] = 1e-3
+				}
+				for b.Loop() {
+					parallelFor(workers, workers, func(_, _ int) {
+						c := make([]float64, k.mr*k.nr)
+						for i := 0; i < calls; i++ {
+							k.fn(kc, a, bb, c, k.nr, true)
+						}
+					})
+				}
+				flops := 2 * float64(workers) * calls * float64(k.mr*k.nr*kc) * float64(b.N)
+				b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOPS")
+			})
+		}
+	}
+}

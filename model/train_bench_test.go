@@ -1,0 +1,47 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/hdlgen/hdlgen/linalg"
+)
+
+// benchData is the training-speed case: 10,000 rows, 16 features, 4 classes.
+func benchData() Data { return blobs(10000, 16, 4, 1) }
+
+// BenchmarkTrainIntRVFL1500 is the whole training of an intRVFL with N=1500 on
+// 10,000×16 (normalise, hidden layer, ridge readout). Compare with the Gram and
+// hidden-layer benchmarks below, measured on the same H in the same run:
+//
+//	go test -run '^$' -bench 'IntRVFL1500' -count 5 ./model/
+func BenchmarkTrainIntRVFL1500(b *testing.B) {
+	d := benchData()
+	cfg := Config{Arch: IntRVFL, N: 1500, Kappa: 3, Lambda: 1, Seed: 1}
+	for b.Loop() {
+		if _, err := Train(d, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIntRVFL1500Gram is the Gram matrix HᵀH alone on the same H.
+func BenchmarkIntRVFL1500Gram(b *testing.B) {
+	d := benchData()
+	norm := FitNormalizer(d.X, len(d.Y), 16)
+	h := NewIntNet(16, 1500, 3, 1).HiddenMatrix(norm.Apply(d.X, len(d.Y)), len(d.Y))
+	g := make([]float64, 1500*1500)
+	for b.Loop() {
+		linalg.Engine{Threads: 1}.Gram(len(d.Y), 1500, h, 1500, g, 1500)
+	}
+}
+
+// BenchmarkIntRVFL1500Hidden is the hidden layer (levels, XOR/popcount, clip) alone.
+func BenchmarkIntRVFL1500Hidden(b *testing.B) {
+	d := benchData()
+	norm := FitNormalizer(d.X, len(d.Y), 16)
+	xn := norm.Apply(d.X, len(d.Y))
+	net := NewIntNet(16, 1500, 3, 1)
+	for b.Loop() {
+		_ = net.HiddenMatrix(xn, len(d.Y))
+	}
+}

@@ -1,0 +1,100 @@
+package ridge
+
+import (
+	"fmt"
+	"math"
+)
+
+// Regularizer selects the matrix R in the ridge system (HᵀH + λR).
+type Regularizer int
+
+const (
+	// Variance is R = diag(var_j), var_j the sample variance (denominator
+	// M−1) of column j of H over the training rows: the authors' form
+	// (torchhd's ridge_regression). It is the zero value, so the default.
+	Variance Regularizer = iota
+	// Identity is R = I, the form written in the paper.
+	Identity
+)
+
+// String returns "variance" or "identity".
+func (r Regularizer) String() string {
+	switch r {
+	case Variance:
+		return "variance"
+	case Identity:
+		return "identity"
+	}
+	return fmt.Sprintf("Regularizer(%d)", int(r))
+}
+
+// ParseRegularizer parses the names String returns.
+func ParseRegularizer(s string) (Regularizer, error) {
+	switch s {
+	case "variance":
+		return Variance, nil
+	case "identity":
+		return Identity, nil
+	}
+	return 0, fmt.Errorf("ridge: unknown regulariser %q (want \"variance\" or \"identity\")", s)
+}
+
+// Diag returns the diagonal of R for the m×n row-major matrix h (leading
+// dimension n). For Variance, a column whose variance is 0 (constant
+// column), or every column when m < 2, gets R_jj = 1: that keeps the
+// system positive definite for λ > 0, and it depends on the column alone,
+// so a column's R_jj does not depend on which other columns are present
+// (a prefix of the columns gets the prefix of the diagonal).
+func (r Regularizer) Diag(h []float64, m, n int) []float64 {
+	d := make([]float64, n)
+	switch r {
+	case Identity:
+		for j := range d {
+			d[j] = 1
+		}
+		return d
+	case Variance:
+	default:
+		panic(fmt.Sprintf("ridge: invalid regulariser %d", int(r)))
+	}
+	if m < 2 {
+		for j := range d {
+			d[j] = 1
+		}
+		return d
+	}
+	// Two passes (mean, then squared deviations) for accuracy, row by row
+	// so that memory is read contiguously.
+	mean := make([]float64, n)
+	for i := 0; i < m; i++ {
+		for j, v := range h[i*n : i*n+n] {
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(m)
+	}
+	for i := 0; i < m; i++ {
+		for j, v := range h[i*n : i*n+n] {
+			dv := v - mean[j]
+			d[j] += dv * dv
+		}
+	}
+	for j := range d {
+		d[j] /= float64(m - 1)
+		if d[j] == 0 {
+			d[j] = 1
+		}
+	}
+	return d
+}
+
+// checkFinite returns an error naming the first non-finite value of x.
+func checkFinite(what string, x []float64, cols int) error {
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("ridge: %s[%d][%d] is %v", what, i/cols, i%cols, v)
+		}
+	}
+	return nil
+}

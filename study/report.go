@@ -1,0 +1,198 @@
+package study
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
+	"github.com/hdlgen/hdlgen/internal/svgplot"
+)
+
+// Paper's figures for the accuracy study (Kleyko et al. 2020, Section IV-A).
+const (
+	PaperMeanRVFL       = 0.76
+	PaperMeanIntRVFL    = 0.80
+	PaperPearson        = 0.86
+	PaperMeanRVFLQuant  = 0.753
+	PaperMeanRVFLDirect = 0.762
+	PaperPearsonQuant   = 0.986
+)
+
+// NetworkSummary aggregates one network over the common datasets.
+type NetworkSummary struct {
+	Network       Network `json:"network"`
+	Datasets      int     `json:"datasets"`
+	MeanAccuracy  float64 `json:"mean_accuracy"`
+	SearchSeconds float64 `json:"search_seconds"`
+	HiddenSeconds float64 `json:"hidden_seconds"` // part of the search
+	SolveSeconds  float64 `json:"solve_seconds"`  // part of the search
+	EvalSeconds   float64 `json:"eval_seconds"`
+}
+
+// AccuracySummary is summary.json of the accuracy study.
+type AccuracySummary struct {
+	Command     string            `json:"command"`
+	Date        string            `json:"date"`
+	Machine     string            `json:"machine"`
+	WallSeconds float64           `json:"wall_seconds"`
+	Reused      int               `json:"reused_jobs"`
+	Datasets    int               `json:"datasets"` // with a result for every network
+	Networks    []NetworkSummary  `json:"networks"`
+	IntVsRVFL   *Comparison       `json:"intrvfl_vs_rvfl,omitempty"`
+	QuantVsRVFL *Comparison       `json:"rvfl_qin_vs_rvfl,omitempty"`
+	Skipped     []Skipped         `json:"skipped"`
+	Incomplete  []string          `json:"incomplete,omitempty"` // datasets missing some network
+	Paper       map[string]string `json:"paper"`
+}
+
+// WriteAccuracyReport writes accuracy.tsv, summary.json, summary.md and
+// fig5-rvfl-vs-intrvfl.svg into dir.
+func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []Network, command string, now time.Time) (*AccuracySummary, error) {
+	if len(networks) == 0 {
+		networks = AccuracyNetworks
+	}
+	byDS := map[string]map[Network]*RunResult{}
+	for _, r := range s.Results {
+		if byDS[r.Dataset] == nil {
+			byDS[r.Dataset] = map[Network]*RunResult{}
+		}
+		byDS[r.Dataset][r.Network] = r
+	}
+	var common, incomplete []string
+	for ds, m := range byDS {
+		all := true
+		for _, nw := range networks {
+			if m[nw] == nil {
+				all = false
+			}
+		}
+		if all {
+			common = append(common, ds)
+		} else {
+			incomplete = append(incomplete, ds)
+		}
+	}
+	sort.Strings(common)
+	sort.Strings(incomplete)
+
+	sum := &AccuracySummary{Command: command, Date: now.UTC().Format("2006-01-02"), Machine: machine(),
+		WallSeconds: s.WallSeconds, Reused: s.Reused, Datasets: len(common), Skipped: s.Skipped, Incomplete: incomplete,
+		Paper: map[string]string{"rvfl": "0.76", "intrvfl": "0.80", "pearson": "0.86", "rvfl-qin": "0.753", "rvfl-direct": "0.762", "significance": "5% two-sample test"}}
+	acc := map[Network][]float64{}
+	for _, nw := range networks {
+		ns := NetworkSummary{Network: nw, Datasets: len(common)}
+		for _, ds := range common {
+			r := byDS[ds][nw]
+			acc[nw] = append(acc[nw], r.Eval.Mean)
+			ns.SearchSeconds += r.Search.Seconds
+			ns.HiddenSeconds += r.Search.HiddenSeconds
+			ns.SolveSeconds += r.Search.SolveSeconds
+			ns.EvalSeconds += r.Eval.Seconds
+		}
+		ns.MeanAccuracy = mean(acc[nw])
+		sum.Networks = append(sum.Networks, ns)
+	}
+	if len(common) > 1 {
+		if a, b := acc[RVFL], acc[IntRVFL]; a != nil && b != nil {
+			c := Compare(a, b)
+			sum.IntVsRVFL = &c
+		}
+		if a, b := acc[RVFL], acc[RVFLQuant]; a != nil && b != nil {
+			c := Compare(a, b)
+			sum.QuantVsRVFL = &c
+		}
+	}
+
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{
+		"accuracy.tsv": accuracyTSV(s.Results),
+		"summary.md":   []byte(sum.markdown()),
+	}
+	js, err := json.MarshalIndent(sum, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	files["summary.json"] = append(js, '\n')
+	if acc[RVFL] != nil && acc[IntRVFL] != nil {
+		var pts []svgplot.Point
+		for i, ds := range common {
+			pts = append(pts, svgplot.Point{X: acc[RVFL][i], Y: acc[IntRVFL][i], Label: ds})
+		}
+		notes := []string{fmt.Sprintf("%d datasets; mean RVFL %.3f, intRVFL %.3f", len(common), mean(acc[RVFL]), mean(acc[IntRVFL]))}
+		if sum.IntVsRVFL != nil {
+			notes = append(notes, fmt.Sprintf("Pearson %.3f; paired t p=%.2g; wins/ties/losses %d/%d/%d",
+				sum.IntVsRVFL.Pearson, sum.IntVsRVFL.PairedT, sum.IntVsRVFL.Wins, sum.IntVsRVFL.Ties, sum.IntVsRVFL.Losses))
+		}
+		files["fig5-rvfl-vs-intrvfl.svg"] = svgplot.Scatter("Cross-validation accuracy: conventional RVFL vs intRVFL (paper Fig. 5)",
+			svgplot.Axis{Label: "RVFL accuracy", Min: 0, Max: 1}, svgplot.Axis{Label: "intRVFL accuracy", Min: 0, Max: 1}, pts, notes)
+	}
+	for name, data := range files {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+func accuracyTSV(results []*RunResult) []byte {
+	var b bytes.Buffer
+	b.WriteString("dataset\tnetwork\tk\tl\trows\tprotocol\tn\tlambda\tkappa\tval_accuracy\taccuracy_mean\taccuracy_std\tsearch_s\teval_s\n")
+	for _, r := range results {
+		s := r.Search.Best
+		fmt.Fprintf(&b, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%g\t%d\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\n",
+			r.Dataset, r.Network, r.K, r.L, r.Rows, r.Eval.Protocol, s.N, s.Lambda, s.Kappa, s.ValAccuracy,
+			r.Eval.Mean, r.Eval.Std, r.Search.Seconds, r.Eval.Seconds)
+	}
+	return b.Bytes()
+}
+
+func (s *AccuracySummary) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Accuracy study (paper Section IV-A, Fig. 5)\n\n")
+	fmt.Fprintf(&b, "- command: `%s`\n- date: %s\n- machine: %s\n- wall time of this invocation: %s (%d stored jobs reused)\n",
+		s.Command, s.Date, s.Machine, (time.Duration(s.WallSeconds) * time.Second).String(), s.Reused)
+	fmt.Fprintf(&b, "- datasets with every network: %d; skipped: %d", s.Datasets, len(s.Skipped))
+	for _, sk := range s.Skipped {
+		fmt.Fprintf(&b, "\n  - %s: %s", sk.Dataset, sk.Reason)
+	}
+	if len(s.Incomplete) > 0 {
+		fmt.Fprintf(&b, "\n- incomplete (some network missing, not in the means): %s", strings.Join(s.Incomplete, ", "))
+	}
+	b.WriteString("\n\n| network | mean accuracy | paper | search time | of it hidden / solve | eval time |\n|---|---|---|---|---|---|\n")
+	paper := map[Network]string{IntRVFL: "0.80", RVFL: "0.76", RVFLQuant: "0.753", RVFLDirect: "0.762"}
+	for _, n := range s.Networks {
+		fmt.Fprintf(&b, "| %s | %.4f | %s | %.0f s | %.0f s / %.0f s | %.0f s |\n", n.Network, n.MeanAccuracy, paper[n.Network],
+			n.SearchSeconds, n.HiddenSeconds, n.SolveSeconds, n.EvalSeconds)
+	}
+	if c := s.IntVsRVFL; c != nil {
+		fmt.Fprintf(&b, "\nintRVFL vs RVFL over %d datasets: Pearson %.3f (paper 0.86); wins/ties/losses of the intRVFL %d/%d/%d; "+
+			"p-values: paired t %.3g, two-sample t %.3g (the paper's test; significant at 5%% in the paper), Wilcoxon signed-rank %.3g.\n",
+			c.N, c.Pearson, c.Wins, c.Ties, c.Losses, c.PairedT, c.TwoSampleT, c.Wilcoxon)
+	}
+	if c := s.QuantVsRVFL; c != nil {
+		fmt.Fprintf(&b, "\nRVFL with quantised inputs vs RVFL: Pearson %.3f (paper 0.986), mean %.4f vs %.4f.\n", c.Pearson, c.MeanB, c.MeanA)
+	}
+	return b.String()
+}
+
+func machine() string {
+	cpu := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if name, ok := strings.CutPrefix(line, "model name"); ok {
+				cpu = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":"))
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d logical CPUs, %s %s/%s", cpu, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
