@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
@@ -186,15 +187,21 @@ func searchIntRVFL(ctx context.Context, sp *searchSplit, g Grid, seed uint64, re
 	for ki := range g.Kappas {
 		res.Correct[ki] = make([][]int, len(g.Ns))
 	}
+	// Buffers for the largest N, reused for every (N, κ): fresh multi-hundred-MB
+	// allocations per grid point cost more in page faults than the work itself.
+	maxN := g.Ns[len(g.Ns)-1]
+	str, sva := make([]int16, sp.mTrain*maxN), make([]int16, sp.mVal*maxN)
+	htr, hva := make([]float64, sp.mTrain*maxN), make([]float64, sp.mVal*maxN)
 	for ni, n := range g.Ns {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var str, sva []int16
+		str, sva := str[:sp.mTrain*n], sva[:sp.mVal*n]
+		htr, hva := htr[:sp.mTrain*n], hva[:sp.mVal*n]
 		hidden(func() {
 			net := model.NewIntNet(sp.k, n, 1, seed)
-			str = hiddenInputs(net, sp.xTrain, sp.mTrain)
-			sva = hiddenInputs(net, sp.xVal, sp.mVal)
+			hiddenInputsTo(str, net, sp.xTrain, sp.mTrain)
+			hiddenInputsTo(sva, net, sp.xVal, sp.mVal)
 		})
 		solvedAt := map[int]int{} // effective κ → index of the κ solved with it
 		for ki, kappa := range g.Kappas {
@@ -203,8 +210,7 @@ func searchIntRVFL(ctx context.Context, sp *searchSplit, g Grid, seed uint64, re
 				res.Correct[ki][ni] = res.Correct[prev][ni]
 				continue
 			}
-			var htr, hva []float64
-			hidden(func() { htr, hva = clipToFloat(str, eff), clipToFloat(sva, eff) })
+			hidden(func() { clipTo(htr, str, eff); clipTo(hva, sva, eff) })
 			c, err := grid(htr, hva, n, []int{n})
 			if err != nil {
 				return fmt.Errorf("N=%d κ=%d: %w", n, kappa, err)
@@ -216,27 +222,37 @@ func searchIntRVFL(ctx context.Context, sp *searchSplit, g Grid, seed uint64, re
 	return nil
 }
 
-// hiddenInputs returns the M×N matrix of hidden inputs s_j (|s_j| ≤ K).
-func hiddenInputs(net *model.IntNet, xnorm []float64, m int) []int16 {
-	s := make([]int16, m*net.N)
-	lv := make([]int, net.K)
-	row := make([]int, net.N)
-	for r := 0; r < m; r++ {
-		net.LevelsTo(lv, xnorm[r*net.K:(r+1)*net.K])
-		net.HiddenInputsTo(row, lv)
-		for j, v := range row {
-			s[r*net.N+j] = int16(v)
-		}
+// hiddenInputsTo writes the M×N matrix of hidden inputs s_j (|s_j| ≤ K) into dst,
+// splitting the rows over two goroutines.
+func hiddenInputsTo(dst []int16, net *model.IntNet, xnorm []float64, m int) {
+	const workers = 2
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := m*w/workers, m*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lv := make([]int, net.K)
+			row := make([]int, net.N)
+			for r := lo; r < hi; r++ {
+				net.LevelsTo(lv, xnorm[r*net.K:(r+1)*net.K])
+				net.HiddenInputsTo(row, lv)
+				out := dst[r*net.N : (r+1)*net.N]
+				for j, v := range row {
+					out[j] = int16(v)
+				}
+			}
+		}()
 	}
-	return s
+	wg.Wait()
 }
 
-func clipToFloat(s []int16, kappa int) []float64 {
-	h := make([]float64, len(s))
+// clipTo writes clip(s, −κ, κ) as float64 into dst.
+func clipTo(dst []float64, s []int16, kappa int) {
+	k := int16(kappa)
 	for i, v := range s {
-		h[i] = float64(model.Clip(int(v), kappa))
+		dst[i] = float64(min(max(v, -k), k))
 	}
-	return h
 }
 
 // selectBest applies the tie rule: most correct; then smallest N; then largest λ;
