@@ -19,15 +19,20 @@ const (
 	TestNormOwn TestNorm = "own"
 	// TestNormTrain uses the training file's statistics.
 	TestNormTrain TestNorm = "train"
+	// TestNormAuto uses the file's own statistics only when the two files were
+	// standardised differently (one has zero mean and unit variance per feature,
+	// the other not — the collection's 11 inconsistent files), else the training
+	// statistics. It looks at features only, never at labels.
+	TestNormAuto TestNorm = "auto"
 )
 
 // ParseTestNorm validates a --test-norm value.
 func ParseTestNorm(s string) (TestNorm, error) {
 	switch t := TestNorm(s); t {
-	case TestNormOwn, TestNormTrain:
+	case TestNormOwn, TestNormTrain, TestNormAuto:
 		return t, nil
 	}
-	return "", fmt.Errorf("unknown test normalisation %q (want %s or %s)", s, TestNormOwn, TestNormTrain)
+	return "", fmt.Errorf("unknown test normalisation %q (want %s, %s or %s)", s, TestNormOwn, TestNormTrain, TestNormAuto)
 }
 
 // EvalOptions configures Evaluate.
@@ -46,6 +51,23 @@ type EvalResult struct {
 	Mean     float64     `json:"accuracy_mean"`
 	Std      float64     `json:"accuracy_std"` // over seeds, n−1 denominator
 	Seconds  float64     `json:"seconds"`
+	// Two-file datasets: the rule behind Mean, and the accuracy under each
+	// convention (same models, the test file normalised two ways).
+	TestNorm   TestNorm     `json:"test_norm,omitempty"`
+	Mismatched bool         `json:"files_mismatched,omitempty"` // standardisation differs between the files
+	Own        *SeedSummary `json:"test_norm_own,omitempty"`
+	Train      *SeedSummary `json:"test_norm_train,omitempty"`
+}
+
+// SeedSummary is an accuracy over seeds.
+type SeedSummary struct {
+	PerSeed []float64 `json:"per_seed"`
+	Mean    float64   `json:"mean"`
+	Std     float64   `json:"std"`
+}
+
+func summarize(v []float64) *SeedSummary {
+	return &SeedSummary{PerSeed: v, Mean: mean(v), Std: stddev(v)}
 }
 
 // DefaultSeeds are the five initialisations of the protocol.
@@ -63,6 +85,11 @@ func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 		opt.TestNorm = TestNormOwn
 	}
 	res := &EvalResult{Dataset: u.Meta.Name, Seeds: opt.Seeds}
+	var own, train []float64
+	if u.HasTestFile() {
+		res.TestNorm = opt.TestNorm
+		res.Mismatched = FilesMismatched(u)
+	}
 	for _, seed := range opt.Seeds {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -70,11 +97,11 @@ func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 		cfg.Seed = seed
 		if u.HasTestFile() {
 			res.Protocol = "train/test"
-			acc, err := trainTest(u, cfg, opt.TestNorm)
+			o, t, err := trainTest(u, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("%s seed %d: %w", u.Meta.Name, seed, err)
 			}
-			res.PerSeed = append(res.PerSeed, acc)
+			own, train = append(own, o), append(train, t)
 			continue
 		}
 		res.Protocol = fmt.Sprintf("%d-fold", len(u.Folds))
@@ -88,6 +115,13 @@ func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 		}
 		res.PerFold = append(res.PerFold, folds)
 		res.PerSeed = append(res.PerSeed, mean(folds))
+	}
+	if u.HasTestFile() {
+		res.Own, res.Train = summarize(own), summarize(train)
+		res.PerSeed = own
+		if opt.TestNorm == TestNormTrain || (opt.TestNorm == TestNormAuto && !res.Mismatched) {
+			res.PerSeed = train
+		}
 	}
 	res.Mean = mean(res.PerSeed)
 	res.Std = stddev(res.PerSeed)
@@ -107,18 +141,55 @@ func holdout(d *dataset.Dataset, split dataset.Split, cfg model.Config) (float64
 	return m.AccuracyNormalized(m.Norm.Apply(test.X, test.M()), test.M(), test.Y), nil
 }
 
-// trainTest trains on the train file and tests on the test file.
-func trainTest(u *dataset.UCIDataset, cfg model.Config, tn TestNorm) (float64, error) {
+// trainTest trains on the train file and returns the test-file accuracy with the
+// test file normalised by its own min/max and by the training file's.
+func trainTest(u *dataset.UCIDataset, cfg model.Config) (own, train float64, err error) {
 	m, err := model.Train(trainData(u.Data), cfg)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	test := u.TestData
-	norm := m.Norm
-	if tn == TestNormOwn {
-		norm = model.FitNormalizer(test.X, test.M(), test.K())
+	ownNorm := model.FitNormalizer(test.X, test.M(), test.K())
+	own = m.AccuracyNormalized(ownNorm.Apply(test.X, test.M()), test.M(), test.Y)
+	train = m.AccuracyNormalized(m.Norm.Apply(test.X, test.M()), test.M(), test.Y)
+	return own, train, nil
+}
+
+// FilesMismatched reports whether the train and test files of a two-file dataset
+// were standardised differently: exactly one of them has, for every
+// non-constant feature, mean 0 and standard deviation 1 (within 0.01). Only
+// features are looked at.
+func FilesMismatched(u *dataset.UCIDataset) bool {
+	if !u.HasTestFile() {
+		return false
 	}
-	return m.AccuracyNormalized(norm.Apply(test.X, test.M()), test.M(), test.Y), nil
+	return standardized(u.Data) != standardized(u.TestData)
+}
+
+func standardized(d *dataset.Dataset) bool {
+	k, m := d.K(), d.M()
+	if m < 2 {
+		return false
+	}
+	for i := 0; i < k; i++ {
+		var s, s2 float64
+		for r := 0; r < m; r++ {
+			s += d.X[r*k+i]
+		}
+		mu := s / float64(m)
+		for r := 0; r < m; r++ {
+			x := d.X[r*k+i] - mu
+			s2 += x * x
+		}
+		sd := math.Sqrt(s2 / float64(m-1))
+		if sd == 0 {
+			continue
+		}
+		if math.Abs(mu) > 0.01 || math.Abs(sd-1) > 0.01 {
+			return false
+		}
+	}
+	return true
 }
 
 // trainData adapts a dataset to the model's training input.

@@ -87,7 +87,10 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 		}
 	}
 	st := store{dir: opt.OutDir}
-	fp := fingerprint("accuracy-v1", opt.Grid, opt.Seeds, opt.TestNorm, opt.SearchSeed)
+	fp := fingerprint("accuracy-v2", opt.Grid, opt.Seeds, opt.TestNorm, opt.SearchSeed)
+	// Searches depend on the grid and the search seed only, so they survive a
+	// change of the evaluation settings.
+	searchFP := SearchFingerprint(opt.Grid, opt.SearchSeed)
 	out := &AccuracyStudy{}
 	var jobs []job
 	for _, name := range names {
@@ -136,7 +139,7 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 		go func() {
 			defer wg.Done()
 			for j := range queue {
-				r, err := runJob(ctx, opt, st, fp, j)
+				r, err := runJob(ctx, opt, st, fp, searchFP, j)
 				mu.Lock()
 				done++
 				doneCost += j.cost
@@ -189,6 +192,9 @@ feed:
 	return out, firstErr
 }
 
+// SearchFingerprint identifies the settings a stored grid search depends on.
+func SearchFingerprint(g Grid, seed uint64) string { return fingerprint("search-v1", g, seed) }
+
 // dataFilesPresent reports a missing data file of a dataset before any job starts.
 func dataFilesPresent(dir string, meta *dataset.UCIMeta) error {
 	for _, f := range []string{meta.TrainFile, meta.TestFile} {
@@ -222,7 +228,7 @@ func isLoadError(err error) bool {
 }
 
 // runJob searches (or reuses a stored search) and evaluates one job.
-func runJob(ctx context.Context, opt ReproduceOptions, st store, fp string, j job) (*RunResult, error) {
+func runJob(ctx context.Context, opt ReproduceOptions, st store, fp, searchFP string, j job) (*RunResult, error) {
 	u, err := dataset.LoadUCI(opt.DataDir, j.meta.Name)
 	if err != nil {
 		return nil, loadError{err}
@@ -231,7 +237,7 @@ func runJob(ctx context.Context, opt ReproduceOptions, st store, fp string, j jo
 		Fingerprint string        `json:"fingerprint"`
 		Search      *SearchResult `json:"search"`
 	}
-	ok, err := st.load("search", j.nw, j.meta.Name, fp, &s)
+	ok, err := st.load("search", j.nw, j.meta.Name, searchFP, &s)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +245,7 @@ func runJob(ctx context.Context, opt ReproduceOptions, st store, fp string, j jo
 		if s.Search, err = Search(ctx, u, j.nw, opt.Grid, opt.SearchSeed); err != nil {
 			return nil, err
 		}
-		s.Fingerprint = fp
+		s.Fingerprint = searchFP
 		if err := st.save("search", j.nw, j.meta.Name, s); err != nil {
 			return nil, err
 		}

@@ -59,6 +59,21 @@ func (s store) load(kind string, nw Network, ds, fingerprint string, v any) (ok 
 	return true, nil
 }
 
+// loadAny reads a stored value whatever its fingerprint.
+func (s store) loadAny(kind string, nw Network, ds string, v any) (ok bool, err error) {
+	data, err := os.ReadFile(s.path(kind, nw, ds))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return false, fmt.Errorf("%s: %w", s.path(kind, nw, ds), err)
+	}
+	return true, nil
+}
+
 func (s store) save(kind string, nw Network, ds string, v any) error {
 	p := s.path(kind, nw, ds)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

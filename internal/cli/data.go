@@ -18,6 +18,10 @@ const dataHelp = `--data takes a CSV file (header row, numeric features, class l
 column), a UCI-121 collection folder together with --dataset NAME, or an embedded
 example: example:iris or example:breast-cancer-wisc.`
 
+// testNormHelp documents --test-norm.
+const testNormHelp = "two-file datasets: normalise the test file with its own min/max (own, the published convention), " +
+	"the training file's (train), or its own only when the two files were standardised differently (auto)"
+
 // loadLabelled loads training data from a CSV file, an embedded example or a
 // dataset of a UCI-121 collection folder (all rows of its data file).
 func loadLabelled(dataPath, name string) (*dataset.Dataset, error) {

@@ -44,7 +44,7 @@ the accuracy over seeds. A seed's accuracy is the mean of its fold accuracies.`,
 	f.BoolVar(&t.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels")
 	f.IntVar(&t.threads, "threads", 2, "threads for the linear algebra")
 	f.IntVar(&o.seeds, "seeds", 5, "number of random initialisations (seeds 0…S−1)")
-	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), "two-file datasets: normalise the test file with its own min/max (own) or the training file's (train)")
+	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), testNormHelp)
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
 	for _, name := range []string{"data", "dataset", "n"} {
 		_ = cmd.MarkFlagRequired(name)

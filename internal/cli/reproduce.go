@@ -94,7 +94,7 @@ Progress and an ETA go to stderr.`,
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper or small")
 	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
 	f.IntVar(&o.workers, "workers", 2, "jobs run in parallel")
-	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), "two-file datasets: test file normalised with its own (own) or the training (train) min/max")
+	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), testNormHelp)
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }

@@ -100,6 +100,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newSearchCmd(app),
 		newReproduceCmd(app),
 		newPredictCmd(app),
+		newQuantizeCmd(app),
 		newVersionCmd(app),
 	)
 	return root

@@ -1,0 +1,388 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
+)
+
+// ReadoutOptions configures the integer-readout study (the paper's Fig. 6).
+type ReadoutOptions struct {
+	DataDir  string
+	OutDir   string // the accuracy study's folder: its intrvfl results give each dataset's hyperparameters
+	Datasets []string
+	Bounds   []int    // default 1…16
+	Seeds    []uint64 // float and rounded readouts; default 0…4
+	GASeeds  []uint64 // the GA strategies (expensive); default {0}
+	GA       quant.GAOptions
+	// MaxGARows caps the training rows the GA's fitness sees: larger training
+	// sets are subsampled (a seeded shuffle) to keep the study's time bounded.
+	MaxGARows int
+	Workers   int
+	TestNorm  TestNorm
+	Progress  io.Writer
+}
+
+// StudyGAOptions is the GA budget of the readout study: a quarter of the
+// package defaults (population 32, at most 500 generations, patience 100).
+func StudyGAOptions() quant.GAOptions {
+	o := quant.DefaultGAOptions()
+	o.Population, o.Generations, o.Patience = 32, 500, 100
+	o.Workers = 1
+	return o
+}
+
+func (o *ReadoutOptions) defaults() {
+	if len(o.Bounds) == 0 {
+		for b := 1; b <= 16; b++ {
+			o.Bounds = append(o.Bounds, b)
+		}
+	}
+	if len(o.Seeds) == 0 {
+		o.Seeds = DefaultSeeds
+	}
+	if len(o.GASeeds) == 0 {
+		o.GASeeds = []uint64{0}
+	}
+	if o.GA.Population == 0 {
+		o.GA = StudyGAOptions()
+	}
+	if o.MaxGARows == 0 {
+		o.MaxGARows = 4000
+	}
+	if o.Workers < 1 {
+		o.Workers = 2
+	}
+	if o.TestNorm == "" {
+		o.TestNorm = TestNormOwn
+	}
+	if o.Progress == nil {
+		o.Progress = io.Discard
+	}
+}
+
+// ReadoutResult is one dataset's outcome: mean test accuracy over seeds and
+// folds of the float readout and, per bound B, of the three integer strategies.
+type ReadoutResult struct {
+	Dataset     string    `json:"dataset"`
+	Fingerprint string    `json:"fingerprint"`
+	Config      Best      `json:"config"` // N, λ, κ from the accuracy study
+	Bounds      []int     `json:"bounds"`
+	Float       float64   `json:"float"`          // over Seeds
+	Round       []float64 `json:"round"`          // per bound, over Seeds
+	FloatGA     float64   `json:"float_ga_seeds"` // float readout over GASeeds (paired with the GA)
+	RoundGA     []float64 `json:"round_ga_seeds"`
+	GARounded   []float64 `json:"ga_rounded"` // per bound, over GASeeds
+	GARandom    []float64 `json:"ga_random"`
+	GARows      int       `json:"ga_rows"` // training rows the GA saw (≤ MaxGARows)
+	Seconds     float64   `json:"seconds"`
+	GASeconds   float64   `json:"ga_seconds"`
+}
+
+// ReadoutStudy is the outcome of RunReadout.
+type ReadoutStudy struct {
+	Results     []*ReadoutResult
+	Skipped     []Skipped
+	WallSeconds float64
+	Reused      int
+	Options     ReadoutOptions
+}
+
+// RunReadout runs (or resumes) the integer-readout study for every dataset whose
+// intRVFL accuracy result is stored in OutDir.
+func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) {
+	opt.defaults()
+	start := time.Now()
+	st := store{dir: opt.OutDir}
+	names := opt.Datasets
+	if len(names) == 0 {
+		var err error
+		if names, err = dataset.ListUCI(opt.DataDir); err != nil {
+			return nil, err
+		}
+	}
+	gaOpt := opt.GA
+	gaOpt.Seed = 0 // per run seeds are derived below; keep the fingerprint independent
+	fp := fingerprint("readout-v1", opt.Bounds, opt.Seeds, opt.GASeeds, gaOpt, opt.MaxGARows, opt.TestNorm)
+	out := &ReadoutStudy{Options: opt}
+	type rjob struct {
+		name string
+		best Best
+		cost float64
+	}
+	var jobs []rjob
+	for _, name := range names {
+		var acc RunResult
+		ok, err := st.loadAny("result", IntRVFL, name, &acc)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out.Skipped = append(out.Skipped, Skipped{name, "no stored intrvfl accuracy result (run the accuracy stage first)"})
+			continue
+		}
+		var r ReadoutResult
+		if ok, err := st.load("readout", IntRVFL, name, fingerprint(fp, acc.Search.Best), &r); err != nil {
+			return nil, err
+		} else if ok {
+			out.Results = append(out.Results, &r)
+			out.Reused++
+			continue
+		}
+		b := acc.Search.Best
+		cost := float64(min(acc.Rows, opt.MaxGARows)) * float64(b.N) * float64(acc.L)
+		jobs = append(jobs, rjob{name, b, cost})
+	}
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].cost > jobs[j].cost })
+	fmt.Fprintf(opt.Progress, "readout study: %d datasets to run, %d reused\n", len(jobs), out.Reused)
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	queue := make(chan rjob)
+	var wg sync.WaitGroup
+	for w := 0; w < opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range queue {
+				r, err := readoutDataset(ctx, opt, j.name, j.best, fingerprint(fp, j.best))
+				if err == nil {
+					err = st.save("readout", IntRVFL, j.name, r)
+				}
+				mu.Lock()
+				done++
+				switch {
+				case err != nil && (errors.Is(err, dataset.ErrDataFileMissing) || isLoadError(err)):
+					out.Skipped = append(out.Skipped, Skipped{j.name, err.Error()})
+				case err != nil:
+					if firstErr == nil && !errors.Is(err, context.Canceled) {
+						firstErr = fmt.Errorf("readout study %s: %w", j.name, err)
+					}
+				default:
+					out.Results = append(out.Results, r)
+					fmt.Fprintf(opt.Progress, "[%d/%d] readout %s (N=%d κ=%d): float %.4f, 5-bit-equivalent B=15 round %.4f, B=1 round %.4f ga %.4f random %.4f (%.1fs, GA %.1fs)\n",
+						done, len(jobs), j.name, j.best.N, j.best.Kappa, r.Float, at(r.Round, r.Bounds, 15), at(r.Round, r.Bounds, 1),
+						at(r.GARounded, r.Bounds, 1), at(r.GARandom, r.Bounds, 1), r.Seconds, r.GASeconds)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, j := range jobs {
+		select {
+		case queue <- j:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(queue)
+	wg.Wait()
+	out.WallSeconds = time.Since(start).Seconds()
+	sort.Slice(out.Results, func(i, j int) bool { return out.Results[i].Dataset < out.Results[j].Dataset })
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	return out, firstErr
+}
+
+// at returns v at the position of bound b (NaN-free: 0 when absent).
+func at(v []float64, bounds []int, b int) float64 {
+	for i, x := range bounds {
+		if x == b && i < len(v) {
+			return v[i]
+		}
+	}
+	return 0
+}
+
+// split is one train/test evaluation unit: a fold, or the train/test files.
+type split struct {
+	xTrain, xTest []float64 // normalised
+	yTrain, yTest []int
+	mTrain, mTest int
+}
+
+// evalSplits returns the protocol's train/test units: the 4 folds, or the two
+// files (test normalised per tn). Normalisation is fitted on each training part.
+func evalSplits(u *dataset.UCIDataset, tn TestNorm) []split {
+	mk := func(tr, te *dataset.Dataset, own bool) split {
+		norm := model.FitNormalizer(tr.X, tr.M(), tr.K())
+		tnorm := norm
+		if own {
+			tnorm = model.FitNormalizer(te.X, te.M(), te.K())
+		}
+		return split{xTrain: norm.Apply(tr.X, tr.M()), xTest: tnorm.Apply(te.X, te.M()),
+			yTrain: tr.Y, yTest: te.Y, mTrain: tr.M(), mTest: te.M()}
+	}
+	if u.HasTestFile() {
+		own := tn == TestNormOwn || (tn == TestNormAuto && FilesMismatched(u))
+		return []split{mk(u.Data, u.TestData, own)}
+	}
+	var out []split
+	for _, f := range u.Folds {
+		out = append(out, mk(u.Data.Subset(f.Train), u.Data.Subset(f.Test), false))
+	}
+	return out
+}
+
+func readoutDataset(ctx context.Context, opt ReadoutOptions, name string, best Best, fp string) (*ReadoutResult, error) {
+	start := time.Now()
+	u, err := dataset.LoadUCI(opt.DataDir, name)
+	if err != nil {
+		return nil, loadError{err}
+	}
+	nb := len(opt.Bounds)
+	r := &ReadoutResult{Dataset: name, Fingerprint: fp, Config: best, Bounds: opt.Bounds,
+		Round: make([]float64, nb), RoundGA: make([]float64, nb), GARounded: make([]float64, nb), GARandom: make([]float64, nb)}
+	isGASeed := map[uint64]bool{}
+	for _, s := range opt.GASeeds {
+		isGASeed[s] = true
+	}
+	seeds := append([]uint64(nil), opt.Seeds...)
+	for _, s := range opt.GASeeds {
+		if !contains(seeds, s) {
+			seeds = append(seeds, s)
+		}
+	}
+	splits := evalSplits(u, opt.TestNorm)
+	var nFloat, nGA float64
+	for _, seed := range seeds {
+		for si, sp := range splits {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			cfg := IntRVFL.Config(best.N, best.Lambda, best.Kappa)
+			cfg.Seed = seed
+			m, err := model.TrainNormalized(trainDataOf(u.Data, sp), sp.xTrain, model.Normalizer{Min: make([]float64, u.Data.K()), Max: ones(u.Data.K())}, cfg)
+			if err != nil {
+				return nil, fmt.Errorf("seed %d split %d: %w", seed, si, err)
+			}
+			hte, err := m.Activations(sp.xTest, sp.mTest)
+			if err != nil {
+				return nil, err
+			}
+			floatAcc := m.AccuracyNormalized(sp.xTest, sp.mTest, sp.yTest)
+			rounded := make([]quant.Readout, nb)
+			roundAcc := make([]float64, nb)
+			for bi, b := range opt.Bounds {
+				if rounded[bi], err = quant.Quantize(m.Wout, m.L(), m.N(), b); err != nil {
+					return nil, err
+				}
+				if roundAcc[bi], err = quant.Accuracy(hte, rounded[bi], sp.yTest); err != nil {
+					return nil, err
+				}
+			}
+			if contains(opt.Seeds, seed) {
+				nFloat++
+				r.Float += floatAcc
+				for bi := range roundAcc {
+					r.Round[bi] += roundAcc[bi]
+				}
+			}
+			if !isGASeed[seed] {
+				continue
+			}
+			nGA++
+			r.FloatGA += floatAcc
+			t0 := time.Now()
+			htr, ytr := gaRows(m, sp, opt.MaxGARows, seed)
+			r.GARows = htr.Rows
+			for bi, b := range opt.Bounds {
+				r.RoundGA[bi] += roundAcc[bi]
+				g := opt.GA
+				g.Seed = seed*1000003 + uint64(si)*1009 + uint64(b)
+				ref, err := quant.Refine(rounded[bi], htr, ytr, g)
+				if err != nil {
+					return nil, err
+				}
+				rnd, err := quant.RandomGA(m.L(), b, htr, ytr, g)
+				if err != nil {
+					return nil, err
+				}
+				a1, err := quant.Accuracy(hte, ref.Readout, sp.yTest)
+				if err != nil {
+					return nil, err
+				}
+				a2, err := quant.Accuracy(hte, rnd.Readout, sp.yTest)
+				if err != nil {
+					return nil, err
+				}
+				r.GARounded[bi] += a1
+				r.GARandom[bi] += a2
+			}
+			r.GASeconds += time.Since(t0).Seconds()
+		}
+	}
+	r.Float /= nFloat
+	r.FloatGA /= nGA
+	for bi := range r.Round {
+		r.Round[bi] /= nFloat
+		r.RoundGA[bi] /= nGA
+		r.GARounded[bi] /= nGA
+		r.GARandom[bi] /= nGA
+	}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// gaRows returns the training activations the GA's fitness uses: all rows, or a
+// seeded random subset of maxRows rows.
+func gaRows(m *model.Model, sp split, maxRows int, seed uint64) (quant.Activations, []int) {
+	idx := make([]int, sp.mTrain)
+	for i := range idx {
+		idx[i] = i
+	}
+	if sp.mTrain > maxRows {
+		rng := rand.New(rand.NewPCG(seed, 0x6761726f7773)) // "garows"
+		for i := len(idx) - 1; i > 0; i-- {
+			j := int(rng.Uint64() % uint64(i+1))
+			idx[i], idx[j] = idx[j], idx[i]
+		}
+		idx = idx[:maxRows]
+		sort.Ints(idx)
+	}
+	k := m.K()
+	x := make([]float64, 0, len(idx)*k)
+	y := make([]int, len(idx))
+	for i, r := range idx {
+		x = append(x, sp.xTrain[r*k:(r+1)*k]...)
+		y[i] = sp.yTrain[r]
+	}
+	h, err := m.Activations(x, len(idx))
+	if err != nil {
+		panic("study: " + err.Error()) // κ was checked when the model was trained
+	}
+	return h, y
+}
+
+func trainDataOf(d *dataset.Dataset, sp split) model.Data {
+	// X only tells TrainNormalized the feature count; the rows come normalised.
+	return model.Data{Name: d.Name, X: sp.xTrain, Y: sp.yTrain, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames}
+}
+
+func ones(k int) []float64 {
+	v := make([]float64, k)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
+}
+
+func contains(v []uint64, x uint64) bool {
+	for _, y := range v {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
