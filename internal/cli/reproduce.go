@@ -19,6 +19,7 @@ type reproduceOptions struct {
 	seeds     int
 	workers   int
 	testNorm  string
+	stages    string
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -61,28 +62,39 @@ Progress and an ETA go to stderr.`,
 			for i := range seeds {
 				seeds[i] = uint64(i)
 			}
-			opt := study.ReproduceOptions{DataDir: o.data, OutDir: o.out, Datasets: study.DatasetList(o.datasets),
-				Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers, TestNorm: tn, Progress: app.Err}
-			res, runErr := study.RunAccuracy(cmd.Context(), opt)
-			if res == nil {
-				return runErr
+			stages := map[string]bool{}
+			for _, st := range study.DatasetList(o.stages) {
+				if st != "accuracy" && st != "readout" {
+					return usagef("--stages: unknown stage %q (want accuracy, readout)", st)
+				}
+				stages[st] = true
 			}
 			command := "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " ")
-			sum, err := study.WriteAccuracyReport(o.out, res, nets, command, time.Now())
-			if err != nil {
-				return err
+			datasets := study.DatasetList(o.datasets)
+			if stages["accuracy"] {
+				if err := o.accuracy(cmd, app, study.ReproduceOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets,
+					Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers, TestNorm: tn, Progress: app.Err}, command); err != nil {
+					return err
+				}
 			}
-			if runErr != nil {
-				return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
+			if stages["readout"] {
+				opt := study.ReadoutOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Seeds: seeds,
+					Workers: o.workers, TestNorm: tn, Progress: app.Err}
+				res, runErr := study.RunReadout(cmd.Context(), opt)
+				if res == nil {
+					return runErr
+				}
+				sum, err := study.WriteReadoutReport(o.out, res, command, time.Now())
+				if err != nil {
+					return err
+				}
+				if runErr != nil {
+					return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
+				}
+				fmt.Fprintf(app.Out, "readout study over %d datasets: float %.4f; rounded B=1 %.4f, B=15 (5 bits) %.4f\n",
+					sum.Datasets, sum.Float, sum.Round[0], sum.Round[len(sum.Round)-2])
+				fmt.Fprintf(app.Out, "report: %s/readout-summary.md\n", o.out)
 			}
-			for _, n := range sum.Networks {
-				fmt.Fprintf(app.Out, "%-12s mean accuracy %.4f over %d datasets\n", n.Network, n.MeanAccuracy, n.Datasets)
-			}
-			if c := sum.IntVsRVFL; c != nil {
-				fmt.Fprintf(app.Out, "intrvfl vs rvfl: Pearson %.3f, paired t p=%.3g, two-sample t p=%.3g, wins/ties/losses %d/%d/%d\n",
-					c.Pearson, c.PairedT, c.TwoSampleT, c.Wins, c.Ties, c.Losses)
-			}
-			fmt.Fprintf(app.Out, "report: %s/summary.md\n", o.out)
 			return nil
 		},
 	}
@@ -90,13 +102,38 @@ Progress and an ETA go to stderr.`,
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder")
 	f.StringVar(&o.out, "out", "results/uci121", "output folder")
 	f.StringVar(&o.datasets, "datasets", "", "comma-separated subset of datasets (default: all)")
-	f.StringVar(&o.networks, "networks", "", "comma-separated networks (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
+	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
+	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results)")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper or small")
 	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
 	f.IntVar(&o.workers, "workers", 2, "jobs run in parallel")
 	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), testNormHelp)
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
+}
+
+// accuracy runs the accuracy stage and writes its report.
+func (o *reproduceOptions) accuracy(cmd *cobra.Command, app *App, opt study.ReproduceOptions, command string) error {
+	res, runErr := study.RunAccuracy(cmd.Context(), opt)
+	if res == nil {
+		return runErr
+	}
+	sum, err := study.WriteAccuracyReport(o.out, res, opt.Networks, command, time.Now())
+	if err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
+	}
+	for _, n := range sum.Networks {
+		fmt.Fprintf(app.Out, "%-12s mean accuracy %.4f over %d datasets\n", n.Network, n.MeanAccuracy, n.Datasets)
+	}
+	if c := sum.IntVsRVFL; c != nil {
+		fmt.Fprintf(app.Out, "intrvfl vs rvfl: Pearson %.3f, paired t p=%.3g, two-sample t p=%.3g, wins/ties/losses %d/%d/%d\n",
+			c.Pearson, c.PairedT, c.TwoSampleT, c.Wins, c.Ties, c.Losses)
+	}
+	fmt.Fprintf(app.Out, "report: %s/summary.md\n", o.out)
+	return nil
 }
 
 // quoteArgs renders the flags that were set, for the record in the summary.

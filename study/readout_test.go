@@ -1,0 +1,61 @@
+package study
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestReadoutStudy(t *testing.T) {
+	dir := collection(t)
+	out := t.TempDir()
+	names := []string{"iris", "balloons", "hayes-roth"} // hayes-roth has a separate test file
+	if _, err := RunAccuracy(context.Background(), ReproduceOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Networks: []Network{IntRVFL}, Grid: smallGrid, Seeds: []uint64{0}}); err != nil {
+		t.Fatal(err)
+	}
+	ga := StudyGAOptions()
+	ga.Generations, ga.Patience = 40, 20
+	opt := ReadoutOptions{DataDir: dir, OutDir: out, Datasets: append(names, "fertility"), Bounds: []int{1, 2, 15},
+		Seeds: []uint64{0, 1}, GASeeds: []uint64{0}, GA: ga}
+	s, err := RunReadout(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Results) != 3 || len(s.Skipped) != 1 || s.Skipped[0].Dataset != "fertility" {
+		t.Fatalf("%d results, skipped %+v; want 3 and fertility (no accuracy result)", len(s.Results), s.Skipped)
+	}
+	for _, r := range s.Results {
+		if r.Float < 0.5 || r.Round[2] < r.Float-0.1 {
+			t.Errorf("%s: float %.3f, B=15 rounded %.3f", r.Dataset, r.Float, r.Round[2])
+		}
+		for bi := range r.Bounds {
+			for _, v := range []float64{r.Round[bi], r.GARounded[bi], r.GARandom[bi]} {
+				if v < 0 || v > 1 {
+					t.Fatalf("%s: accuracy %v outside [0,1]", r.Dataset, v)
+				}
+			}
+		}
+	}
+	sum, err := WriteReadoutReport(out, s, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Datasets != 3 || len(sum.Round) != 3 {
+		t.Errorf("summary %+v", sum)
+	}
+	for _, f := range []string{"readout.tsv", "readout-summary.json", "readout-summary.md", "fig6-readout.svg"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	again, err := RunReadout(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Reused != 3 {
+		t.Errorf("rerun reused %d datasets, want 3", again.Reused)
+	}
+}
