@@ -114,3 +114,20 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
 }
+
+func TestTrainKeepClasses(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.json")
+	code, _, errs := run(t, "train", "--data", "example:iris", "--classes", "virginica,setosa", "--n", "10", "-o", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	data, _ := os.ReadFile(p)
+	if !strings.Contains(string(data), `"class_names": ["virginica", "setosa"]`) || !strings.Contains(errs, "on 100 rows") {
+		t.Errorf("class filter not applied: %s", errs)
+	}
+	code, _, errs = run(t, "train", "--data", "example:iris", "--classes", "setosa,rose", "--n", "10", "-o", p)
+	if code != exitUsage || !strings.Contains(errs, `no class "rose"`) {
+		t.Errorf("unknown class: exit %d, %q", code, errs)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"os"
 	"path"
 	"strings"
@@ -56,4 +57,36 @@ func loadLabelled(dataPath, name string) (*dataset.Dataset, error) {
 		return nil, usagef("--dataset goes with a collection folder, but --data %s is a file", dataPath)
 	}
 	return dataset.LoadCSV(dataPath, dataset.CSVOptions{})
+}
+
+// keepClasses restricts a labelled dataset to the named classes, relabelled in
+// the order given (e.g. --classes 0,1,2,3 turns pendigits into a 4-class task).
+func keepClasses(d *dataset.Dataset, names []string) (*dataset.Dataset, error) {
+	if len(names) < 2 {
+		return nil, usagef("--classes needs at least two class names, got %d", len(names))
+	}
+	newLabel := map[int]int{}
+	for i, n := range names {
+		c := slices.Index(d.ClassNames, n)
+		if c < 0 {
+			return nil, usagef("--classes: %s has no class %q (classes: %s)", d.Name, n, strings.Join(d.ClassNames, ", "))
+		}
+		if _, dup := newLabel[c]; dup {
+			return nil, usagef("--classes: %q given twice", n)
+		}
+		newLabel[c] = i
+	}
+	var idx []int
+	for r, y := range d.Y {
+		if _, ok := newLabel[y]; ok {
+			idx = append(idx, r)
+		}
+	}
+	out := d.Subset(idx)
+	for r, y := range out.Y {
+		out.Y[r] = newLabel[y]
+	}
+	out.ClassNames = append([]string(nil), names...)
+	out.Name = fmt.Sprintf("%s-%s", d.Name, strings.Join(names, ""))
+	return out, nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,7 @@ type trainOptions struct {
 	directLinks   bool
 	quantInputs   bool
 	threads       int
+	classes       string
 	out           string
 }
 
@@ -52,6 +54,7 @@ With --bits B an intRVFL also gets a rounded B-bit integer readout, ready for
 	f.BoolVar(&o.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&o.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels like the density encoding")
 	f.IntVar(&o.threads, "threads", 2, "threads for the linear algebra")
+	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
 	f.StringVarP(&o.out, "output", "o", "", "model.json to write")
 	for _, name := range []string{"data", "n", "output"} {
 		_ = cmd.MarkFlagRequired(name)
@@ -83,6 +86,11 @@ func (o *trainOptions) run(app *App) error {
 	d, err := loadLabelled(o.data, o.dataset)
 	if err != nil {
 		return err
+	}
+	if o.classes != "" {
+		if d, err = keepClasses(d, strings.Split(o.classes, ",")); err != nil {
+			return err
+		}
 	}
 	m, err := model.Train(model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames,
 		FeatureNames: d.FeatureNames, LabelName: d.LabelName}, cfg)
