@@ -101,6 +101,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newReproduceCmd(app),
 		newPredictCmd(app),
 		newQuantizeCmd(app),
+		newVerifyCmd(app),
 		newVersionCmd(app),
 	)
 	return root

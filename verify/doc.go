@@ -1,0 +1,44 @@
+// Package verify runs the checks of an emitted design directory (DIR) and
+// reports them as data: `hdlgen verify DIR`.
+//
+// Run works on any directory laid out by `hdlgen emit` (or by
+// testbench/refdut): it needs DIR/Makefile and the testbench sources from
+// package testbench, DIR/vectors from rtl/sim, and the RTL. It drives the
+// Makefile, so `make verify` in DIR and Run do exactly the same thing. For each
+// target (stream, and axis when DIR/tb/tb_axis.v exists; Options.Targets
+// narrows this) and each selected step it runs, with DIR as the working
+// directory,
+//
+//	make -C DIR --no-print-directory lint-<target>       verilator --lint-only -Wall --language 1364-2005
+//	make -C DIR --no-print-directory verilator-<target>  verilator --cc --exe --build, then the binary
+//	make -C DIR --no-print-directory icarus-<target>     iverilog -g2005 -Wall, then vvp -n
+//
+// (with TRACE=1 for the Verilator runs when Options.Trace is set), captures
+// the output, and parses the testbench lines of docs/rtl-interface.md §7
+// (PASS, FAIL, MISMATCH, TIMEOUT, ERROR).
+//
+// A step passes when make exits 0 and, for lint, Verilator printed no
+// %Warning/%Error line; for a simulation, the testbench printed PASS and no
+// MISMATCH line. Any warning fails lint (and iverilog -Wall warnings fail the
+// Icarus step: the Makefile treats them as errors).
+//
+// Errors versus failures: Run returns an error only when it cannot verify
+// (DIR is not an emitted design, a tool is missing, the context ends); a
+// design that fails verification gives a Report with Passed() == false, and
+// Report.Err turns that into an error for a command line.
+//
+// Typical use (the hdlgen verify command):
+//
+//	rep, err := verify.Run(ctx, dir, verify.Options{Log: stderr})
+//	if err != nil {
+//		return err // could not verify
+//	}
+//	rep.WriteText(stdout)
+//	return rep.Err() // nil when every step passed
+//
+// Build products go under DIR/build/ only. Without Options.KeepBuild, Run
+// removes the build directories it created (DIR/build/verilator,
+// DIR/build/icarus) when it is done; with it, a second Run reuses the
+// Verilator builds, so only changed RTL is rebuilt (changed .mem files and
+// vectors need no rebuild at all: they are read at run time).
+package verify

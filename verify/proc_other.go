@@ -1,0 +1,13 @@
+//go:build !unix
+
+package verify
+
+import (
+	"os/exec"
+	"time"
+)
+
+// setProcessGroup only bounds the wait for the child's output pipes here.
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.WaitDelay = 5 * time.Second
+}

@@ -1,0 +1,463 @@
+package verify
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hdlgen/hdlgen/testbench"
+)
+
+// Step is one kind of check.
+type Step string
+
+// The steps, in the order Run performs them.
+const (
+	StepLint      Step = "lint"      // verilator --lint-only -Wall on every top
+	StepVerilator Step = "verilator" // the Verilator testbench(es)
+	StepIcarus    Step = "icarus"    // the Icarus testbench(es)
+)
+
+// AllSteps is what Run does when Options.Steps is empty.
+var AllSteps = []Step{StepLint, StepVerilator, StepIcarus}
+
+// Options selects what Run does. The zero value runs every step without
+// traces and removes its build directories afterwards.
+type Options struct {
+	Steps     []Step    // steps to run, in AllSteps order; empty means AllSteps
+	Targets   []string  // "stream" and/or "axis"; empty means every target DIR has
+	Trace     bool      // Verilator runs write DIR/build/trace/<target>.vcd
+	KeepBuild bool      // keep DIR/build/verilator and DIR/build/icarus
+	Log       io.Writer // if non-nil, receives the tools' output as it comes
+}
+
+// Result is the outcome of one step on one target.
+type Result struct {
+	Name    string   // "<step>/<target>", e.g. "verilator/stream"
+	Step    Step     // the step
+	Target  string   // "stream" or "axis"
+	Command []string // the command run (in DIR)
+	Passed  bool
+
+	// From the testbench's PASS or FAIL line (simulation steps); zero otherwise.
+	Vectors int // vectors checked (PASS) or transferred before the stop (FAIL)
+	Cycles  int // cycles simulated after reset
+	Latency int // accept to first valid of vector 0 (PASS only)
+
+	Mismatches  []string // MISMATCH and TIMEOUT lines, in order (at most 10 + 1)
+	Diagnostics []string // on failure: ERROR, %Error, %Warning and warning lines (at most 20)
+	Duration    time.Duration
+	Output      string // everything the command printed (stdout and stderr)
+	ExitErr     string // the command's exit error, "" when it exited 0
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	Dir      string   // absolute path of DIR
+	Targets  []string // the targets checked: "stream", and "axis" when the design has the wrapper
+	Steps    []Result // in the order run
+	Traces   []string // VCD files written (DIR-relative)
+	Duration time.Duration
+}
+
+// Passed reports whether every step passed (and at least one ran).
+func (r *Report) Passed() bool {
+	if len(r.Steps) == 0 {
+		return false
+	}
+	for _, s := range r.Steps {
+		if !s.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// Failed returns the steps that failed.
+func (r *Report) Failed() []Result {
+	var f []Result
+	for _, s := range r.Steps {
+		if !s.Passed {
+			f = append(f, s)
+		}
+	}
+	return f
+}
+
+// Err returns nil when the report passed, else an error naming the failed
+// steps and the first mismatch or diagnostic of the first one.
+func (r *Report) Err() error {
+	if r.Passed() {
+		return nil
+	}
+	failed := r.Failed()
+	if len(failed) == 0 {
+		return errors.New("verify: no step was run")
+	}
+	names := make([]string, len(failed))
+	for i, f := range failed {
+		names[i] = f.Name
+	}
+	first := failed[0]
+	detail := first.ExitErr
+	switch {
+	case len(first.Mismatches) > 0:
+		detail = first.Mismatches[0]
+	case len(first.Diagnostics) > 0:
+		detail = first.Diagnostics[0]
+	case detail == "":
+		detail = "no PASS line"
+	}
+	return fmt.Errorf("verify: %s failed (%d of %d steps): %s: %s",
+		r.Dir, len(failed), len(r.Steps), first.Name, detail)
+}
+
+// WriteText writes a human-readable summary: one line per step, then the
+// mismatch or diagnostic lines of the failed ones.
+func (r *Report) WriteText(w io.Writer) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "verify %s\n", r.Dir)
+	for _, s := range r.Steps {
+		status := "pass"
+		if !s.Passed {
+			status = "FAIL"
+		}
+		fmt.Fprintf(&b, "  %-18s %s %7.1fs", s.Name, status, s.Duration.Seconds())
+		if s.Step != StepLint && (s.Vectors > 0 || s.Cycles > 0) {
+			fmt.Fprintf(&b, "  vectors=%d cycles=%d", s.Vectors, s.Cycles)
+			if s.Passed {
+				fmt.Fprintf(&b, " latency=%d", s.Latency)
+			}
+		}
+		b.WriteByte('\n')
+		if !s.Passed {
+			lines := s.Mismatches
+			if len(lines) == 0 {
+				lines = s.Diagnostics
+			}
+			if len(lines) == 0 && s.ExitErr != "" {
+				lines = []string{s.ExitErr}
+			}
+			for _, l := range lines {
+				fmt.Fprintf(&b, "      %s\n", l)
+			}
+		}
+	}
+	for _, t := range r.Traces {
+		fmt.Fprintf(&b, "  trace %s\n", t)
+	}
+	verdict := "PASS"
+	if !r.Passed() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(&b, "%s (%.1fs)\n", verdict, r.Duration.Seconds())
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Debian packages that provide each tool, for the error when one is missing.
+var toolPackage = map[string]string{
+	"make":      "make",
+	"verilator": "verilator",
+	"g++":       "g++",
+	"iverilog":  "iverilog",
+	"vvp":       "iverilog",
+}
+
+// stepTools lists the tools each step needs besides make.
+var stepTools = map[Step][]string{
+	StepLint:      {"verilator"},
+	StepVerilator: {"verilator", "g++"},
+	StepIcarus:    {"iverilog", "vvp"},
+}
+
+// Run verifies the design in dir; see the package documentation.
+func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
+	start := time.Now()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w", err)
+	}
+	if strings.ContainsAny(abs, " \t\n\"'$\\#%*?[]") {
+		return nil, fmt.Errorf("verify: directory %q: make cannot work in a path with spaces or shell/make special characters", abs)
+	}
+	for _, need := range []string{testbench.MakefilePath, "tb/tb_stream.v", "tb/tb_stream.cpp", "vectors/tv_params.vh", "vectors/tv_params.h"} {
+		if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(need))); err != nil {
+			return nil, fmt.Errorf("verify: %s is not an emitted design directory: %w", abs, err)
+		}
+	}
+	steps, err := normalizeSteps(opts.Steps)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTools(steps); err != nil {
+		return nil, err
+	}
+	targets := []string{"stream"}
+	if _, err := os.Stat(filepath.Join(abs, "tb", "tb_axis.v")); err == nil {
+		targets = append(targets, "axis")
+	}
+	if targets, err = selectTargets(targets, opts.Targets); err != nil {
+		return nil, fmt.Errorf("verify: %s: %w", abs, err)
+	}
+
+	rep := &Report{Dir: abs, Targets: targets}
+	cleanup := buildCleanup(abs, opts.KeepBuild)
+	defer cleanup()
+
+	for _, step := range steps {
+		for _, target := range targets {
+			res, err := runStep(ctx, abs, step, target, opts)
+			if err != nil {
+				return nil, err
+			}
+			rep.Steps = append(rep.Steps, res)
+			if step == StepVerilator && opts.Trace {
+				vcd := "build/trace/" + target + ".vcd"
+				if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(vcd))); err == nil {
+					rep.Traces = append(rep.Traces, vcd)
+				}
+			}
+		}
+	}
+	rep.Duration = time.Since(start)
+	return rep, nil
+}
+
+func normalizeSteps(in []Step) ([]Step, error) {
+	if len(in) == 0 {
+		return AllSteps, nil
+	}
+	want := map[Step]bool{}
+	for _, s := range in {
+		if _, ok := stepTools[s]; !ok {
+			return nil, fmt.Errorf("verify: unknown step %q (want lint, verilator or icarus)", s)
+		}
+		want[s] = true
+	}
+	var out []Step
+	for _, s := range AllSteps {
+		if want[s] {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// selectTargets keeps the targets of have that want names (all when want is
+// empty), in the order of have.
+func selectTargets(have, want []string) ([]string, error) {
+	if len(want) == 0 {
+		return have, nil
+	}
+	keep := map[string]bool{}
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			found = found || h == w
+		}
+		if !found {
+			return nil, fmt.Errorf("no target %q (the design has %s)", w, strings.Join(have, ", "))
+		}
+		keep[w] = true
+	}
+	var out []string
+	for _, h := range have {
+		if keep[h] {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// checkTools returns an error naming every missing tool and its Debian package.
+func checkTools(steps []Step) error {
+	need := []string{"make"}
+	for _, s := range steps {
+		need = append(need, stepTools[s]...)
+	}
+	var missing, pkgs []string
+	seen := map[string]bool{}
+	for _, t := range need {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if _, err := exec.LookPath(t); err != nil {
+			missing = append(missing, t)
+			if !seen["pkg:"+toolPackage[t]] {
+				seen["pkg:"+toolPackage[t]] = true
+				pkgs = append(pkgs, toolPackage[t])
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("verify: %s not found in PATH; install the Debian package(s) with: apt-get install -y %s",
+		strings.Join(missing, ", "), strings.Join(pkgs, " "))
+}
+
+// buildCleanup records which build directories exist now and returns a
+// function that removes the ones Run created (unless keep is set).
+func buildCleanup(dir string, keep bool) func() {
+	if keep {
+		return func() {}
+	}
+	build := filepath.Join(dir, testbench.BuildDir)
+	var created []string
+	buildExisted := exists(build)
+	for _, sub := range []string{"verilator", "icarus"} {
+		p := filepath.Join(build, sub)
+		if !exists(p) {
+			created = append(created, p)
+		}
+	}
+	return func() {
+		for _, p := range created {
+			os.RemoveAll(p)
+		}
+		if !buildExisted {
+			os.Remove(build) // only if empty (a trace may remain)
+		}
+	}
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// makeEnv is the environment for make: the caller's, without the variables
+// through which a parent make (e.g. `make test`) would pass its flags and
+// jobserver.
+func makeEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEFILES", "GNUMAKEFLAGS":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// Command returns the command Run uses for step on target in dir.
+func Command(dir string, step Step, target string, trace bool) []string {
+	args := []string{"make", "-C", dir, "--no-print-directory", string(step) + "-" + target}
+	if step == StepVerilator && trace {
+		args = append(args, "TRACE=1")
+	}
+	return args
+}
+
+func runStep(ctx context.Context, dir string, step Step, target string, opts Options) (Result, error) {
+	res := Result{
+		Name:    string(step) + "/" + target,
+		Step:    step,
+		Target:  target,
+		Command: Command(dir, step, target, opts.Trace),
+	}
+	var out bytes.Buffer
+	var w io.Writer = &out
+	if opts.Log != nil {
+		fmt.Fprintf(opts.Log, "== %s: %s\n", res.Name, strings.Join(res.Command, " "))
+		w = io.MultiWriter(&out, opts.Log)
+	}
+	cmd := exec.CommandContext(ctx, res.Command[0], res.Command[1:]...)
+	cmd.Dir = dir
+	cmd.Env = makeEnv()
+	cmd.Stdout = w
+	cmd.Stderr = w
+	setProcessGroup(cmd)
+	t0 := time.Now()
+	runErr := cmd.Run()
+	res.Duration = time.Since(t0)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return res, fmt.Errorf("verify: %s: %w", res.Name, ctxErr)
+	}
+	res.Output = out.String()
+	if runErr != nil {
+		var exitErr *exec.ExitError
+		if !errors.As(runErr, &exitErr) {
+			return res, fmt.Errorf("verify: %s: running %s: %w", res.Name, res.Command[0], runErr)
+		}
+		res.ExitErr = runErr.Error()
+	}
+	parse(&res)
+	return res, nil
+}
+
+var (
+	passRE = regexp.MustCompile(`^PASS vectors=(\d+) cycles=(\d+) latency=(-?\d+)$`)
+	failRE = regexp.MustCompile(`^FAIL vectors=(\d+) cycles=(\d+) mismatches=(\d+)$`)
+	diagRE = regexp.MustCompile(`^(ERROR |%Error|%Warning)|(?i:\bwarning\b|\berror\b)`)
+)
+
+const maxDiagnostics = 20
+
+// parse fills in the testbench results and Passed from res.Output and res.ExitErr.
+func parse(res *Result) {
+	sawPass, sawWarning := false, false
+	sc := bufio.NewScanner(strings.NewReader(res.Output))
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		switch {
+		case strings.HasPrefix(line, "MISMATCH ") || strings.HasPrefix(line, "TIMEOUT "):
+			res.Mismatches = append(res.Mismatches, line)
+		case passRE.MatchString(line):
+			m := passRE.FindStringSubmatch(line)
+			res.Vectors, res.Cycles, res.Latency = atoi(m[1]), atoi(m[2]), atoi(m[3])
+			sawPass = true
+		case failRE.MatchString(line):
+			m := failRE.FindStringSubmatch(line)
+			res.Vectors, res.Cycles = atoi(m[1]), atoi(m[2])
+		case diagRE.MatchString(line):
+			if strings.HasPrefix(line, "%Warning") {
+				sawWarning = true
+			}
+			if len(res.Diagnostics) < maxDiagnostics {
+				res.Diagnostics = append(res.Diagnostics, line)
+			}
+		}
+	}
+	switch res.Step {
+	case StepLint:
+		res.Passed = res.ExitErr == "" && !sawWarning && !hasPrefixLine(res.Output, "%Error")
+	default:
+		res.Passed = res.ExitErr == "" && sawPass && len(res.Mismatches) == 0
+	}
+	if res.Passed {
+		res.Diagnostics = nil
+	}
+}
+
+func hasPrefixLine(out, prefix string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		panic("verify: regexp matched a non-number: " + s)
+	}
+	return n
+}
