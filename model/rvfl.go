@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"math"
+
+	"github.com/hdlgen/hdlgen/linalg"
 )
 
 // FloatNet is the hidden layer of the conventional RVFL: h = sigmoid(W_in·x' + b)
@@ -72,12 +74,34 @@ func (net *FloatNet) FeaturesTo(dst, xnorm []float64) {
 	}
 }
 
-// HiddenMatrix computes the M×Columns() readout-input matrix for M normalised rows.
+// HiddenMatrix computes the M×Columns() readout-input matrix for M normalised
+// rows. The pre-activations come from one matrix product (X·W_inᵀ on the fast
+// kernel), so they may differ from FeaturesTo's row-by-row sums in the last bits.
 func (net *FloatNet) HiddenMatrix(xnorm []float64, m int) []float64 {
-	c := net.Columns()
+	k, n, c := net.K, net.N, net.Columns()
+	x := xnorm
+	if net.InputLevels > 0 {
+		x = make([]float64, len(xnorm))
+		for i, v := range xnorm {
+			x[i] = float64(Level(v, net.InputLevels)) / float64(net.InputLevels)
+		}
+	}
+	z := make([]float64, m*n)
+	linalg.Engine{Threads: 1}.Gemm(false, true, m, n, k, 1, x, k, net.Win, k, 0, z, n)
 	h := make([]float64, m*c)
+	off := 0
+	if net.DirectLinks {
+		off = k
+	}
 	for r := 0; r < m; r++ {
-		net.FeaturesTo(h[r*c:(r+1)*c], xnorm[r*net.K:(r+1)*net.K])
+		row := h[r*c : (r+1)*c]
+		if net.DirectLinks {
+			copy(row[:k], x[r*k:(r+1)*k])
+		}
+		zr := z[r*n : (r+1)*n]
+		for j, v := range zr {
+			row[off+j] = Sigmoid(v + net.Bias[j])
+		}
 	}
 	return h
 }
