@@ -29,6 +29,10 @@ type ReproduceOptions struct {
 	Progress io.Writer // progress lines (stderr); nil = none
 	// SearchSeed is the seed of the networks of the grid search (default 0).
 	SearchSeed uint64
+	// Fixed, when set, replaces the search: each listed dataset is evaluated with
+	// these hyperparameters (e.g. the ones published with the authors' code);
+	// unlisted datasets are skipped.
+	Fixed map[string]Best
 }
 
 func (o *ReproduceOptions) defaults() {
@@ -87,7 +91,7 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 		}
 	}
 	st := store{dir: opt.OutDir}
-	fp := fingerprint("accuracy-v2", opt.Grid, opt.Seeds, opt.TestNorm, opt.SearchSeed)
+	fp := fingerprint("accuracy-v2", opt.Grid, opt.Seeds, opt.TestNorm, opt.SearchSeed, opt.Fixed)
 	// Searches depend on the grid and the search seed only, so they survive a
 	// change of the evaluation settings.
 	searchFP := SearchFingerprint(opt.Grid, opt.SearchSeed)
@@ -97,6 +101,11 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 		meta, err := dataset.ReadUCIMeta(opt.DataDir, name)
 		if err == nil {
 			err = dataFilesPresent(opt.DataDir, meta)
+		}
+		if err == nil && opt.Fixed != nil {
+			if _, ok := opt.Fixed[name]; !ok {
+				err = fmt.Errorf("no fixed hyperparameters for %s", name)
+			}
 		}
 		if err != nil {
 			out.Skipped = append(out.Skipped, Skipped{name, err.Error()})
@@ -240,6 +249,9 @@ func runJob(ctx context.Context, opt ReproduceOptions, st store, fp, searchFP st
 	ok, err := st.load("search", j.nw, j.meta.Name, searchFP, &s)
 	if err != nil {
 		return nil, err
+	}
+	if b, fixed := opt.Fixed[j.meta.Name]; fixed {
+		s.Search, ok = &SearchResult{Dataset: j.meta.Name, Network: j.nw, Best: b}, true
 	}
 	if !ok {
 		if s.Search, err = Search(ctx, u, j.nw, opt.Grid, opt.SearchSeed); err != nil {

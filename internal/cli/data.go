@@ -2,9 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"slices"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/hdlgen/hdlgen/dataset"

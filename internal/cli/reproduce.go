@@ -20,6 +20,7 @@ type reproduceOptions struct {
 	workers   int
 	testNorm  string
 	stages    string
+	hyper     string
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -71,9 +72,15 @@ Progress and an ETA go to stderr.`,
 			}
 			command := "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " ")
 			datasets := study.DatasetList(o.datasets)
+			var fixed map[string]study.Best
+			if o.hyper != "" {
+				if fixed, err = study.ReadHyperparameters(o.hyper); err != nil {
+					return err
+				}
+			}
 			if stages["accuracy"] {
 				if err := o.accuracy(cmd, app, study.ReproduceOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets,
-					Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers, TestNorm: tn, Progress: app.Err}, command); err != nil {
+					Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers, TestNorm: tn, Progress: app.Err, Fixed: fixed}, command); err != nil {
 					return err
 				}
 			}
@@ -105,6 +112,7 @@ Progress and an ETA go to stderr.`,
 	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
 	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results)")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper or small")
+	f.StringVar(&o.hyper, "hyperparameters", "", "TSV of fixed (dataset, n, lambda, kappa) to evaluate instead of searching (e.g. study/testdata/intrvfl-published-hyperparameters.tsv)")
 	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
 	f.IntVar(&o.workers, "workers", 2, "jobs run in parallel")
 	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), testNormHelp)

@@ -101,6 +101,8 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newReproduceCmd(app),
 		newPredictCmd(app),
 		newQuantizeCmd(app),
+		newEmitCmd(app),
+		newSimCmd(app),
 		newVerifyCmd(app),
 		newVersionCmd(app),
 	)

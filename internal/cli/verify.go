@@ -64,4 +64,3 @@ func splitList(s string) []string {
 	}
 	return out
 }
-

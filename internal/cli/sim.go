@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/sim"
+)
+
+type simOptions struct {
+	input    string
+	parallel int
+	levels   bool
+}
+
+func newSimCmd(app *App) *cobra.Command {
+	o := &simOptions{}
+	cmd := &cobra.Command{
+		Use:   "sim model.json --input FILE.csv [--parallel P]",
+		Short: "Run the cycle-accurate Go simulator of the emitted hardware on input rows",
+		Long: `Sim runs rtl/sim, the golden cycle-accurate model of the design "hdlgen emit"
+writes, on each row of FILE.csv and prints the class name, the integer scores and
+the latency in cycles: exactly what the Verilog computes. The rows hold raw
+features (normalised and converted to levels, or 8-bit codes for an rvfl8, as the
+host would do), or with --levels the hardware inputs themselves.`,
+		Example: `  hdlgen sim iris-5bit.json --input examples/iris.csv --parallel 4`,
+		Args:    cobra.ExactArgs(1),
+		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(app, args[0]) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.input, "input", "", "CSV file with the rows (a label column in last place is ignored)")
+	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock")
+	f.BoolVar(&o.levels, "levels", false, "the rows are hardware inputs (levels 0…N, or 8-bit codes), not raw features")
+	_ = cmd.MarkFlagRequired("input")
+	return cmd
+}
+
+func (o *simOptions) run(app *App, modelPath string) error {
+	m, err := model.ReadFile(modelPath)
+	if err != nil {
+		return err
+	}
+	pl, err := plan.New(m, plan.Options{Parallel: o.parallel})
+	if err != nil {
+		return err
+	}
+	core, err := sim.New(m, pl)
+	if err != nil {
+		return err
+	}
+	d, err := dataset.LoadFeaturesCSV(o.input, dataset.FeatureOptions{Features: m.K(), LabelName: m.Training.LabelName})
+	if err != nil {
+		return err
+	}
+	if d.K() != m.K() {
+		return fmt.Errorf("%s has %d feature columns, the model expects %d", o.input, d.K(), m.K())
+	}
+	w := bufio.NewWriter(app.Out)
+	defer w.Flush()
+	for r := 0; r < d.M(); r++ {
+		in, err := hardwareInputs(m, d.Row(r), o.levels)
+		if err != nil {
+			return fmt.Errorf("%s row %d: %w", o.input, r+1, err)
+		}
+		class, scores, latency, err := core.Classify(in)
+		if err != nil {
+			return fmt.Errorf("%s row %d: %w", o.input, r+1, err)
+		}
+		fmt.Fprintf(w, "%s", m.ClassNames[class])
+		for _, s := range scores {
+			fmt.Fprintf(w, " %d", s)
+		}
+		fmt.Fprintf(w, " latency=%d\n", latency)
+	}
+	return w.Flush()
+}
+
+// hardwareInputs converts one row into what the design receives.
+func hardwareInputs(m *model.Model, row []float64, raw bool) ([]int, error) {
+	in := make([]int, len(row))
+	switch {
+	case raw:
+		for i, v := range row {
+			if v != float64(int(v)) {
+				return nil, fmt.Errorf("--levels: value %v of feature %d is not an integer", v, i+1)
+			}
+			in[i] = int(v)
+		}
+	case m.Int != nil:
+		copy(in, m.Levels(row))
+	default:
+		for i, a := range m.InputCodes(row) {
+			in[i] = int(a)
+		}
+	}
+	return in, nil
+}
