@@ -32,7 +32,7 @@ func ParseNetwork(s string) (Network, error) {
 }
 
 // Config returns the training configuration of the variant for hyperparameters
-// (n, λ, κ).
+// (n, λ, κ) with the authors' variance regulariser.
 func (nw Network) Config(n int, lambda float64, kappa int) model.Config {
 	c := model.Config{N: n, Lambda: lambda, Regularizer: model.RegVariance, Threads: 1}
 	switch nw {

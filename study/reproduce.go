@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
 )
 
 // ReproduceOptions configures the accuracy study over a collection.
@@ -33,6 +34,8 @@ type ReproduceOptions struct {
 	// these hyperparameters (e.g. the ones published with the authors' code);
 	// unlisted datasets are skipped.
 	Fixed map[string]Best
+	// Regularizer of every ridge readout ("" means the authors' variance form).
+	Regularizer model.Regularizer
 }
 
 func (o *ReproduceOptions) defaults() {
@@ -92,9 +95,12 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 	}
 	st := store{dir: opt.OutDir}
 	fp := fingerprint("accuracy-v2", opt.Grid, opt.Seeds, opt.TestNorm, opt.SearchSeed, opt.Fixed)
+	if opt.reg() != model.RegVariance {
+		fp = fingerprint(fp, opt.reg())
+	}
 	// Searches depend on the grid and the search seed only, so they survive a
 	// change of the evaluation settings.
-	searchFP := SearchFingerprint(opt.Grid, opt.SearchSeed)
+	searchFP := SearchFingerprint(opt.Grid, opt.SearchSeed, opt.reg())
 	out := &AccuracyStudy{}
 	var jobs []job
 	for _, name := range names {
@@ -202,7 +208,20 @@ feed:
 }
 
 // SearchFingerprint identifies the settings a stored grid search depends on.
-func SearchFingerprint(g Grid, seed uint64) string { return fingerprint("search-v1", g, seed) }
+func SearchFingerprint(g Grid, seed uint64, reg model.Regularizer) string {
+	if reg == model.RegVariance {
+		return fingerprint("search-v1", g, seed) // the form stored before the option existed
+	}
+	return fingerprint("search-v1", g, seed, reg)
+}
+
+// reg is the study's regulariser with its default.
+func (o ReproduceOptions) reg() model.Regularizer {
+	if o.Regularizer == "" {
+		return model.RegVariance
+	}
+	return o.Regularizer
+}
 
 // dataFilesPresent reports a missing data file of a dataset before any job starts.
 func dataFilesPresent(dir string, meta *dataset.UCIMeta) error {
@@ -254,7 +273,7 @@ func runJob(ctx context.Context, opt ReproduceOptions, st store, fp, searchFP st
 		s.Search, ok = &SearchResult{Dataset: j.meta.Name, Network: j.nw, Best: b}, true
 	}
 	if !ok {
-		if s.Search, err = Search(ctx, u, j.nw, opt.Grid, opt.SearchSeed); err != nil {
+		if s.Search, err = Search(ctx, u, j.nw, SearchOptions{Grid: opt.Grid, Seed: opt.SearchSeed, Regularizer: opt.reg()}); err != nil {
 			return nil, err
 		}
 		s.Fingerprint = searchFP
@@ -263,7 +282,9 @@ func runJob(ctx context.Context, opt ReproduceOptions, st store, fp, searchFP st
 		}
 	}
 	b := s.Search.Best
-	ev, err := Evaluate(ctx, u, j.nw.Config(b.N, b.Lambda, b.Kappa), EvalOptions{Seeds: opt.Seeds, TestNorm: opt.TestNorm})
+	cfg := j.nw.Config(b.N, b.Lambda, b.Kappa)
+	cfg.Regularizer = opt.reg()
+	ev, err := Evaluate(ctx, u, cfg, EvalOptions{Seeds: opt.Seeds, TestNorm: opt.TestNorm})
 	if err != nil {
 		return nil, err
 	}

@@ -80,11 +80,21 @@ func newSearchSplit(u *dataset.UCIDataset) *searchSplit {
 		yTrain: tr.Y, yVal: va.Y, mTrain: tr.M(), mVal: va.M()}
 }
 
+// SearchOptions configures Search.
+type SearchOptions struct {
+	Grid Grid
+	// Seed of the networks scored (the protocol uses one initialisation, 0).
+	Seed uint64
+	// Regularizer of the ridge readout ("" means the authors' variance form).
+	Regularizer model.Regularizer
+}
+
 // Search runs the grid search of the protocol for one network on the
-// conxuntos.dat split with seed 0 and selects the best configuration: the most
-// correct validation predictions; ties go to the smallest N, then the largest λ
+// conxuntos.dat split and selects the best configuration: the most correct
+// validation predictions; ties go to the smallest N, then the largest λ
 // (cheapest, most regularised), then the smallest κ.
-func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, g Grid, seed uint64) (*SearchResult, error) {
+func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOptions) (*SearchResult, error) {
+	g, seed := so.Grid, so.Seed
 	start := time.Now()
 	sp := newSearchSplit(u)
 	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g}
@@ -92,6 +102,9 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, g Grid, seed
 		res.Grid.Kappas = nil
 	}
 	solver := ridge.Solver{Reg: ridge.Variance, Threads: 1}
+	if so.Regularizer == model.RegIdentity {
+		solver.Reg = ridge.Identity
+	}
 	grid := func(htr, hva []float64, cols int, prefixes []int) ([][]int, error) {
 		t0 := time.Now()
 		defer func() { res.SolveSeconds += time.Since(t0).Seconds() }()

@@ -27,7 +27,7 @@ func TestSearchMatchesDirectTraining(t *testing.T) {
 	g := Grid{Ns: []int{20, 40}, Lambdas: []float64{0.25, 4}, Kappas: []int{1, 3, 7}}
 	sp := newSearchSplit(u)
 	for _, nw := range []Network{IntRVFL, RVFL, RVFLQuant, RVFLDirect, RVFL8} {
-		res, err := Search(context.Background(), u, nw, g, 0)
+		res, err := Search(context.Background(), u, nw, SearchOptions{Grid: g})
 		if err != nil {
 			t.Fatal(err)
 		}

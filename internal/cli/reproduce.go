@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/study"
 )
 
@@ -21,6 +22,7 @@ type reproduceOptions struct {
 	testNorm  string
 	stages    string
 	hyper     string
+	reg       string
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -72,6 +74,10 @@ Progress and an ETA go to stderr.`,
 			}
 			command := "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " ")
 			datasets := study.DatasetList(o.datasets)
+			reg, err := model.ParseRegularizer(o.reg)
+			if err != nil {
+				return usagef("--regularizer: %v", err)
+			}
 			var fixed map[string]study.Best
 			if o.hyper != "" {
 				if fixed, err = study.ReadHyperparameters(o.hyper); err != nil {
@@ -80,7 +86,7 @@ Progress and an ETA go to stderr.`,
 			}
 			if stages["accuracy"] {
 				if err := o.accuracy(cmd, app, study.ReproduceOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets,
-					Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers, TestNorm: tn, Progress: app.Err, Fixed: fixed}, command); err != nil {
+					Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers, TestNorm: tn, Progress: app.Err, Fixed: fixed, Regularizer: reg}, command); err != nil {
 					return err
 				}
 			}
@@ -112,6 +118,7 @@ Progress and an ETA go to stderr.`,
 	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
 	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results)")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper or small")
+	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty of the accuracy stage: variance (the authors' λ·diag(var H)) or identity (λ·I, the paper's printed formula)")
 	f.StringVar(&o.hyper, "hyperparameters", "", "TSV of fixed (dataset, n, lambda, kappa) to evaluate instead of searching (e.g. study/testdata/intrvfl-published-hyperparameters.tsv)")
 	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
 	f.IntVar(&o.workers, "workers", 2, "jobs run in parallel")

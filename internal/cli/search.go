@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/study"
 )
 
@@ -14,6 +15,7 @@ type searchOptions struct {
 	data, dataset, arch string
 	grid                string
 	seed                uint64
+	reg                 string
 	json                bool
 }
 
@@ -42,7 +44,11 @@ smallest κ. It prints the best configuration and its validation accuracy.`,
 			if err != nil {
 				return err
 			}
-			res, err := study.Search(cmd.Context(), u, nw, g, o.seed)
+			reg, err := model.ParseRegularizer(o.reg)
+			if err != nil {
+				return usagef("--regularizer: %v", err)
+			}
+			res, err := study.Search(cmd.Context(), u, nw, study.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg})
 			if err != nil {
 				return err
 			}
@@ -65,6 +71,7 @@ smallest κ. It prints the best configuration and its validation accuracy.`,
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl, rvfl, rvfl-qin (quantised inputs), rvfl-direct (direct links) or rvfl8")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper (the protocol's) or small (N ∈ {50,100,150}, λ ∈ 2^{−2,0,2}, κ ∈ {1,3}; for quick tests)")
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the networks scored in the search")
+	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty: variance (λ·diag(var H), the authors' form) or identity (λ·I)")
 	f.BoolVar(&o.json, "json", false, "print the result as JSON")
 	_ = cmd.MarkFlagRequired("data")
 	_ = cmd.MarkFlagRequired("dataset")
