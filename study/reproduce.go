@@ -94,7 +94,12 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 		}
 	}
 	st := store{dir: opt.OutDir}
-	fp := fingerprint("accuracy-v2", opt.Grid, opt.Seeds, opt.TestNorm, opt.SearchSeed, opt.Fixed)
+	// Options added later join the fingerprint only when set, so results stored
+	// before they existed stay valid.
+	fp := fingerprint("accuracy-v2", opt.Grid, opt.Seeds, opt.TestNorm, opt.SearchSeed)
+	if opt.Fixed != nil {
+		fp = fingerprint(fp, opt.Fixed)
+	}
 	if opt.reg() != model.RegVariance {
 		fp = fingerprint(fp, opt.reg())
 	}
