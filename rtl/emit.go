@@ -1,0 +1,342 @@
+package rtl
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/sim"
+)
+
+// Defaults of Options.
+const (
+	DefaultVectors          = 1000
+	DefaultReadyProbability = 0.7
+	DefaultMaxGap           = 4
+	// Part and ClockPeriodNS are the ZedBoard target (DESIGN.md, "Hardware").
+	Part          = "xc7z020clg484-1"
+	ClockPeriodNS = 10.0
+	// MarkerFile marks a directory written by Emit; Emit replaces such a directory
+	// without asking.
+	MarkerFile = ".hdlgen-emit"
+)
+
+// Options control one emit.
+type Options struct {
+	// Parallel is P, the hidden neurons computed per clock (0 means 1).
+	Parallel int
+	// Axis also emits the AXI4-Stream wrapper <prefix>_axis and its expected cycles.
+	Axis bool
+	// Vectors is the number of test vectors (0 means DefaultVectors).
+	Vectors int
+	// Seed drives the random vectors, gaps and ready pattern.
+	Seed uint64
+	// ReadyProbability is the chance that out_ready is 1 in a cycle of the ready
+	// pattern, in (0, 1] (0 means DefaultReadyProbability; 1 means no back-pressure).
+	ReadyProbability float64
+	// MaxGap bounds the idle cycles before a vector: half the vectors come back to
+	// back, the others after 1…MaxGap idle cycles (0 means DefaultMaxGap, < 0 no gaps).
+	MaxGap int
+	// Rows are raw data rows (K values each) that half of the random vectors are
+	// drawn from; nil means uniform random vectors only.
+	Rows [][]float64
+	// Force replaces a non-empty DIR that Emit did not write.
+	Force bool
+	// AdderLevelsPerStage and ArgmaxLevelsPerStage override the pipeline rules
+	// (0 means plan's defaults).
+	AdderLevelsPerStage  int
+	ArgmaxLevelsPerStage int
+}
+
+// Report describes an emitted design.
+type Report struct {
+	Dir       string     // the directory written
+	Plan      *plan.Plan // the structure, also in DIR/design.json
+	Files     []string   // every file written, DIR-relative, sorted
+	RTLFiles  []string   // the Verilog files, dependencies first
+	MemFiles  []string   // the ROM .mem files
+	StreamTop string     // <prefix>_top
+	AxisTop   string     // <prefix>_axis, or "" without Options.Axis
+	Vectors   int        // test vectors written
+	// StreamCycles and AxisCycles are the simulated lengths of the test-vector runs.
+	StreamCycles int
+	AxisCycles   int
+	// Testbench reports whether testbench, Makefile, Vivado and XDC files were
+	// written (they come from the testbench and constraints packages).
+	Testbench bool
+}
+
+func (o *Options) normalize() error {
+	if o.Vectors == 0 {
+		o.Vectors = DefaultVectors
+	}
+	if o.Vectors < 1 {
+		return fmt.Errorf("rtl: %d test vectors, want ≥ 1", o.Vectors)
+	}
+	if o.ReadyProbability == 0 {
+		o.ReadyProbability = DefaultReadyProbability
+	}
+	if !(o.ReadyProbability > 0 && o.ReadyProbability <= 1) {
+		return fmt.Errorf("rtl: ready probability %v outside (0, 1]", o.ReadyProbability)
+	}
+	switch {
+	case o.MaxGap == 0:
+		o.MaxGap = DefaultMaxGap
+	case o.MaxGap < 0:
+		o.MaxGap = 0
+	case o.MaxGap > 0xffff:
+		return fmt.Errorf("rtl: max gap %d does not fit the 16-bit tv_gap.mem words", o.MaxGap)
+	}
+	return nil
+}
+
+// Generate builds every file of the design in memory, as DIR-relative path →
+// content, without touching the file system. Emit writes them.
+func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, nil, err
+	}
+	pl, err := plan.New(m, plan.Options{Parallel: opts.Parallel,
+		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage})
+	if err != nil {
+		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	if opts.Axis && !pl.AxisOK {
+		return nil, nil, fmt.Errorf("rtl: the AXI4-Stream wrapper needs AW ≤ %d and LW ≤ %d, this design has AW=%d, LW=%d",
+			plan.MaxAxisScoreW, plan.MaxAxisLevelW, pl.AW, pl.LW)
+	}
+	core, err := sim.New(m, pl)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	st, err := vectorSet(m, pl, &opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	stream, err := core.RunStream(st)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rtl: simulate the stream top: %w", err)
+	}
+	var axis *sim.Run
+	if opts.Axis {
+		if axis, err = core.RunAxis(st); err != nil {
+			return nil, nil, fmt.Errorf("rtl: simulate the AXI4-Stream wrapper: %w", err)
+		}
+	}
+	if err := crossCheck(m, st, stream, axis); err != nil {
+		return nil, nil, err
+	}
+
+	files := map[string][]byte{}
+	rtlNames, vfiles, err := verilogFiles(m, pl, opts.Axis)
+	if err != nil {
+		return nil, nil, err
+	}
+	for name, b := range vfiles {
+		files[name] = b
+	}
+	var memNames []string
+	for name, b := range romFiles(m, pl) {
+		files[name] = b
+		memNames = append(memNames, name)
+	}
+	slices.Sort(memNames)
+	for name, b := range vectorFiles(m, pl, st, stream, axis) {
+		files[name] = b
+	}
+	if files["design.json"], err = pl.JSON(); err != nil {
+		return nil, nil, err
+	}
+	if files["model.json"], err = model.Marshal(m); err != nil {
+		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	rep := &Report{Plan: pl, RTLFiles: rtlNames, MemFiles: memNames, StreamTop: pl.Prefix + "_top",
+		Vectors: len(st.Inputs), StreamCycles: stream.Cycles}
+	if opts.Axis {
+		rep.AxisTop = pl.Prefix + "_axis"
+		rep.AxisCycles = axis.Cycles
+	}
+	d := tbDesign{Prefix: pl.Prefix, StreamTop: rep.StreamTop, AxisTop: rep.AxisTop, RTLFiles: rtlNames,
+		MemFiles: memNames, Part: Part, ClockPeriodNS: ClockPeriodNS}
+	if tbFiles != nil {
+		tb, err := tbFiles(d)
+		if err != nil {
+			return nil, nil, fmt.Errorf("rtl: testbench files: %w", err)
+		}
+		for name, b := range tb {
+			if err := checkRel(name); err != nil {
+				return nil, nil, fmt.Errorf("rtl: testbench file: %w", err)
+			}
+			if _, dup := files[name]; dup {
+				return nil, nil, fmt.Errorf("rtl: testbench file %s collides with a generated file", name)
+			}
+			files[name] = b
+		}
+		rep.Testbench = true
+	}
+	if boardXDC != nil {
+		files["constraints/zedboard.xdc"] = boardXDC(d)
+	}
+	files[MarkerFile] = []byte("This directory was written by `hdlgen emit`; the next emit into it replaces it as a whole.\n")
+	for name := range files {
+		rep.Files = append(rep.Files, name)
+	}
+	slices.Sort(rep.Files)
+	return files, rep, nil
+}
+
+// Emit generates the design of m and writes it to dir: rtl/*.v, mem/*.mem,
+// vectors/*, design.json, model.json and, from the testbench and constraints
+// packages, tb/, Makefile, vivado/ and constraints/. The files are built in a
+// temporary sibling directory that replaces dir only when complete, so a failed
+// emit leaves dir as it was. A non-empty dir not written by Emit is refused unless
+// opts.Force.
+func Emit(m *model.Model, opts Options, dir string) (*Report, error) {
+	files, rep, err := Generate(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := install(dir, files, opts.Force)
+	if err != nil {
+		return nil, err
+	}
+	rep.Dir = abs
+	return rep, nil
+}
+
+// crossCheck compares the simulator's scores with the model package's own
+// arithmetic: a disagreement is a bug in hdlgen, never in the input.
+func crossCheck(m *model.Model, st sim.Stimulus, runs ...*sim.Run) error {
+	h := make([]int, m.N())
+	for v, in := range st.Inputs {
+		if m.Int != nil {
+			m.Int.HiddenTo(h, in)
+		} else {
+			a := make([]uint8, len(in))
+			for i, x := range in {
+				a[i] = uint8(x)
+			}
+			m.Fixed.HiddenTo(h, a)
+		}
+		want := m.Readout.Scores(h, m.L())
+		for _, run := range runs {
+			if run == nil {
+				continue
+			}
+			o := run.Outputs[v]
+			if !cmp.Equal(want, o.Scores) || o.Class != model.ArgmaxInt(want) {
+				return fmt.Errorf("rtl: internal error: vector %d: simulator gives class %d scores %v, the model %d %v",
+					v, o.Class, o.Scores, model.ArgmaxInt(want), want)
+			}
+		}
+	}
+	return nil
+}
+
+// checkRel rejects paths that would leave DIR.
+func checkRel(name string) error {
+	if name == "" || path.IsAbs(name) || path.Clean(name) != name || name == "." || name == ".." ||
+		len(name) >= 3 && name[:3] == "../" || filepath.IsAbs(name) {
+		return fmt.Errorf("path %q is not a clean DIR-relative path", name)
+	}
+	return nil
+}
+
+// install writes files into a fresh temporary sibling of dir and renames it into
+// place, replacing an earlier emit.
+func install(dir string, files map[string][]byte, force bool) (string, error) {
+	if dir == "" {
+		return "", fmt.Errorf("rtl: empty output directory")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("rtl: output directory %s: %w", dir, err)
+	}
+	parent, base := filepath.Split(abs)
+	if base == "" {
+		return "", fmt.Errorf("rtl: refusing to emit into %s", abs)
+	}
+	exists := false
+	switch fi, err := os.Stat(abs); {
+	case err == nil && !fi.IsDir():
+		return "", fmt.Errorf("rtl: %s exists and is not a directory", abs)
+	case err == nil:
+		exists = true
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return "", fmt.Errorf("rtl: read %s: %w", abs, err)
+		}
+		if len(entries) > 0 && !force {
+			if _, err := os.Stat(filepath.Join(abs, MarkerFile)); err != nil {
+				return "", fmt.Errorf("rtl: %s is not empty and was not written by hdlgen emit (no %s); use --force to replace it", abs, MarkerFile)
+			}
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("rtl: %w", err)
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("rtl: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	if err != nil {
+		return "", fmt.Errorf("rtl: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", fmt.Errorf("rtl: %w", err)
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		if err := checkRel(name); err != nil {
+			return "", fmt.Errorf("rtl: %w", err)
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", fmt.Errorf("rtl: %w", err)
+		}
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			return "", fmt.Errorf("rtl: %w", err)
+		}
+	}
+	if exists {
+		old := tmp + ".old"
+		if err := os.Rename(abs, old); err != nil {
+			return "", fmt.Errorf("rtl: move the previous %s aside: %w", abs, err)
+		}
+		if err := os.Rename(tmp, abs); err != nil {
+			if rerr := os.Rename(old, abs); rerr != nil {
+				return "", fmt.Errorf("rtl: install %s: %w (and restoring the previous contents failed: %v; they are in %s)", abs, err, rerr, old)
+			}
+			return "", fmt.Errorf("rtl: install %s: %w", abs, err)
+		}
+		ok = true
+		if err := os.RemoveAll(old); err != nil {
+			return "", fmt.Errorf("rtl: remove the previous contents of %s (%s): %w", abs, old, err)
+		}
+		return abs, nil
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		return "", fmt.Errorf("rtl: install %s: %w", abs, err)
+	}
+	ok = true
+	return abs, nil
+}
+
+func quote(s string) string { return strconv.QuoteToASCII(s) }

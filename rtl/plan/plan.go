@@ -1,0 +1,464 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/bits"
+
+	"github.com/hdlgen/hdlgen/model"
+)
+
+// Pipeline rules. A reduction tree gets a pipeline register after every
+// LevelsPerStage levels, except after its last level (whatever follows the tree —
+// an activation, an accumulator, the output register — is registered anyway), so
+// a tree of depth D has Cuts(D, R) = ⌊(D−1)/R⌋ internal register stages (0 for D ≤ 1).
+const (
+	// DefaultAdderLevelsPerStage bounds the adder levels between registers in the
+	// popcount, pre-activation and lane-sum trees: four levels of narrow adders
+	// (carry chains of ≤ 6 CARRY4) fit a 10 ns cycle on a -1 Zynq-7020.
+	DefaultAdderLevelsPerStage = 4
+	// DefaultArgmaxLevelsPerStage bounds the compare-and-select levels between
+	// registers in the argmax tree: each level is an AW-bit comparator feeding a
+	// wide multiplexer, about twice an adder level.
+	DefaultArgmaxLevelsPerStage = 2
+	// MaxAxisScoreW and MaxAxisLevelW are the AXI4-Stream limits (rtl-interface.md §4):
+	// scores travel in 32-bit output beats, features in 16-bit input beats.
+	MaxAxisScoreW = 32
+	MaxAxisLevelW = 16
+)
+
+// Fixed-point constants of the rvfl8 datapath (docs/semantics.md §7).
+const (
+	// Rvfl8ProductMax is the largest |a·w| of an 8-bit input code a ∈ [0,255] and an
+	// int8 weight w ∈ [−128,127]: 255·128.
+	Rvfl8ProductMax = 255 * 128
+	// Rvfl8BiasMax is the largest |c·2^5| of an int8 bias code c.
+	Rvfl8BiasMax = 128 << model.BiasShift
+	// Rvfl8ProductW is the signed width that holds every a·w (−32640…32385).
+	Rvfl8ProductW = 16
+	// Rvfl8HiddenMax is the largest hidden code (uint8).
+	Rvfl8HiddenMax = 255
+	// Rvfl8ReadoutMax is the readout bound the contract's AW uses (B = 127).
+	Rvfl8ReadoutMax = 127
+)
+
+// Options are the structural choices that are not fixed by the model.
+type Options struct {
+	// Parallel is P, the hidden neurons computed per clock, 1 ≤ P ≤ N (0 means 1).
+	Parallel int
+	// AdderLevelsPerStage and ArgmaxLevelsPerStage override the pipeline rules
+	// (0 means the defaults above).
+	AdderLevelsPerStage  int
+	ArgmaxLevelsPerStage int
+}
+
+// Plan is everything structural about one emitted design, derived from a model and
+// Options by New. Field names follow docs/rtl-interface.md; all widths are in bits.
+type Plan struct {
+	Name   string     `json:"name"`   // model name
+	Prefix string     `json:"prefix"` // SanitizePrefix(Name)
+	Arch   model.Arch `json:"arch"`   // intrvfl or rvfl8
+
+	K     int `json:"k"`               // features
+	N     int `json:"n"`               // hidden neurons
+	L     int `json:"l"`               // classes
+	Kappa int `json:"kappa,omitempty"` // κ (intrvfl)
+	// ClipBound is κ' = min(κ, K): |s_j| ≤ K, so clipping at κ ≥ K never acts and the
+	// activation needs only the width of ±κ'.
+	ClipBound    int `json:"clip_bound,omitempty"`
+	ReadoutBits  int `json:"readout_bits"`  // the model's readout word width b
+	ReadoutBound int `json:"readout_bound"` // B: readout weights lie in [−B, B]
+
+	P         int `json:"p"`          // hidden neurons per clock (lanes)
+	Groups    int `json:"groups"`     // G = ⌈N/P⌉: clocks per vector in the hidden layer
+	IdleLanes int `json:"idle_lanes"` // G·P − N lanes of the last group that carry zero weights
+	GroupW    int `json:"group_w"`    // ROM address width max(1, clog2(G))
+
+	LW int `json:"lw"` // width of one input element
+	IW int `json:"iw"` // input vector width K·LW
+	AW int `json:"aw"` // score (accumulator) width
+	CW int `json:"cw"` // class index width max(1, clog2(L))
+	OW int `json:"ow"` // output word width L·AW + CW
+
+	DW  int `json:"dw,omitempty"`  // intrvfl: signed width of a level minus the group base, LW+1
+	PcW int `json:"pcw,omitempty"` // intrvfl: popcount width clog2(K+1)
+	SW  int `json:"sw,omitempty"`  // intrvfl: width of s = K − 2·popcount, PcW+1
+	ZW  int `json:"zw,omitempty"`  // rvfl8: pre-activation width (holds K·255·128 + 128·2^5)
+	HW  int `json:"hw"`            // hidden activation as a signed MAC operand
+	QW  int `json:"qw"`            // ROM width of one readout weight, clog2(B+1)+1
+	PW  int `json:"pw"`            // MAC product width QW + HW
+	TW  int `json:"tw"`            // lane-sum width PW + clog2(P)
+
+	ScoreBound int64 `json:"score_bound"` // the AW rule's bound: N·κ·B (intrvfl), N·255·127 (rvfl8)
+
+	AdderLevelsPerStage  int `json:"adder_levels_per_stage"`
+	ArgmaxLevelsPerStage int `json:"argmax_levels_per_stage"`
+	// Trees: the depth (levels) and internal register stages of each reduction tree.
+	HiddenTree Tree `json:"hidden_tree"` // popcount over K (intrvfl) / pre-activation sum over K+1 (rvfl8)
+	LaneTree   Tree `json:"lane_tree"`   // sum of the P products of one class
+	ArgmaxTree Tree `json:"argmax_tree"` // compare-and-select over L scores
+
+	// FlightStages is the number of register stages a group passes between the
+	// issue stage and the accumulator (stage A, the hidden stages, the product
+	// register, the lane-tree stages).
+	FlightStages int `json:"flight_stages"`
+	// Latency is the exact number of cycles from the input transfer (in_valid_i &&
+	// in_ready_o) to the first cycle of out_valid_o for a vector that finds the
+	// pipeline's output free (the first vector after reset or an idle period, and
+	// every vector when G ≥ 2 and the output is always ready):
+	// G + FlightStages + ArgmaxTree.Stages + 2 (the input register, G groups issued
+	// back to back, the flight stages, the accumulator, the argmax registers, the
+	// output register).
+	Latency        int    `json:"latency"`
+	LatencyFormula string `json:"latency_formula"`
+	// AxisLatency is the same from the last input beat to the first output beat of
+	// the AXI4-Stream wrapper: Latency + 1 (the deserialiser's register).
+	AxisLatency int `json:"axis_latency"`
+	// II is the stream top's steady-state initiation interval with an always-ready
+	// output: max(G, 2) cycles per vector (a result leaves the output register at
+	// most every second cycle, see hdlgen_outreg). AxisII is the wrapper's:
+	// max(G, K, L+2) (K input beats; L+1 output beats plus one cycle to reload).
+	II     int `json:"ii"`
+	AxisII int `json:"axis_ii"`
+	// AxisOK reports whether the AXI4-Stream wrapper can be emitted (AW ≤ 32, LW ≤ 16).
+	AxisOK bool `json:"axis_ok"`
+
+	ROMs   []ROM   `json:"roms"`
+	Stages []Stage `json:"stages"`
+	// Resources counts the structural elements of the design (before synthesis).
+	Resources Resources `json:"resources"`
+}
+
+// Tree describes one reduction tree.
+type Tree struct {
+	Leaves int `json:"leaves"`
+	Depth  int `json:"depth"`  // clog2(Leaves) levels
+	Stages int `json:"stages"` // Cuts(Depth, levels per stage) internal registers
+	Copies int `json:"copies"` // instances in the design
+}
+
+// ROM is one $readmemh-initialised ROM.
+type ROM struct {
+	Name      string `json:"name"`      // role: win, wout, lut
+	File      string `json:"file"`      // path relative to DIR, e.g. mem/iris_win.mem
+	Depth     int    `json:"depth"`     // words
+	Width     int    `json:"width"`     // bits per word
+	AddrW     int    `json:"addr_w"`    // address width
+	Instances int    `json:"instances"` // copies in the design (the sigmoid LUT has one per lane)
+	Purpose   string `json:"purpose"`
+}
+
+// Stage is one register stage (or group of stages) of the pipeline, in order.
+type Stage struct {
+	Name      string `json:"name"`
+	Registers int    `json:"registers"` // register stages it contributes to the latency
+	What      string `json:"what"`
+}
+
+// Resources counts structural elements; the power model and the sizer read them.
+type Resources struct {
+	RegisterBits   int `json:"register_bits"`   // flip-flops declared by the RTL
+	ROMBits        int `json:"rom_bits"`        // Σ depth·width·instances
+	HiddenMults    int `json:"hidden_mults"`    // rvfl8: P·K 9×8-bit products
+	MACMults       int `json:"mac_mults"`       // P·L readout products of QW×HW bits
+	PopcountInputs int `json:"popcount_inputs"` // intrvfl: P·K XOR bits into popcount trees
+	Comparators    int `json:"comparators"`     // intrvfl: P·K thermometer comparisons of DW bits
+	Accumulators   int `json:"accumulators"`    // L adders of AW bits
+}
+
+// Cuts is the number of internal pipeline registers of a tree of the given depth
+// with a register after every r levels (none after the last level).
+func Cuts(depth, r int) int {
+	if depth <= 1 {
+		return 0
+	}
+	return (depth - 1) / r
+}
+
+// Clog2 is ⌈log2 n⌉ for n ≥ 1 (0 for n = 1).
+func Clog2(n int) int {
+	if n < 1 {
+		panic(fmt.Sprintf("plan: Clog2(%d)", n))
+	}
+	return bits.Len(uint(n - 1))
+}
+
+// New derives the plan of m with options o. It fails for models the RTL cannot
+// implement (the float rvfl, an intrvfl without an integer readout) and bad options.
+func New(m *model.Model, o Options) (*Plan, error) {
+	if m == nil {
+		return nil, fmt.Errorf("plan: nil model")
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	switch m.Arch {
+	case model.IntRVFL:
+		if m.Readout == nil {
+			return nil, fmt.Errorf("plan: intrvfl model %q has no integer readout (train it with readout bits, e.g. --bits 5)", m.Name)
+		}
+	case model.RVFL8:
+	default:
+		return nil, fmt.Errorf("plan: architecture %q has no RTL (want %s or %s)", m.Arch, model.IntRVFL, model.RVFL8)
+	}
+	k, n, l := m.K(), m.N(), m.L()
+	if l < 2 {
+		return nil, fmt.Errorf("plan: %d classes, want ≥ 2", l)
+	}
+	p := o.Parallel
+	if p == 0 {
+		p = 1
+	}
+	if p < 1 || p > n {
+		return nil, fmt.Errorf("plan: parallelism P=%d outside [1, N=%d]", p, n)
+	}
+	ra, rm := o.AdderLevelsPerStage, o.ArgmaxLevelsPerStage
+	if ra == 0 {
+		ra = DefaultAdderLevelsPerStage
+	}
+	if rm == 0 {
+		rm = DefaultArgmaxLevelsPerStage
+	}
+	if ra < 1 || rm < 1 {
+		return nil, fmt.Errorf("plan: levels per pipeline stage %d (adders), %d (argmax), want ≥ 1", ra, rm)
+	}
+	pl := &Plan{
+		Name: m.Name, Prefix: SanitizePrefix(m.Name), Arch: m.Arch,
+		K: k, N: n, L: l,
+		ReadoutBits: m.Readout.Bits, ReadoutBound: m.Readout.Bound,
+		P: p, Groups: (n + p - 1) / p,
+		AdderLevelsPerStage: ra, ArgmaxLevelsPerStage: rm,
+	}
+	pl.IdleLanes = pl.Groups*p - n
+	pl.GroupW = max(1, Clog2(pl.Groups))
+	pl.CW = max(1, Clog2(l))
+	pl.QW = bits.Len(uint(pl.ReadoutBound)) + 1
+	var hidden Tree
+	switch m.Arch {
+	case model.IntRVFL:
+		pl.Kappa = m.Int.Kappa
+		pl.ClipBound = min(pl.Kappa, k)
+		pl.LW = bits.Len(uint(n))
+		pl.DW = pl.LW + 1
+		pl.PcW = bits.Len(uint(k))
+		pl.SW = pl.PcW + 1
+		pl.HW = bits.Len(uint(pl.ClipBound)) + 1
+		pl.ScoreBound = int64(n) * int64(pl.Kappa) * int64(pl.ReadoutBound)
+		hidden = Tree{Leaves: k, Depth: Clog2(k), Copies: p}
+	case model.RVFL8:
+		pl.LW = 8
+		pl.ZW = model.AccWidth(int64(k)*Rvfl8ProductMax + Rvfl8BiasMax)
+		pl.HW = 9 // the uint8 hidden code, zero-extended to a signed operand
+		pl.ScoreBound = int64(n) * Rvfl8HiddenMax * Rvfl8ReadoutMax
+		hidden = Tree{Leaves: k + 1, Depth: Clog2(k + 1), Copies: p}
+	}
+	hidden.Stages = Cuts(hidden.Depth, ra)
+	pl.HiddenTree = hidden
+	pl.IW = k * pl.LW
+	pl.AW = model.AccWidth(pl.ScoreBound)
+	pl.OW = l*pl.AW + pl.CW
+	pl.PW = pl.QW + pl.HW
+	pl.TW = pl.PW + Clog2(p)
+	pl.LaneTree = Tree{Leaves: p, Depth: Clog2(p), Copies: l}
+	pl.LaneTree.Stages = Cuts(pl.LaneTree.Depth, ra)
+	pl.ArgmaxTree = Tree{Leaves: l, Depth: Clog2(l), Copies: 1}
+	pl.ArgmaxTree.Stages = Cuts(pl.ArgmaxTree.Depth, rm)
+	pl.AxisOK = pl.AW <= MaxAxisScoreW && pl.LW <= MaxAxisLevelW
+
+	pl.buildStages()
+	pl.FlightStages = 0
+	for _, s := range pl.Stages {
+		if s.Name == stageAccumulate {
+			break
+		}
+		if s.Name != stageInput {
+			pl.FlightStages += s.Registers
+		}
+	}
+	pl.Latency = pl.Groups + pl.FlightStages + pl.ArgmaxTree.Stages + 2
+	pl.LatencyFormula = fmt.Sprintf("G + F + T_argmax + 2 = %d + %d + %d + 2 = %d (F = %d flight stages: %s)",
+		pl.Groups, pl.FlightStages, pl.ArgmaxTree.Stages, pl.Latency, pl.FlightStages, pl.flightText())
+	pl.AxisLatency = pl.Latency + 1
+	pl.II = max(pl.Groups, 2)
+	pl.AxisII = max(pl.Groups, k, l+2)
+	pl.buildROMs()
+	pl.Resources = pl.countResources()
+	return pl, nil
+}
+
+// Stage names.
+const (
+	stageInput      = "input"
+	stageA          = "stage_a"
+	stageProducts   = "hidden_products"
+	stageHiddenTree = "hidden_tree"
+	stageHidden     = "hidden"
+	stageMACProduct = "mac_products"
+	stageLaneTree   = "lane_tree"
+	stageAccumulate = "accumulate"
+	stageArgmax     = "argmax_tree"
+	stageOutput     = "output"
+)
+
+func (pl *Plan) buildStages() {
+	s := []Stage{
+		{stageInput, 1, "input register: the accepted vector, held while its G groups issue (one per clock)"},
+	}
+	if pl.Arch == model.IntRVFL {
+		s = append(s,
+			Stage{stageA, 1, "W_in ROM word (P·K sign bits) and d_i = v_i − g·P per feature"},
+			Stage{stageHiddenTree, pl.HiddenTree.Stages, fmt.Sprintf("popcount tree registers (depth %d, a register every %d levels)", pl.HiddenTree.Depth, pl.AdderLevelsPerStage)},
+			Stage{stageHidden, 1, "h = clip(K − 2·popcount((d_i > p) XOR sign), ±κ) per lane; readout ROM word"},
+		)
+	} else {
+		s = append(s,
+			Stage{stageA, 1, "W_in/bias ROM word (P·(K+1) bytes) and a copy of the input codes"},
+			Stage{stageProducts, 1, "P·K products a_i·w_ji (16 bits) and the bias leaves c_j·2^5"},
+			Stage{stageHiddenTree, pl.HiddenTree.Stages, fmt.Sprintf("pre-activation tree registers (depth %d, a register every %d levels)", pl.HiddenTree.Depth, pl.AdderLevelsPerStage)},
+			Stage{stageHidden, 1, "h = LUT[clamp(z >>> 11, −128, 127)] per lane (the LUT ROM's read register); readout ROM word"},
+		)
+	}
+	s = append(s,
+		Stage{stageMACProduct, 1, "P·L readout products q_lj·h_j"},
+		Stage{stageLaneTree, pl.LaneTree.Stages, fmt.Sprintf("lane-sum tree registers (depth %d, a register every %d levels)", pl.LaneTree.Depth, pl.AdderLevelsPerStage)},
+		Stage{stageAccumulate, 1, "L accumulators: acc = (first ? 0 : acc) + lane sum; they hold the scores after the last group"},
+		Stage{stageArgmax, pl.ArgmaxTree.Stages, fmt.Sprintf("argmax tree registers (depth %d, a register every %d levels), scores carried along", pl.ArgmaxTree.Depth, pl.ArgmaxLevelsPerStage)},
+		Stage{stageOutput, 1, "output register {scores, class}, held until out_ready_i"},
+	)
+	pl.Stages = s
+}
+
+func (pl *Plan) flightText() string {
+	t := ""
+	for _, s := range pl.Stages {
+		if s.Name == stageInput {
+			continue
+		}
+		if s.Name == stageAccumulate {
+			break
+		}
+		if t != "" {
+			t += " + "
+		}
+		t += fmt.Sprintf("%s %d", s.Name, s.Registers)
+	}
+	return t
+}
+
+// ROM roles.
+const (
+	ROMWin  = "win"
+	ROMWout = "wout"
+	ROMLUT  = "lut"
+)
+
+func (pl *Plan) buildROMs() {
+	win := ROM{Name: ROMWin, File: pl.MemFile(ROMWin), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1}
+	if pl.Arch == model.IntRVFL {
+		win.Width = pl.P * pl.K
+		win.Purpose = "W_in sign bits, feature-major: word g, bit i·P+p is 1 when W_in[g·P+p][i] = −1"
+	} else {
+		win.Width = pl.P * (pl.K + 1) * 8
+		win.Purpose = "W_in and bias codes: word g, byte p·(K+1)+i is w[g·P+p][i] (i < K), byte p·(K+1)+K the bias"
+	}
+	wout := ROM{Name: ROMWout, File: pl.MemFile(ROMWout), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1,
+		Width:   pl.P * pl.L * pl.QW,
+		Purpose: fmt.Sprintf("readout weights, class-major: word g, bits (l·P+p)·%d +: %d hold Q[l][g·P+p] (two's complement)", pl.QW, pl.QW)}
+	pl.ROMs = []ROM{win, wout}
+	if pl.Arch == model.RVFL8 {
+		pl.ROMs = append(pl.ROMs, ROM{Name: ROMLUT, File: pl.MemFile(ROMLUT), Depth: model.LUTSize, Width: 8, AddrW: 8,
+			Instances: pl.P, Purpose: "sigmoid LUT: word t+128 = LUT[t] (one copy per lane)"})
+	}
+}
+
+// MemFile is the DIR-relative path of a ROM's .mem file.
+func (pl *Plan) MemFile(role string) string { return "mem/" + pl.Prefix + "_" + role + ".mem" }
+
+// ROM returns the ROM with the given role.
+func (pl *Plan) ROM(role string) ROM {
+	for _, r := range pl.ROMs {
+		if r.Name == role {
+			return r
+		}
+	}
+	panic("plan: no ROM " + role)
+}
+
+func (pl *Plan) countResources() Resources {
+	r := Resources{MACMults: pl.P * pl.L, Accumulators: pl.L}
+	for _, rom := range pl.ROMs {
+		r.ROMBits += rom.Depth * rom.Width * rom.Instances
+	}
+	// Declared registers, stage by stage (docs in rtl/doc.go).
+	tag := 2 + pl.GroupW // first, last, group
+	regs := 0
+	regs += pl.IW + 1 + pl.GroupW // input register, busy, group counter
+	if pl.Arch == model.IntRVFL {
+		regs += pl.LW                // group base
+		regs += pl.K * pl.DW         // d_i
+		regs += 1 + tag              // stage A valid + tag
+		regs += pl.ROM(ROMWin).Width // W_in ROM read register
+		r.PopcountInputs = pl.P * pl.K
+		r.Comparators = pl.P * pl.K
+		regs += pl.HiddenTree.Stages * (1 + tag) // tag alongside the tree
+		regs += pl.P * pl.treeRegBits(pl.HiddenTree.Leaves, pl.PcW, pl.HiddenTree.Depth)
+	} else {
+		regs += pl.IW + 1 + tag // stage A: input copy, valid, tag
+		regs += pl.ROM(ROMWin).Width
+		r.HiddenMults = pl.P * pl.K
+		regs += 1 + tag                           // tag at the product register
+		regs += pl.P * (pl.K + 1) * Rvfl8ProductW // product register
+		regs += pl.HiddenTree.Stages * (1 + tag)  // tag alongside the tree
+		regs += pl.P * pl.treeRegBits(pl.HiddenTree.Leaves, pl.ZW, pl.HiddenTree.Depth)
+	}
+	regs += pl.ROM(ROMWout).Width              // readout ROM read register
+	regs += pl.P * hiddenRegW(pl)              // h registers
+	regs += 1 + 2                              // tag at H: valid, first, last
+	regs += pl.P * pl.L * pl.PW                // MAC product register
+	regs += (1 + pl.LaneTree.Stages) * (1 + 2) // tags alongside
+	regs += pl.L * pl.treeRegBits(pl.P, pl.TW, pl.LaneTree.Depth)
+	regs += pl.L*pl.AW + 1     // accumulators, done flag
+	regs += pl.argmaxRegBits() // argmax cut registers
+	regs += pl.OW + 1          // output register and valid
+	r.RegisterBits = regs
+	return r
+}
+
+func hiddenRegW(pl *Plan) int {
+	if pl.Arch == model.RVFL8 {
+		return 8
+	}
+	return pl.HW
+}
+
+// treeRegBits counts the register bits of one adder tree's internal cuts: level lv
+// has ⌈leaves/2^lv⌉ nodes of width w.
+func (pl *Plan) treeRegBits(leaves, w, depth int) int {
+	n := 0
+	for lv := 1; lv < depth; lv++ {
+		if lv%pl.AdderLevelsPerStage == 0 {
+			n += ((leaves + 1<<lv - 1) >> lv) * w
+		}
+	}
+	return n
+}
+
+func (pl *Plan) argmaxRegBits() int {
+	n := 0
+	for lv := 1; lv < pl.ArgmaxTree.Depth; lv++ {
+		if lv%pl.ArgmaxLevelsPerStage == 0 {
+			nodes := (pl.L + 1<<lv - 1) >> lv
+			n += nodes*(pl.AW+pl.CW) + pl.L*pl.AW + 1
+		}
+	}
+	return n
+}
+
+// JSON renders the plan as indented JSON (DIR/design.json), deterministic.
+func (pl *Plan) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(pl, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("plan: encode design.json: %w", err)
+	}
+	return append(b, '\n'), nil
+}

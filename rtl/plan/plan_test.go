@@ -1,0 +1,163 @@
+package plan
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
+)
+
+func mustPlan(t *testing.T, s testmodel.Shape, o Options) *Plan {
+	t.Helper()
+	pl, err := New(testmodel.Random(s, "Iris v2", 1), o)
+	if err != nil {
+		t.Fatalf("%s %+v: %v", s, o, err)
+	}
+	return pl
+}
+
+// TestWorkedExample pins the latency of the paper's median network (K=16, N=512,
+// L=4, κ=3, 5-bit readout) at P=1 and P=8 for both networks.
+func TestWorkedExample(t *testing.T) {
+	intShape := testmodel.Shape{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5}
+	r8Shape := testmodel.Shape{Arch: model.RVFL8, K: 16, N: 512, L: 4}
+	type summary struct {
+		G, F, TH, TL, TA, Latency, II, AxisLatency int
+		LW, IW, AW, CW, OW                         int
+	}
+	tests := []struct {
+		name  string
+		shape testmodel.Shape
+		p     int
+		want  summary
+	}{
+		// intrvfl: F = A + popcount(depth 4: 0 registers) + H + MAC + lane tree.
+		{"intrvfl P=1", intShape, 1, summary{G: 512, F: 3, TH: 0, TL: 0, TA: 0, Latency: 517, II: 512, AxisLatency: 518,
+			LW: 10, IW: 160, AW: 16, CW: 2, OW: 66}},
+		{"intrvfl P=8", intShape, 8, summary{G: 64, F: 3, TH: 0, TL: 0, TA: 0, Latency: 69, II: 64, AxisLatency: 70,
+			LW: 10, IW: 160, AW: 16, CW: 2, OW: 66}},
+		// rvfl8: F = A + products + pre-activation tree (depth 5: 1 register) + H + MAC + lane tree.
+		{"rvfl8 P=1", r8Shape, 1, summary{G: 512, F: 5, TH: 1, TL: 0, TA: 0, Latency: 519, II: 512, AxisLatency: 520,
+			LW: 8, IW: 128, AW: 25, CW: 2, OW: 102}},
+		{"rvfl8 P=8", r8Shape, 8, summary{G: 64, F: 5, TH: 1, TL: 0, TA: 0, Latency: 71, II: 64, AxisLatency: 72,
+			LW: 8, IW: 128, AW: 25, CW: 2, OW: 102}},
+	}
+	for _, tc := range tests {
+		pl := mustPlan(t, tc.shape, Options{Parallel: tc.p})
+		got := summary{G: pl.Groups, F: pl.FlightStages, TH: pl.HiddenTree.Stages, TL: pl.LaneTree.Stages,
+			TA: pl.ArgmaxTree.Stages, Latency: pl.Latency, II: pl.II, AxisLatency: pl.AxisLatency,
+			LW: pl.LW, IW: pl.IW, AW: pl.AW, CW: pl.CW, OW: pl.OW}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s\n%s", tc.name, diff, pl.LatencyFormula)
+		}
+	}
+}
+
+func TestWidths(t *testing.T) {
+	tests := []struct {
+		shape                               testmodel.Shape
+		p                                   int
+		g, idle, lw, aw, cw, hw, qw, tw, zw int
+	}{
+		// N=1, K=1, L=2, κ=1, 2 bits: B=1, N·κ·B = 1 → AW=2.
+		{testmodel.Shape{Arch: model.IntRVFL, K: 1, N: 1, L: 2, Kappa: 1, Bits: 2}, 1, 1, 0, 1, 2, 1, 2, 2, 4, 0},
+		// κ=15 > K=3 clips at K: HW holds ±3.
+		{testmodel.Shape{Arch: model.IntRVFL, K: 3, N: 7, L: 3, Kappa: 15, Bits: 8}, 3, 3, 2, 3, 15, 2, 3, 8, 13, 0},
+		// P = N = 513: 513·15·15 = 115425 → AW = 18.
+		{testmodel.Shape{Arch: model.IntRVFL, K: 65, N: 513, L: 10, Kappa: 15, Bits: 5}, 513, 1, 0, 10, 18, 4, 5, 5, 20, 0},
+		// rvfl8: AW holds N·255·127 (32385 → 16 bits); ZW holds K·32640 + 4096.
+		{testmodel.Shape{Arch: model.RVFL8, K: 1, N: 1, L: 2}, 1, 1, 0, 8, 16, 1, 9, 8, 17, 17},
+		{testmodel.Shape{Arch: model.RVFL8, K: 65, N: 7, L: 10}, 2, 4, 1, 8, 19, 4, 9, 8, 18, 23},
+	}
+	for _, tc := range tests {
+		pl := mustPlan(t, tc.shape, Options{Parallel: tc.p})
+		got := []int{pl.Groups, pl.IdleLanes, pl.LW, pl.AW, pl.CW, pl.HW, pl.QW, pl.TW, pl.ZW}
+		want := []int{tc.g, tc.idle, tc.lw, tc.aw, tc.cw, tc.hw, tc.qw, tc.tw, tc.zw}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s P=%d: [G idle LW AW CW HW QW TW ZW] (-want +got):\n%s", tc.shape, tc.p, diff)
+		}
+		if pl.IW != pl.K*pl.LW || pl.OW != pl.L*pl.AW+pl.CW {
+			t.Errorf("%s: IW=%d OW=%d", tc.shape, pl.IW, pl.OW)
+		}
+		if max := int64(1)<<(pl.AW-1) - 1; max < pl.ScoreBound || max>>1 >= pl.ScoreBound && pl.AW > 2 {
+			t.Errorf("%s: AW=%d is not the smallest width for %d", tc.shape, pl.AW, pl.ScoreBound)
+		}
+	}
+}
+
+func TestCuts(t *testing.T) {
+	tests := []struct{ depth, r, want int }{
+		{0, 4, 0}, {1, 4, 0}, {4, 4, 0}, {5, 4, 1}, {8, 4, 1}, {9, 4, 2}, {3, 1, 2}, {2, 2, 0}, {3, 2, 1},
+	}
+	for _, tc := range tests {
+		if got := Cuts(tc.depth, tc.r); got != tc.want {
+			t.Errorf("Cuts(%d, %d) = %d, want %d", tc.depth, tc.r, got, tc.want)
+		}
+	}
+}
+
+func TestPipelineOptions(t *testing.T) {
+	s := testmodel.Shape{Arch: model.IntRVFL, K: 65, N: 64, L: 10, Kappa: 3, Bits: 5}
+	// One level per stage: popcount depth 7 → 6 registers, lane tree depth 6 → 5,
+	// argmax depth 4 → 3.
+	pl := mustPlan(t, s, Options{Parallel: 64, AdderLevelsPerStage: 1, ArgmaxLevelsPerStage: 1})
+	if pl.HiddenTree.Stages != 6 || pl.LaneTree.Stages != 5 || pl.ArgmaxTree.Stages != 3 {
+		t.Errorf("stages %d %d %d", pl.HiddenTree.Stages, pl.LaneTree.Stages, pl.ArgmaxTree.Stages)
+	}
+	if want := 1 + 3 + 6 + 5 + 3 + 2; pl.Latency != want {
+		t.Errorf("latency %d, want %d (%s)", pl.Latency, want, pl.LatencyFormula)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	intShape := testmodel.Shape{Arch: model.IntRVFL, K: 2, N: 5, L: 2, Kappa: 1, Bits: 3}
+	noReadout := testmodel.Random(intShape, "x", 1)
+	noReadout.Readout = nil
+	float := testmodel.Random(intShape, "x", 1)
+	float.Arch, float.Int, float.Readout = model.RVFL, nil, nil
+	float.Float = model.NewFloatNet(2, 5, 1)
+	tests := []struct {
+		name string
+		m    *model.Model
+		o    Options
+		want string
+	}{
+		{"nil", nil, Options{}, "nil model"},
+		{"no readout", noReadout, Options{}, "no integer readout"},
+		{"float rvfl", float, Options{}, "has no RTL"},
+		{"P > N", testmodel.Random(intShape, "x", 1), Options{Parallel: 6}, "outside [1, N=5]"},
+		{"P < 0", testmodel.Random(intShape, "x", 1), Options{Parallel: -1}, "outside"},
+		{"levels", testmodel.Random(intShape, "x", 1), Options{AdderLevelsPerStage: -2}, "levels per pipeline stage"},
+	}
+	for _, tc := range tests {
+		_, err := New(tc.m, tc.o)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to mention %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestJSON(t *testing.T) {
+	pl := mustPlan(t, testmodel.Shape{Arch: model.RVFL8, K: 4, N: 9, L: 3}, Options{Parallel: 2})
+	b, err := pl.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Plan
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(*pl, back); diff != "" {
+		t.Errorf("design.json round trip (-want +got):\n%s", diff)
+	}
+	again, _ := pl.JSON()
+	if string(again) != string(b) {
+		t.Error("design.json is not deterministic")
+	}
+	if pl.Prefix != "iris_v2" || pl.ROM(ROMLUT).Instances != 2 || pl.ROM(ROMWin).Width != 2*5*8 {
+		t.Errorf("prefix %q, ROMs %+v", pl.Prefix, pl.ROMs)
+	}
+}

@@ -1,0 +1,146 @@
+package rtl
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"text/template"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/templates"
+)
+
+// view is what the templates see: the plan plus a few rendered strings.
+type view struct {
+	*plan.Plan
+	ModelQuoted         string // the model name as an ASCII-safe quoted string
+	Data                string // the training data's name, quoted, or ""
+	IsInt               bool
+	Axis                bool
+	FileRole            string
+	LatencyFormulaASCII string
+	InBeatW, OutBeatW   int
+}
+
+var (
+	tmplOnce sync.Once
+	tmpl     *template.Template
+	tmplErr  error
+)
+
+// parsed returns the templates, parsed once.
+func parsed() (*template.Template, error) {
+	tmplOnce.Do(func() {
+		funcs := template.FuncMap{
+			// pad aligns the comment after a parameter value: value + pad is 7 columns.
+			"pad": func(v int) string { return strings.Repeat(" ", max(1, 7-len(strconv.Itoa(v)))) },
+			"add": func(a, b int) int { return a + b },
+		}
+		tmpl, tmplErr = template.New("rtl").Funcs(funcs).Option("missingkey=error").ParseFS(templates.FS, "*.tmpl")
+	})
+	return tmpl, tmplErr
+}
+
+func newView(m *model.Model, pl *plan.Plan, axis bool) view {
+	v := view{
+		Plan:        pl,
+		ModelQuoted: strconv.QuoteToASCII(m.Name),
+		IsInt:       pl.Arch == model.IntRVFL,
+		Axis:        axis,
+		InBeatW:     max(1, plan.Clog2(pl.K)),
+		OutBeatW:    plan.Clog2(pl.L + 1),
+	}
+	if d := m.Training.Data; d != "" {
+		v.Data = strconv.QuoteToASCII(d)
+	}
+	v.LatencyFormulaASCII = toASCII(pl.LatencyFormula)
+	return v
+}
+
+// toASCII replaces the few non-ASCII symbols the plan's texts use.
+func toASCII(s string) string {
+	r := strings.NewReplacer("·", "*", "−", "-", "κ", "kappa", "⌈", "ceil(", "⌉", ")", "≤", "<=", "≥", ">=")
+	return strings.Map(func(c rune) rune {
+		if c > 126 || c < 32 {
+			return '?'
+		}
+		return c
+	}, r.Replace(s))
+}
+
+// render executes one template.
+func render(name string, v view) ([]byte, error) {
+	t, err := parsed()
+	if err != nil {
+		return nil, fmt.Errorf("rtl: parse templates: %w", err)
+	}
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, name, v); err != nil {
+		return nil, fmt.Errorf("rtl: render %s: %w", name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// verilogFiles renders the model-specific modules and returns them with the
+// primitives they need, as DIR-relative paths in dependency order.
+func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, files map[string][]byte, err error) {
+	files = map[string][]byte{}
+	for _, p := range primitivesFor(pl.Arch, axis) {
+		b, err := templates.FS.ReadFile(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("rtl: primitive %s: %w", p, err)
+		}
+		name := "rtl/" + p
+		names = append(names, name)
+		files[name] = b
+	}
+	type gen struct{ tmpl, module, role string }
+	gens := []gen{
+		{"core_" + string(pl.Arch) + ".v.tmpl", pl.Prefix + "_core", "the datapath"},
+		{"top.v.tmpl", pl.Prefix + "_top", "the stream top"},
+	}
+	if axis {
+		gens = append(gens, gen{"axis.v.tmpl", pl.Prefix + "_axis", "the AXI4-Stream wrapper"})
+	}
+	for _, g := range gens {
+		v := newView(m, pl, axis)
+		v.FileRole = g.module + ".v, " + g.role
+		b, err := render(g.tmpl, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := "rtl/" + g.module + ".v"
+		names = append(names, name)
+		files[name] = b
+	}
+	return names, files, nil
+}
+
+// primitivesFor lists the primitives a design uses, dependencies first.
+func primitivesFor(arch model.Arch, axis bool) []string {
+	use := map[string]bool{
+		"hdlgen_delay.v": true, "hdlgen_rom.v": true, "hdlgen_addtree.v": true,
+		"hdlgen_argmax.v": true, "hdlgen_issue.v": true, "hdlgen_outreg.v": true, "hdlgen_mac.v": true,
+	}
+	if arch == model.IntRVFL {
+		use["hdlgen_level_offset.v"] = true
+		use["hdlgen_intrvfl_hidden.v"] = true
+	} else {
+		use["hdlgen_rvfl8_hidden.v"] = true
+	}
+	if axis {
+		use["hdlgen_sext.v"] = true
+		use["hdlgen_axis_in.v"] = true
+		use["hdlgen_axis_out.v"] = true
+	}
+	var out []string
+	for _, p := range templates.Primitives {
+		if use[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,84 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
+)
+
+// The paper's median network: K=16, N=512, L=4, κ=3, 5-bit readout.
+var medianShape = testmodel.Shape{Arch: "intrvfl", K: 16, N: 512, L: 4, Kappa: 3, Bits: 5}
+
+// benchInputs returns n random level vectors of the median network.
+func benchInputs(c *Core, n int) [][]int {
+	rng := rand.New(rand.NewPCG(1, 2))
+	in := make([][]int, n)
+	for v := range in {
+		in[v] = randomInput(rng, c.k, c.MaxInput())
+	}
+	return in
+}
+
+// modelNsPerVector times the model package's own integer path (hidden layer and
+// readout, no timing) on the same vectors: the baseline the simulator is compared with.
+func modelNsPerVector(c *Core, in [][]int) float64 {
+	start := time.Now()
+	rounds := 0
+	for time.Since(start) < 200*time.Millisecond {
+		for _, v := range in {
+			reference(c.m, v)
+		}
+		rounds++
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(rounds*len(in))
+}
+
+func reportRates(b *testing.B, c *Core, in [][]int, perOp int) {
+	nsPer := float64(b.Elapsed().Nanoseconds()) / float64(b.N*perOp)
+	b.ReportMetric(1e9/nsPer, "classifications/s")
+	b.ReportMetric(nsPer/modelNsPerVector(c, in), "x_model")
+}
+
+// BenchmarkClassify: one vector through a fresh stream top (Classify, as `hdlgen
+// sim` uses it), cycle by cycle until its result leaves.
+func BenchmarkClassify(b *testing.B) {
+	m := testmodel.Random(medianShape, "median", 1)
+	for _, p := range []int{1, 8} {
+		b.Run(fmt.Sprintf("P=%d", p), func(b *testing.B) {
+			c := newCore(b, m, p)
+			in := benchInputs(c, 64)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, _, _, err := c.Classify(in[i%len(in)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			reportRates(b, c, in, 1)
+		})
+	}
+}
+
+// BenchmarkStream: 64 back-to-back vectors with an always-ready output
+// (RunStream, as the emitter uses it).
+func BenchmarkStream(b *testing.B) {
+	m := testmodel.Random(medianShape, "median", 1)
+	for _, p := range []int{1, 8} {
+		b.Run(fmt.Sprintf("P=%d", p), func(b *testing.B) {
+			c := newCore(b, m, p)
+			in := benchInputs(c, 64)
+			st := Stimulus{Inputs: in, Gaps: make([]int, len(in)), Ready: []bool{true}}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := c.RunStream(st); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			reportRates(b, c, in, len(in))
+		})
+	}
+}

@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"fmt"
+)
+
+// Stimulus is one test-vector run (docs/rtl-interface.md §5–6).
+type Stimulus struct {
+	Inputs [][]int // V vectors of K elements
+	Gaps   []int   // V idle cycles before each vector is offered (≥ 0)
+	Ready  []bool  // R ≥ 1: out_ready (m_axis_tready) at cycle c is Ready[c mod R]
+	// MaxCycles bounds the run (0 means a generous bound derived from the stimulus).
+	MaxCycles int
+}
+
+// Output is one vector's result and its cycle numbers. For the AXI4-Stream wrapper
+// Accept is the cycle of the last input beat's transfer and FirstValid/Transfer
+// refer to the first output beat.
+type Output struct {
+	Scores     []int64
+	Class      int
+	Accept     int
+	FirstValid int
+	Transfer   int
+}
+
+// Latency is FirstValid − Accept.
+func (o Output) Latency() int { return o.FirstValid - o.Accept }
+
+// Run is the result of driving a whole Stimulus.
+type Run struct {
+	Outputs []Output
+	// Cycles is the number of cycles the run took: the last transfer's cycle + 1.
+	Cycles int
+}
+
+func (c *Core) check(st *Stimulus) (maxCycles int, err error) {
+	if len(st.Gaps) != len(st.Inputs) {
+		return 0, fmt.Errorf("sim: %d gaps for %d vectors", len(st.Gaps), len(st.Inputs))
+	}
+	if len(st.Ready) == 0 {
+		return 0, fmt.Errorf("sim: empty ready pattern")
+	}
+	anyReady := false
+	for _, r := range st.Ready {
+		anyReady = anyReady || r
+	}
+	if !anyReady && len(st.Inputs) > 0 {
+		return 0, fmt.Errorf("sim: the ready pattern is never 1")
+	}
+	total := 0
+	for v, in := range st.Inputs {
+		if err := c.CheckInput(in); err != nil {
+			return 0, fmt.Errorf("vector %d: %w", v, err)
+		}
+		if st.Gaps[v] < 0 {
+			return 0, fmt.Errorf("sim: vector %d: gap %d", v, st.Gaps[v])
+		}
+		total += st.Gaps[v]
+	}
+	if st.MaxCycles > 0 {
+		return st.MaxCycles, nil
+	}
+	// Every vector needs at most latency + II + (L+2)·R cycles even when the
+	// ready pattern is sparse; add the gaps.
+	per := c.pl.AxisLatency + c.pl.AxisII + (c.l+2)*len(st.Ready) + c.k
+	return total + (len(st.Inputs)+1)*per + 100, nil
+}
+
+// RunStream drives <prefix>_top with st exactly as the testbenches do and
+// returns every output with its cycle numbers.
+func (c *Core) RunStream(st Stimulus) (*Run, error) {
+	maxCycles, err := c.check(&st)
+	if err != nil {
+		return nil, err
+	}
+	nv := len(st.Inputs)
+	run := &Run{Outputs: make([]Output, nv)}
+	for o := range run.Outputs {
+		run.Outputs[o].FirstValid = -1
+	}
+	t := c.NewTop()
+	zero := make([]int, c.k)
+	v, o := 0, 0
+	offer := 0
+	if nv > 0 {
+		offer = st.Gaps[0]
+	}
+	for cyc := 0; o < nv; cyc++ {
+		if cyc >= maxCycles {
+			return nil, fmt.Errorf("sim: stream run exceeded %d cycles with %d of %d outputs", maxCycles, o, nv)
+		}
+		inValid := v < nv && cyc >= offer
+		in := zero
+		if inValid {
+			in = st.Inputs[v]
+		}
+		outReady := st.Ready[cyc%len(st.Ready)]
+		out := t.Outputs()
+		if inValid && out.InReady {
+			run.Outputs[v].Accept = cyc
+			v++
+			if v < nv {
+				offer = cyc + 1 + st.Gaps[v]
+			}
+		}
+		if out.OutValid && run.Outputs[o].FirstValid < 0 {
+			run.Outputs[o].FirstValid = cyc
+		}
+		if out.OutValid && outReady {
+			r := &run.Outputs[o]
+			r.Scores = append([]int64(nil), out.Scores...)
+			r.Class = out.Class
+			r.Transfer = cyc
+			o++
+			run.Cycles = cyc + 1
+		}
+		t.Clock(inValid, in, outReady)
+	}
+	return run, nil
+}
+
+// RunAxis drives <prefix>_axis with st exactly as the testbenches do.
+func (c *Core) RunAxis(st Stimulus) (*Run, error) {
+	if !c.pl.AxisOK {
+		return nil, fmt.Errorf("sim: no AXI4-Stream wrapper for AW=%d, LW=%d", c.pl.AW, c.pl.LW)
+	}
+	maxCycles, err := c.check(&st)
+	if err != nil {
+		return nil, err
+	}
+	nv := len(st.Inputs)
+	run := &Run{Outputs: make([]Output, nv)}
+	for o := range run.Outputs {
+		run.Outputs[o].FirstValid = -1
+		run.Outputs[o].Scores = make([]int64, c.l)
+	}
+	a := c.NewAxis()
+	v, b := 0, 0  // vector and beat being offered
+	o, ob := 0, 0 // output vector and beat expected
+	offer := 0
+	if nv > 0 {
+		offer = st.Gaps[0]
+	}
+	for cyc := 0; o < nv; cyc++ {
+		if cyc >= maxCycles {
+			return nil, fmt.Errorf("sim: AXI4-Stream run exceeded %d cycles with %d of %d outputs", maxCycles, o, nv)
+		}
+		sValid := v < nv && cyc >= offer
+		var tdata uint16
+		sLast := false
+		if sValid {
+			tdata = uint16(st.Inputs[v][b])
+			sLast = b == c.k-1
+		}
+		mReady := st.Ready[cyc%len(st.Ready)]
+		out := a.Outputs()
+		if out.TLastError {
+			return nil, fmt.Errorf("sim: tlast_error_o set at cycle %d", cyc)
+		}
+		if sValid && out.SReady {
+			if b == c.k-1 {
+				run.Outputs[v].Accept = cyc
+				v, b = v+1, 0
+				if v < nv {
+					offer = cyc + 1 + st.Gaps[v]
+				}
+			} else {
+				b++
+			}
+		}
+		if out.MValid && ob == 0 && run.Outputs[o].FirstValid < 0 {
+			run.Outputs[o].FirstValid = cyc
+		}
+		if out.MValid && mReady {
+			if out.MLast != (ob == c.l) {
+				return nil, fmt.Errorf("sim: output %d beat %d: tlast %v", o, ob, out.MLast)
+			}
+			r := &run.Outputs[o]
+			if ob == 0 {
+				r.Class = int(out.MData)
+				r.Transfer = cyc
+			} else {
+				r.Scores[ob-1] = int64(int32(out.MData))
+			}
+			ob++
+			if ob == c.l+1 {
+				o, ob = o+1, 0
+				run.Cycles = cyc + 1
+			}
+		}
+		a.Clock(sValid, tdata, sLast, mReady)
+	}
+	return run, nil
+}
+
+// Classify runs one input vector through a fresh stream top with an always-ready
+// output and returns its class, scores and latency in cycles.
+func (c *Core) Classify(in []int) (class int, scores []int64, latency int, err error) {
+	run, err := c.RunStream(Stimulus{Inputs: [][]int{in}, Gaps: []int{0}, Ready: []bool{true}})
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	o := run.Outputs[0]
+	return o.Class, o.Scores, o.Latency(), nil
+}
