@@ -90,3 +90,11 @@ func keepClasses(d *dataset.Dataset, names []string) (*dataset.Dataset, error) {
 	out.Name = fmt.Sprintf("%s-%s", d.Name, strings.Join(names, ""))
 	return out, nil
 }
+
+// ensureDir creates dir (and its parents) if needed.
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	return nil
+}

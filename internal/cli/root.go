@@ -95,6 +95,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 	root.SetIn(app.In)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
+		newDemoCmd(app),
 		newTrainCmd(app),
 		newEvalCmd(app),
 		newSearchCmd(app),

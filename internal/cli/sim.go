@@ -45,11 +45,7 @@ func (o *simOptions) run(app *App, modelPath string) error {
 	if err != nil {
 		return err
 	}
-	pl, err := plan.New(m, plan.Options{Parallel: o.parallel})
-	if err != nil {
-		return err
-	}
-	core, err := sim.New(m, pl)
+	core, err := sim.NewFromModel(m, plan.Options{Parallel: o.parallel})
 	if err != nil {
 		return err
 	}
@@ -63,7 +59,7 @@ func (o *simOptions) run(app *App, modelPath string) error {
 	w := bufio.NewWriter(app.Out)
 	defer w.Flush()
 	for r := 0; r < d.M(); r++ {
-		in, err := hardwareInputs(m, d.Row(r), o.levels)
+		in, err := o.hardwareInputs(core, d.Row(r))
 		if err != nil {
 			return fmt.Errorf("%s row %d: %w", o.input, r+1, err)
 		}
@@ -80,23 +76,18 @@ func (o *simOptions) run(app *App, modelPath string) error {
 	return w.Flush()
 }
 
-// hardwareInputs converts one row into what the design receives.
-func hardwareInputs(m *model.Model, row []float64, raw bool) ([]int, error) {
+// hardwareInputs converts one row into what the design receives: the host's
+// conversion of raw features, or the row itself with --levels.
+func (o *simOptions) hardwareInputs(core *sim.Core, row []float64) ([]int, error) {
+	if !o.levels {
+		return core.Input(row)
+	}
 	in := make([]int, len(row))
-	switch {
-	case raw:
-		for i, v := range row {
-			if v != float64(int(v)) {
-				return nil, fmt.Errorf("--levels: value %v of feature %d is not an integer", v, i+1)
-			}
-			in[i] = int(v)
+	for i, v := range row {
+		if v != float64(int(v)) {
+			return nil, fmt.Errorf("--levels: value %v of feature %d is not an integer", v, i+1)
 		}
-	case m.Int != nil:
-		copy(in, m.Levels(row))
-	default:
-		for i, a := range m.InputCodes(row) {
-			in[i] = int(a)
-		}
+		in[i] = int(v)
 	}
 	return in, nil
 }

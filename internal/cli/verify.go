@@ -13,6 +13,7 @@ type verifyOptions struct {
 	targets string
 	trace   bool
 	keep    bool
+	verbose bool
 }
 
 func newVerifyCmd(app *App) *cobra.Command {
@@ -32,7 +33,10 @@ the field and both values, and the command exits non-zero.`,
   hdlgen verify build/iris --steps lint,verilator --trace`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt := verify.Options{Trace: o.trace, KeepBuild: o.keep, Log: app.Err}
+			opt := verify.Options{Trace: o.trace, KeepBuild: o.keep}
+			if o.verbose {
+				opt.Log = app.Err
+			}
 			for _, s := range splitList(o.steps) {
 				opt.Steps = append(opt.Steps, verify.Step(s))
 			}
@@ -52,6 +56,7 @@ the field and both values, and the command exits non-zero.`,
 	f.StringVar(&o.targets, "targets", "", "comma-separated tops: stream, axis (default: all emitted)")
 	f.BoolVar(&o.trace, "trace", false, "write a VCD trace of the Verilator run")
 	f.BoolVar(&o.keep, "keep-build", false, "keep DIR/build after the run")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "print every command and its output to stderr")
 	return cmd
 }
 

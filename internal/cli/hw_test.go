@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+)
+
+// runCmd executes one command built by ctor (not necessarily registered in the
+// root yet) with args, the way Main does, and returns exit code, stdout, stderr.
+func runCmd(t *testing.T, ctor func(*App) *cobra.Command, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	app := &App{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(string) string { return "" }}
+	root := &cobra.Command{Use: "hdlgen", SilenceUsage: true, SilenceErrors: true}
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(ctor(app))
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	return app.exitCode(err), out.String(), errb.String()
+}
+
+// TestStudy runs a hardware study through the real command when
+// HDLGEN_STUDY_ARGS holds its arguments (a space-separated list), e.g.
+//
+//	HDLGEN_STUDY_ARGS="power --median-table --data $HDLGEN_UCI121 --out results/hardware"
+//
+// It is how the results under results/hardware/ are produced before the
+// commands are registered in the root; it is skipped otherwise.
+func TestStudy(t *testing.T) {
+	args := strings.Fields(os.Getenv("HDLGEN_STUDY_ARGS"))
+	if len(args) == 0 {
+		t.Skip("HDLGEN_STUDY_ARGS not set")
+	}
+	ctors := map[string]func(*App) *cobra.Command{"power": newPowerCmd, "size": newSizeCmd, "synth": newSynthCmd}
+	ctor, ok := ctors[args[0]]
+	if !ok {
+		t.Fatalf("unknown command %q", args[0])
+	}
+	code, out, errs := runCmd(t, ctor, args...)
+	t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+func TestSizeCommand(t *testing.T) {
+	code, out, errs := runCmd(t, newSizeCmd, "size", "--budget", "3.2uJ", "--features", "16", "--classes", "4", "--arch", "intrvfl", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sz power.Sizing
+	if err := json.Unmarshal([]byte(out), &sz); err != nil {
+		t.Fatalf("output is not a sizing: %v\n%s", err, out)
+	}
+	if sz.N < 1 || sz.P < 1 || sz.Estimate.BudgetedJ > 3.2e-6 {
+		t.Errorf("sizing %+v does not fit 3.2 µJ", sz)
+	}
+	code, out, _ = runCmd(t, newSizeCmd, "size", "--budget", "3200nJ", "--features", "16", "--classes", "4", "--arch", "intrvfl")
+	if code != 0 || !strings.Contains(out, "N = ") || !strings.Contains(out, "energy per classification") {
+		t.Errorf("text output: exit %d\n%s", code, out)
+	}
+}
+
+func TestSizeCommandErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--budget", "3.2", "--features", "16", "--classes", "4"}, exitUsage, "no unit"},
+		{[]string{"--budget", "-1uJ", "--features", "16", "--classes", "4"}, exitUsage, "finite value > 0"},
+		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "4", "--arch", "rvfl"}, exitUsage, "want intrvfl or rvfl8"},
+		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "1"}, exitUsage, "L ≥ 2"},
+		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "4", "--bits", "1"}, exitUsage, "readout bits"},
+		{[]string{"--budget", "1pJ", "--features", "16", "--classes", "4"}, exitError, "smallest achievable"},
+		{[]string{"--features", "16", "--classes", "4"}, exitUsage, `"budget" not set`},
+	}
+	for _, tc := range tests {
+		code, _, errs := runCmd(t, newSizeCmd, append([]string{"size"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("size %v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, errs, tc.code, tc.want)
+		}
+	}
+}
+
+func TestPowerCommandModel(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.json")
+	m := trainedTiny(t)
+	if err := model.WriteFile(path, m); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, newPowerCmd, "power", path, "--parallel", "4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"analytic", "cycles", "dynamic", "PL static", "total"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, _, errs = runCmd(t, newPowerCmd, "power", path, "--parallel", "999")
+	if code != exitUsage || !strings.Contains(errs, "--parallel 999") {
+		t.Errorf("bad --parallel: exit %d, %q", code, errs)
+	}
+	code, _, errs = runCmd(t, newPowerCmd, "power", "--median-table", "--out", dir)
+	if code != exitUsage || !strings.Contains(errs, "HDLGEN_UCI121") {
+		t.Errorf("--median-table without data: exit %d, %q", code, errs)
+	}
+	code, _, errs = runCmd(t, newPowerCmd, "power", path, "--toggle", "2")
+	if code != exitUsage || !strings.Contains(errs, "--toggle") {
+		t.Errorf("bad --toggle: exit %d, %q", code, errs)
+	}
+}
+
+func trainedTiny(t *testing.T) *model.Model {
+	t.Helper()
+	d := model.Data{Name: "tiny", ClassNames: []string{"a", "b"}}
+	for r := 0; r < 40; r++ {
+		y := r % 2
+		d.Y = append(d.Y, y)
+		d.X = append(d.X, float64(y)+0.1*float64(r%5), float64(1-y)+0.05*float64(r%3), float64(r%7))
+	}
+	m, err := model.Train(d, model.Config{Arch: model.IntRVFL, N: 32, Kappa: 3, Lambda: 1, ReadoutBits: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

@@ -1,0 +1,306 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/hdlgen/hdlgen/hwstudy"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/synth"
+)
+
+type powerOptions struct {
+	parallel  int
+	json      bool
+	runSynth  bool
+	clockMHz  float64
+	toggle    float64
+	budgetOn  string
+	median    bool
+	calibrate bool
+	data      string
+	out       string
+	work      string
+	jobs      int
+	yosys     string
+	medianPs  string
+}
+
+func newPowerCmd(app *App) *cobra.Command {
+	o := &powerOptions{}
+	cmd := &cobra.Command{
+		Use:   "power DIR|model.json [--parallel P] [--json]",
+		Short: "Estimate power, latency and energy per classification of a design",
+		Long: `Power estimates the resources, latency, power and energy per classification of
+an emitted design (DIR, written by "hdlgen emit") or of a model (model.json, with
+--parallel P) on the xc7z020 at the given clock (100 MHz by default).
+
+Resources come from the cached Yosys report of DIR (see "hdlgen synth"; --synth
+runs Yosys when there is none) or else from the analytic resource model; the
+output says which. Latency is the exact cycle count of the design (rtl/plan).
+Dynamic power = Σ resources × per-resource coefficient × clock × toggle rate
+(12.5 % by default, the Xilinx Power Estimator's default) plus clock power;
+static power is reported apart: 0.037 W on the PL rails and 0.114 W for the
+whole device (PS included). Energy per classification = power × latency, split
+into dynamic, PL-static and total (dynamic + PL static). A budget (hdlgen size)
+constrains the dynamic energy unless --budget-on total. docs/energy-model.md
+gives every coefficient with its source.
+
+Studies (they run Yosys on many designs; results are cached in --work):
+  --median-table  the paper's median network (K=16, N=512, L=4): intRVFL (κ=3,
+                  5-bit readout) vs 8-bit RVFL trained on pendigits digits 0–3
+                  from --data (default $HDLGEN_UCI121), several P, written to
+                  --out as median.md and median.json;
+  --calibrate     the analytic resource model against Yosys over the
+                  calibration matrix, written to --out as calibration.md/.json.`,
+		Example: `  hdlgen power build/iris
+  hdlgen power iris.json --parallel 8 --json
+  hdlgen power --median-table --data ../shared/uci121 --out results/hardware
+  hdlgen power --calibrate --out results/hardware`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, app, args) },
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.parallel, "parallel", 0, "P, hidden neurons per clock (model.json; default 1)")
+	f.BoolVar(&o.json, "json", false, "print the estimate as JSON")
+	f.BoolVar(&o.runSynth, "synth", false, "run Yosys on DIR when it has no current report")
+	f.Float64Var(&o.clockMHz, "clock-mhz", power.DefaultClockHz/1e6, "PL clock in MHz")
+	f.Float64Var(&o.toggle, "toggle", power.DefaultToggle, "average toggle rate of data signals, in (0, 1]")
+	f.StringVar(&o.budgetOn, "budget-on", string(power.BudgetDynamic), "energy a budget constrains: dynamic or total (dynamic + PL static)")
+	f.BoolVar(&o.median, "median-table", false, "build the median-network comparison table (runs Yosys)")
+	f.BoolVar(&o.calibrate, "calibrate", false, "compare the analytic resource model with Yosys over the calibration matrix")
+	f.StringVar(&o.data, "data", "", "UCI-121 collection folder for --median-table (default $HDLGEN_UCI121)")
+	f.StringVar(&o.out, "out", "", "output directory of --median-table / --calibrate (e.g. results/hardware)")
+	f.StringVar(&o.work, "work", "", "work directory for emitted designs and the synth cache (default: user cache dir/hdlgen/hwstudy)")
+	f.IntVar(&o.jobs, "jobs", 2, "concurrent Yosys runs for the studies")
+	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
+	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of --median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
+	return cmd
+}
+
+func (o *powerOptions) params() (power.Params, error) {
+	if !(o.clockMHz > 0) {
+		return power.Params{}, usagef("--clock-mhz %v: want > 0", o.clockMHz)
+	}
+	if !(o.toggle > 0 && o.toggle <= 1) {
+		return power.Params{}, usagef("--toggle %v: want a rate in (0, 1]", o.toggle)
+	}
+	b, err := power.ParseBudgeted(o.budgetOn)
+	if err != nil {
+		return power.Params{}, usagef("--budget-on: %v", err)
+	}
+	return power.Params{ClockHz: o.clockMHz * 1e6, Toggle: o.toggle, BudgetOn: b}, nil
+}
+
+func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
+	p, err := o.params()
+	if err != nil {
+		return err
+	}
+	if o.median && o.calibrate {
+		return usagef("--median-table and --calibrate are separate runs")
+	}
+	if o.median || o.calibrate {
+		if len(args) > 0 {
+			return usagef("--median-table/--calibrate take no DIR argument")
+		}
+		return o.study(cmd, app, p)
+	}
+	if len(args) != 1 {
+		return usagef("power needs DIR or model.json (or --median-table / --calibrate)")
+	}
+	fi, err := os.Stat(args[0])
+	if err != nil {
+		return fmt.Errorf("power: %w", err)
+	}
+	var e power.Estimate
+	var note string
+	if fi.IsDir() {
+		if o.parallel != 0 {
+			return usagef("--parallel applies to model.json; DIR's P is fixed by its emit")
+		}
+		e, note, err = o.fromDir(cmd, app, args[0], p)
+	} else {
+		e, note, err = o.fromModel(args[0], p)
+	}
+	if err != nil {
+		return err
+	}
+	if o.json {
+		b, err := json.MarshalIndent(struct {
+			power.Estimate
+			Note string `json:"note"`
+		}{e, note}, "", "  ")
+		if err != nil {
+			return fmt.Errorf("power: %w", err)
+		}
+		_, err = fmt.Fprintf(app.Out, "%s\n", b)
+		return err
+	}
+	return writeEstimate(app.Out, e, note)
+}
+
+func (o *powerOptions) fromDir(cmd *cobra.Command, app *App, dir string, p power.Params) (power.Estimate, string, error) {
+	d, err := synth.LoadDesign(dir)
+	if err != nil {
+		return power.Estimate{}, "", err
+	}
+	des := hwstudy.DesignOf(d.Plan)
+	so := synth.Options{Yosys: o.yosys, Log: app.Err}
+	var rep *synth.Report
+	if o.runSynth {
+		rep, err = synth.Run(cmd.Context(), dir, so)
+	} else {
+		rep, err = synth.Cached(cmd.Context(), dir, so)
+	}
+	var r power.Resources
+	var note string
+	switch {
+	case err != nil && errors.Is(err, synth.ErrNoYosys) && !o.runSynth:
+		note = "resources: analytic model (yosys is not installed, so a cached report cannot be checked)"
+	case err != nil:
+		return power.Estimate{}, "", err
+	case rep != nil:
+		r = hwstudy.YosysResources(rep)
+		note = "resources: Yosys report " + filepath.Join(dir, synth.ReportFile)
+	default:
+		note = "resources: analytic model (no current Yosys report; run hdlgen synth DIR or pass --synth)"
+	}
+	if rep == nil {
+		if r, err = power.Analytic(des); err != nil {
+			return power.Estimate{}, "", err
+		}
+	}
+	e, err := power.EvaluatePlan(des, r, d.Plan.Latency, d.Plan.II, p)
+	return e, note + "; latency: exact, from design.json", err
+}
+
+func (o *powerOptions) fromModel(path string, p power.Params) (power.Estimate, string, error) {
+	m, err := model.ReadFile(path)
+	if err != nil {
+		return power.Estimate{}, "", err
+	}
+	par := o.parallel
+	if par == 0 {
+		par = 1
+	}
+	pl, err := plan.New(m, plan.Options{Parallel: par})
+	if err != nil {
+		if par < 1 || par > m.N() {
+			return power.Estimate{}, "", usagef("--parallel %d: want 1 ≤ P ≤ N = %d", par, m.N())
+		}
+		return power.Estimate{}, "", err
+	}
+	des := hwstudy.DesignOf(pl)
+	r, err := power.Analytic(des)
+	if err != nil {
+		return power.Estimate{}, "", err
+	}
+	e, err := power.EvaluatePlan(des, r, pl.Latency, pl.II, p)
+	return e, "resources: analytic model (emit and synthesise the design for Yosys counts); latency: exact, from rtl/plan", err
+}
+
+func writeEstimate(w io.Writer, e power.Estimate, note string) error {
+	r := e.Resources
+	fj, fw := power.FormatEnergy, power.FormatPower
+	lines := []string{
+		"design:   " + e.Design.String(),
+		fmt.Sprintf("resources (%s): LUT %d, FF %d, CARRY4 %d, MUXF %d, DSP48E1 %d, BRAM36 %.1f, LUTRAM/SRL %d",
+			r.Source, r.LUTs, r.FFs, r.CARRY4, r.MUXF, r.DSP48E1, r.BRAM36, r.LUTRAM),
+		fmt.Sprintf("latency:  %d cycles = %.3g µs at %.4g MHz (a new vector every %d cycles)", e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II),
+		fmt.Sprintf("power:    dynamic %s (logic %s, clock %s) at %.3g %% toggle; static: PL %s, device %s",
+			fw(e.DynamicW), fw(e.LogicW), fw(e.ClockW), 100*e.Toggle, fw(e.PLStaticW), fw(e.DeviceStaticW)),
+		fmt.Sprintf("energy per classification: dynamic %s, PL static %s, total %s (a budget constrains the %s energy: %s)",
+			fj(e.DynamicJ), fj(e.PLStaticJ), fj(e.TotalJ), e.BudgetOn, fj(e.BudgetedJ)),
+		note,
+	}
+	_, err := fmt.Fprintln(w, strings.Join(lines, "\n"))
+	return err
+}
+
+func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params) error {
+	if o.out == "" {
+		return usagef("--out DIR is required with --median-table/--calibrate")
+	}
+	if o.jobs < 1 {
+		return usagef("--jobs %d: want ≥ 1", o.jobs)
+	}
+	work := o.work
+	if work == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			return usagef("--work: no user cache directory (%v); pass --work DIR", err)
+		}
+		work = filepath.Join(c, "hdlgen", "hwstudy")
+	}
+	so := synth.Options{Yosys: o.yosys, Log: io.Discard}
+	// The command as typed, normalised: every flag that was set, in order.
+	rec := "hdlgen power"
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if f.Value.Type() == "bool" {
+			rec += " --" + f.Name
+		} else {
+			rec += fmt.Sprintf(" --%s %s", f.Name, f.Value.String())
+		}
+	})
+	if o.calibrate {
+		c, err := hwstudy.Calibrate(cmd.Context(), hwstudy.CalibrateOptions{WorkDir: work, Workers: o.jobs, Synth: so, Log: app.Err})
+		if err != nil {
+			return err
+		}
+		c.Command = rec
+		if err := c.Write(o.out); err != nil {
+			return err
+		}
+		for _, t := range c.Tolerances {
+			fmt.Fprintf(app.Out, "%-8s max |error| %5.1f %% (claim %s, all within: %v), bias %+.1f %%\n", t.Resource, t.MaxAbsPct, t.Claim, t.Satisfied, t.MeanPct)
+		}
+		fmt.Fprintf(app.Out, "%s\n", filepath.Join(o.out, "calibration.md"))
+		return nil
+	}
+	data := o.data
+	if data == "" {
+		data = app.Getenv("HDLGEN_UCI121")
+	}
+	if data == "" {
+		return usagef("--median-table needs --data DIR or $HDLGEN_UCI121 (the UCI-121 collection)")
+	}
+	var ps []int
+	if o.medianPs != "" {
+		for _, s := range splitList(o.medianPs) {
+			var v int
+			if _, err := fmt.Sscan(s, &v); err != nil || v < 1 || v > hwstudy.MedianN {
+				return usagef("--median-p: %q is not a P in [1, %d]", s, hwstudy.MedianN)
+			}
+			ps = append(ps, v)
+		}
+	}
+	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: ps,
+		Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err})
+	if err != nil {
+		return err
+	}
+	if err := res.Write(o.out); err != nil {
+		return err
+	}
+	for _, c := range res.SameP {
+		fmt.Fprintf(app.Out, "same P=%-3d       energy ×%.1f (dynamic), ×%.2f (total); speed ×%.2f  [paper: ×%.0f, ×%.1f]\n",
+			c.IntP, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.SpeedRatio, hwstudy.PaperEnergyRatio, hwstudy.PaperSpeedRatio)
+	}
+	for _, c := range res.EqualLUT {
+		fmt.Fprintf(app.Out, "equal LUT %d vs %d: energy ×%.1f (dynamic), ×%.2f (total); speed ×%.2f (int P=%d, rvfl8 P=%d)\n",
+			c.IntLUT, c.RVFL8LUT, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.SpeedRatio, c.IntP, c.RVFL8P)
+	}
+	fmt.Fprintf(app.Out, "%s\n", filepath.Join(o.out, "median.md"))
+	return nil
+}

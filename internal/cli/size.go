@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+)
+
+type sizeOptions struct {
+	budget   string
+	features int
+	classes  int
+	arch     string
+	kappa    int
+	bits     int
+	maxN     int
+	clockMHz float64
+	toggle   float64
+	budgetOn string
+	json     bool
+}
+
+func newSizeCmd(app *App) *cobra.Command {
+	o := &sizeOptions{}
+	cmd := &cobra.Command{
+		Use:   "size --budget ENERGY --features K --classes L --arch intrvfl|rvfl8 [--kappa K --bits B] [--json]",
+		Short: "Find the largest network whose energy per classification fits a budget",
+		Long: `Size returns the largest number of hidden neurons N (1 ≤ N ≤ --max-n, 4096 by
+default) whose design fits the xc7z020 and whose energy per classification is
+within the budget, with the parallelism P (from 1, 2, 3, 4, 6, 8, 12, …) that
+minimises the energy for that N, and the estimate (analytic resource model,
+exact latency; see "hdlgen power" and docs/energy-model.md).
+
+The budget constrains the dynamic energy per classification by default
+(--budget-on total adds the PL static energy over the latency). Energies take a
+unit: 3.2uJ, 3.2µJ, 3200nJ, 0.0032mJ, 3.2e-6J. A budget below the smallest
+achievable energy is an error that names that energy.`,
+		Example: `  hdlgen size --budget 3.2uJ --features 16 --classes 4 --arch intrvfl --kappa 3 --bits 5
+  hdlgen size --budget 3200nJ --features 16 --classes 4 --arch rvfl8 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(app) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.budget, "budget", "", "energy per classification, with a unit (e.g. 3.2uJ)")
+	f.IntVar(&o.features, "features", 0, "K, input features")
+	f.IntVar(&o.classes, "classes", 0, "L, classes")
+	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl or rvfl8")
+	f.IntVar(&o.kappa, "kappa", 3, "intRVFL clip threshold κ")
+	f.IntVar(&o.bits, "bits", 5, "intRVFL readout bits")
+	f.IntVar(&o.maxN, "max-n", power.DefaultMaxN, "largest N considered")
+	f.Float64Var(&o.clockMHz, "clock-mhz", power.DefaultClockHz/1e6, "PL clock in MHz")
+	f.Float64Var(&o.toggle, "toggle", power.DefaultToggle, "average toggle rate of data signals, in (0, 1]")
+	f.StringVar(&o.budgetOn, "budget-on", string(power.BudgetDynamic), "energy the budget constrains: dynamic or total (dynamic + PL static)")
+	f.BoolVar(&o.json, "json", false, "print the answer as JSON")
+	for _, name := range []string{"budget", "features", "classes"} {
+		_ = cmd.MarkFlagRequired(name)
+	}
+	return cmd
+}
+
+func (o *sizeOptions) run(app *App) error {
+	budget, err := power.ParseEnergy(o.budget)
+	if err != nil {
+		return usagef("--budget: %v", err)
+	}
+	arch, err := model.ParseArch(o.arch)
+	if err != nil || (arch != model.IntRVFL && arch != model.RVFL8) {
+		return usagef("--arch %q: want intrvfl or rvfl8", o.arch)
+	}
+	if o.features < 1 || o.classes < 2 {
+		return usagef("--features %d --classes %d: want K ≥ 1 and L ≥ 2", o.features, o.classes)
+	}
+	if o.maxN < 1 {
+		return usagef("--max-n %d: want ≥ 1", o.maxN)
+	}
+	if !(o.clockMHz > 0) || !(o.toggle > 0 && o.toggle <= 1) {
+		return usagef("--clock-mhz %v --toggle %v: want a positive clock and a rate in (0, 1]", o.clockMHz, o.toggle)
+	}
+	on, err := power.ParseBudgeted(o.budgetOn)
+	if err != nil {
+		return usagef("--budget-on: %v", err)
+	}
+	s := power.Shape{Arch: arch, K: o.features, L: o.classes}
+	if arch == model.IntRVFL {
+		s.Kappa, s.Bits = o.kappa, o.bits
+		if err := (power.Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	sz, err := power.Size(budget, s, power.SizeOptions{Params: power.Params{ClockHz: o.clockMHz * 1e6, Toggle: o.toggle, BudgetOn: on}, MaxN: o.maxN})
+	var imp *power.ImpossibleError
+	if errors.As(err, &imp) {
+		return fmt.Errorf("size: %w", err)
+	}
+	if err != nil {
+		return err
+	}
+	if o.json {
+		b, err := json.MarshalIndent(sz, "", "  ")
+		if err != nil {
+			return fmt.Errorf("size: %w", err)
+		}
+		_, err = fmt.Fprintf(app.Out, "%s\n", b)
+		return err
+	}
+	fmt.Fprintf(app.Out, "budget %s on the %s energy per classification → N = %d, P = %d\n",
+		power.FormatEnergy(budget), sz.BudgetOn, sz.N, sz.P)
+	return writeEstimate(app.Out, sz.Estimate, "resources: analytic model; latency: exact (rtl/plan rules)")
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hdlgen/hdlgen/synth"
+)
+
+type synthOptions struct {
+	json     bool
+	force    bool
+	cacheDir string
+	yosys    string
+}
+
+func newSynthCmd(app *App) *cobra.Command {
+	o := &synthOptions{}
+	cmd := &cobra.Command{
+		Use:   "synth DIR",
+		Short: "Synthesise an emitted design with Yosys and report its Xilinx 7-series resources",
+		Long: `Synth runs Yosys (synth_xilinx -family xc7, never -abc9) on the design that
+"hdlgen emit" wrote to DIR, with DIR as the working directory so that the ROMs'
+$readmemh paths resolve, and reports the mapped cells: LUTs by size and Yosys's
+estimate of occupied LUT6 sites, flip-flops, CARRY4, MUXF7/F8, DSP48E1, block RAM,
+LUTRAM/SRL, the longest register-to-register logic depth, and whether each ROM
+went to LUTs or block RAM.
+
+The report is written to DIR/build/synth/report.json and cached under a SHA-256 of
+the Verilog and .mem files, the Yosys version and the command, so a second call
+on an unchanged design returns at once (--force runs Yosys again). Yosys comes
+from the Debian/Ubuntu package "yosys" (apt-get install yosys).`,
+		Example: `  hdlgen synth build/iris
+  hdlgen synth build/iris --json > iris-synth.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, app, args[0]) },
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "print the report as JSON")
+	f.BoolVar(&o.force, "force", false, "ignore cached reports and run Yosys again")
+	f.StringVar(&o.cacheDir, "cache", "", "also cache reports in this directory (e.g. ~/.cache/hdlgen/synth)")
+	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
+	return cmd
+}
+
+func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
+	if o.yosys == "" {
+		return usagef("--yosys: empty command")
+	}
+	r, err := synth.Run(cmd.Context(), dir, synth.Options{Yosys: o.yosys, CacheDir: o.cacheDir, Force: o.force, Log: app.Err})
+	if err != nil {
+		return err
+	}
+	if o.json {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return fmt.Errorf("synth: %w", err)
+		}
+		_, err = fmt.Fprintf(app.Out, "%s\n", b)
+		return err
+	}
+	return r.WriteText(app.Out)
+}
