@@ -104,7 +104,7 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 	files := map[string][]byte{
 		"readout.tsv":          tsv.Bytes(),
 		"readout-summary.json": append(js, '\n'),
-		"readout-summary.md":   []byte(sum.markdown()),
+		"readout-summary.md":   []byte(sum.markdown() + runLogMarkdown(dir)),
 		"fig6-readout.svg":     svg,
 	}
 	for name, data := range files {

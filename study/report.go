@@ -129,7 +129,7 @@ func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []Network, comma
 	}
 	files := map[string][]byte{
 		"accuracy.tsv": accuracyTSV(s.Results),
-		"summary.md":   []byte(sum.markdown()),
+		"summary.md":   []byte(sum.markdown() + runLogMarkdown(dir)),
 	}
 	js, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
@@ -203,6 +203,26 @@ func (s *AccuracySummary) markdown() string {
 	}
 	if c := s.QuantVsRVFL; c != nil {
 		fmt.Fprintf(&b, "\nRVFL with quantised inputs vs RVFL: Pearson %.3f (paper 0.986), mean %.4f vs %.4f.\n", c.Pearson, c.MeanB, c.MeanA)
+	}
+	return b.String()
+}
+
+// runLogMarkdown renders the folder's run log as a Markdown section.
+func runLogMarkdown(dir string) string {
+	log := readRunLog(dir)
+	if log == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n## Invocations (run-log.tsv)\n\n| stage | date (UTC) | wall time | jobs run | jobs reused | command |\n|---|---|---|---|---|---|\n")
+	for i, line := range strings.Split(strings.TrimSpace(log), "\n") {
+		f := strings.SplitN(line, "\t", 6)
+		if i == 0 || len(f) != 6 {
+			continue
+		}
+		var secs float64
+		fmt.Sscan(f[2], &secs)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%s` |\n", f[0], f[1], (time.Duration(secs) * time.Second).String(), f[3], f[4], f[5])
 	}
 	return b.String()
 }

@@ -93,9 +93,13 @@ Progress and an ETA go to stderr.`,
 			if stages["readout"] {
 				opt := study.ReadoutOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Seeds: seeds,
 					Workers: o.workers, TestNorm: tn, Progress: app.Err}
+				start := time.Now()
 				res, runErr := study.RunReadout(cmd.Context(), opt)
 				if res == nil {
 					return runErr
+				}
+				if err := study.AppendRunLog(o.out, "readout", command, start, res.WallSeconds, len(res.Results)-res.Reused, res.Reused); err != nil {
+					return err
 				}
 				sum, err := study.WriteReadoutReport(o.out, res, command, time.Now())
 				if err != nil {
@@ -129,9 +133,13 @@ Progress and an ETA go to stderr.`,
 
 // accuracy runs the accuracy stage and writes its report.
 func (o *reproduceOptions) accuracy(cmd *cobra.Command, app *App, opt study.ReproduceOptions, command string) error {
+	start := time.Now()
 	res, runErr := study.RunAccuracy(cmd.Context(), opt)
 	if res == nil {
 		return runErr
+	}
+	if err := study.AppendRunLog(o.out, "accuracy", command, start, res.WallSeconds, len(res.Results)-res.Reused, res.Reused); err != nil {
+		return err
 	}
 	sum, err := study.WriteAccuracyReport(o.out, res, opt.Networks, command, time.Now())
 	if err != nil {
