@@ -36,12 +36,16 @@ func runCmd(t *testing.T, ctor func(*App) *cobra.Command, args ...string) (int, 
 //
 //	HDLGEN_STUDY_ARGS="power --median-table --data $HDLGEN_UCI121 --out results/hardware"
 //
-// It is how the results under results/hardware/ are produced before the
-// commands are registered in the root; it is skipped otherwise.
+// with HDLGEN_STUDY_DIR the directory to run in. It is how the results under
+// results/hardware/ are produced before the commands are registered in the
+// root; it is skipped otherwise.
 func TestStudy(t *testing.T) {
 	args := strings.Fields(os.Getenv("HDLGEN_STUDY_ARGS"))
 	if len(args) == 0 {
 		t.Skip("HDLGEN_STUDY_ARGS not set")
+	}
+	if dir := os.Getenv("HDLGEN_STUDY_DIR"); dir != "" {
+		t.Chdir(dir) // run where the recorded command would be typed (relative --out)
 	}
 	ctors := map[string]func(*App) *cobra.Command{"power": newPowerCmd, "size": newSizeCmd, "synth": newSynthCmd}
 	ctor, ok := ctors[args[0]]

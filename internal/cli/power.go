@@ -156,6 +156,9 @@ func (o *powerOptions) fromDir(cmd *cobra.Command, app *App, dir string, p power
 		return power.Estimate{}, "", err
 	}
 	des := hwstudy.DesignOf(d.Plan)
+	if m, err := model.ReadFile(filepath.Join(dir, "model.json")); err == nil {
+		des = hwstudy.DesignOfModel(d.Plan, m) // the readout codes' effective width
+	}
 	so := synth.Options{Yosys: o.yosys, Log: app.Err}
 	var rep *synth.Report
 	if o.runSynth {
@@ -201,13 +204,13 @@ func (o *powerOptions) fromModel(path string, p power.Params) (power.Estimate, s
 		}
 		return power.Estimate{}, "", err
 	}
-	des := hwstudy.DesignOf(pl)
+	des := hwstudy.DesignOfModel(pl, m)
 	r, err := power.Analytic(des)
 	if err != nil {
 		return power.Estimate{}, "", err
 	}
 	e, err := power.EvaluatePlan(des, r, pl.Latency, pl.II, p)
-	return e, "resources: analytic model (emit and synthesise the design for Yosys counts); latency: exact, from rtl/plan", err
+	return e, fmt.Sprintf("resources: analytic model with the readout codes' effective width %d bits (emit and synthesise the design for Yosys counts); latency: exact, from rtl/plan", des.EffBits), err
 }
 
 func writeEstimate(w io.Writer, e power.Estimate, note string) error {

@@ -18,6 +18,7 @@ type sizeOptions struct {
 	arch     string
 	kappa    int
 	bits     int
+	effBits  int
 	maxN     int
 	clockMHz float64
 	toggle   float64
@@ -36,6 +37,11 @@ within the budget, with the parallelism P (from 1, 2, 3, 4, 6, 8, 12, …) that
 minimises the energy for that N, and the estimate (analytic resource model,
 exact latency; see "hdlgen power" and docs/energy-model.md).
 
+Trained readouts use few of their levels (max-scaling: the median intRVFL's
+5-bit codes are 97 % in {−1, 0, 1}); --eff-bits tells the model so (3 for such
+5-bit readouts; "hdlgen power model.json" computes it from a trained model).
+The default, the declared width, is the upper bound the calibration measures.
+
 The budget constrains the dynamic energy per classification by default
 (--budget-on total adds the PL static energy over the latency). Energies take a
 unit: 3.2uJ, 3.2µJ, 3200nJ, 0.0032mJ, 3.2e-6J. A budget below the smallest
@@ -52,6 +58,7 @@ achievable energy is an error that names that energy.`,
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl or rvfl8")
 	f.IntVar(&o.kappa, "kappa", 3, "intRVFL clip threshold κ")
 	f.IntVar(&o.bits, "bits", 5, "intRVFL readout bits")
+	f.IntVar(&o.effBits, "eff-bits", 0, "effective width of trained readout codes (99 % within ±(2^(b−1)−1)); 0 = --bits, the upper bound")
 	f.IntVar(&o.maxN, "max-n", power.DefaultMaxN, "largest N considered")
 	f.Float64Var(&o.clockMHz, "clock-mhz", power.DefaultClockHz/1e6, "PL clock in MHz")
 	f.Float64Var(&o.toggle, "toggle", power.DefaultToggle, "average toggle rate of data signals, in (0, 1]")
@@ -85,12 +92,12 @@ func (o *sizeOptions) run(app *App) error {
 	if err != nil {
 		return usagef("--budget-on: %v", err)
 	}
-	s := power.Shape{Arch: arch, K: o.features, L: o.classes}
+	s := power.Shape{Arch: arch, K: o.features, L: o.classes, EffBits: o.effBits}
 	if arch == model.IntRVFL {
 		s.Kappa, s.Bits = o.kappa, o.bits
-		if err := (power.Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
-			return usagef("%v", err)
-		}
+	}
+	if err := (power.Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
+		return usagef("%v", err)
 	}
 	sz, err := power.Size(budget, s, power.SizeOptions{Params: power.Params{ClockHz: o.clockMHz * 1e6, Toggle: o.toggle, BudgetOn: on}, MaxN: o.maxN})
 	var imp *power.ImpossibleError

@@ -1,0 +1,63 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/verify"
+)
+
+// matrix covers every value the project promises, each design verified with both
+// simulators and both tops (stream and AXI4-Stream), 1,000 vectors, random
+// back-pressure (out_ready 1 with probability 0.7) and random gaps:
+// N ∈ {1, 7, 64, 513}, K ∈ {1, 3, 16, 65}, L ∈ {2, 3, 10}, κ ∈ {1, 15},
+// bits ∈ {2, 5, 8}, P ∈ {1, 3, N} (P = 3 does not divide N = 7, 64 or 513), both
+// networks; plus the paper's median network (K=16, N=512, L=4, κ=3, 5 bits) at P=8.
+var matrix = []shape{
+	{arch: model.IntRVFL, k: 1, n: 1, l: 2, kappa: 1, bits: 2, p: 1},
+	{arch: model.IntRVFL, k: 3, n: 7, l: 3, kappa: 15, bits: 5, p: 3},
+	{arch: model.IntRVFL, k: 65, n: 7, l: 10, kappa: 1, bits: 8, p: 0},
+	{arch: model.IntRVFL, k: 16, n: 64, l: 10, kappa: 15, bits: 2, p: 3},
+	{arch: model.IntRVFL, k: 65, n: 64, l: 2, kappa: 1, bits: 5, p: 1},
+	{arch: model.IntRVFL, k: 3, n: 513, l: 3, kappa: 1, bits: 8, p: 3},
+	{arch: model.IntRVFL, k: 16, n: 513, l: 2, kappa: 15, bits: 5, p: 0},
+	{arch: model.IntRVFL, k: 1, n: 513, l: 10, kappa: 1, bits: 2, p: 1},
+	{arch: model.IntRVFL, k: 16, n: 512, l: 4, kappa: 3, bits: 5, p: 8},
+	{arch: model.RVFL8, k: 1, n: 1, l: 2, p: 1},
+	{arch: model.RVFL8, k: 3, n: 7, l: 10, p: 3},
+	{arch: model.RVFL8, k: 16, n: 64, l: 3, p: 0},
+	{arch: model.RVFL8, k: 65, n: 64, l: 2, p: 1},
+	{arch: model.RVFL8, k: 3, n: 513, l: 2, p: 3},
+}
+
+func TestVerificationMatrix(t *testing.T) {
+	needTools(t)
+	if testing.Short() {
+		t.Skip("the verification matrix takes minutes")
+	}
+	root := t.TempDir()
+	for _, s := range matrix {
+		t.Run(s.String(), func(t *testing.T) {
+			t.Parallel()
+			m := trainShape(t, s)
+			rep := emitAndVerify(t, m, s.p, filepath.Join(root, s.String()), verify.Options{})
+			if !rep.Passed() {
+				t.Fatalf("verification failed:\n%s", text(rep))
+			}
+			steps := map[verify.Step]int{}
+			for _, r := range rep.Steps {
+				steps[r.Step]++
+				if r.Step != verify.StepLint && r.Vectors != 1000 {
+					t.Errorf("%s/%s ran %d vectors, want 1000", r.Step, r.Target, r.Vectors)
+				}
+			}
+			// lint, Verilator and Icarus, each on the stream and the AXI4-Stream top.
+			for _, st := range []verify.Step{verify.StepLint, verify.StepVerilator, verify.StepIcarus} {
+				if steps[st] != 2 {
+					t.Errorf("%s ran on %d tops, want 2", st, steps[st])
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,148 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/verify"
+)
+
+func text(rep *verify.Report) string {
+	var b bytes.Buffer
+	_ = rep.WriteText(&b)
+	return b.String()
+}
+
+// TestVerifyCatchesFaults shows that verification is not "pass no matter what":
+// the correct design passes, and each single fault — one expected value changed,
+// one W_in ROM bit flipped, the clip bound off by one in the Verilog — fails on
+// both simulators with a MISMATCH line naming the vector and the field.
+func TestVerifyCatchesFaults(t *testing.T) {
+	needTools(t)
+	s := shape{arch: model.IntRVFL, k: 16, n: 64, l: 4, kappa: 3, bits: 5, p: 4}
+	m := trainShape(t, s)
+	dir := filepath.Join(t.TempDir(), "design")
+	opt := verify.Options{Targets: []string{"stream"}, KeepBuild: true}
+	rep := emitAndVerify(t, m, s.p, dir, opt)
+	if !rep.Passed() {
+		t.Fatalf("the correct design fails:\n%s", text(rep))
+	}
+	pl, err := plan.New(m, plan.Options{Parallel: s.p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults := []struct {
+		name   string
+		file   string
+		mutate func(t *testing.T, content string) string
+		field  string // expected in the MISMATCH lines
+	}{
+		{"expected class of vector 0 changed", "vectors/tv_exp.mem", flipLowBitOfLine(0), "field=class"},
+		{"one W_in bit flipped", pl.MemFile("win"), flipWinBit(m, s.p), "field=score"},
+		{"clip bound off by one", "rtl/" + pl.Prefix + "_core.v", clipOffByOne(s.kappa), "field=score"},
+	}
+	for _, f := range faults {
+		t.Run(f.name, func(t *testing.T) {
+			path := filepath.Join(dir, f.file)
+			orig, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.WriteFile(path, orig, 0o644) })
+			if err := os.WriteFile(path, []byte(f.mutate(t, string(orig))), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"}, KeepBuild: true,
+				Steps: []verify.Step{verify.StepVerilator, verify.StepIcarus}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Passed() {
+				t.Fatalf("verification passed with the fault:\n%s", text(rep))
+			}
+			for _, r := range rep.Steps {
+				if r.Passed {
+					t.Errorf("%s/%s passed with the fault", r.Step, r.Target)
+					continue
+				}
+				found := false
+				for _, mm := range r.Mismatches {
+					if strings.HasPrefix(mm, "MISMATCH vector=") && strings.Contains(mm, f.field) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%s/%s: no MISMATCH line with %s: %q", r.Step, r.Target, f.field, r.Mismatches)
+				}
+			}
+		})
+	}
+	// With every fault undone the design passes again (the harness is sound).
+	rep, err = verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"},
+		Steps: []verify.Step{verify.StepVerilator, verify.StepIcarus}})
+	if err != nil || !rep.Passed() {
+		t.Fatalf("restored design does not pass: %v\n%s", err, text(rep))
+	}
+}
+
+// flipLowBitOfLine flips the least significant bit (the class field's) of a line.
+func flipLowBitOfLine(line int) func(*testing.T, string) string {
+	return func(t *testing.T, s string) string {
+		lines := strings.Split(s, "\n")
+		l := lines[line]
+		last := l[len(l)-1]
+		var d byte
+		fmt.Sscanf(string(last), "%x", &d)
+		lines[line] = l[:len(l)-1] + fmt.Sprintf("%x", d^1)
+		return strings.Join(lines, "\n")
+	}
+}
+
+// flipWinBit flips one sign bit of the W_in ROM: the bit of feature 0 of the
+// neuron with the largest readout weights, so the fault reaches the scores.
+func flipWinBit(m *model.Model, p int) func(*testing.T, string) string {
+	return func(t *testing.T, s string) string {
+		n, c := m.N(), m.Columns()
+		best, bestSum := 0, int32(-1)
+		for j := 0; j < n; j++ {
+			var sum int32
+			for l := 0; l < m.L(); l++ {
+				q := m.Readout.Q[l*c+j]
+				sum += max(q, -q)
+			}
+			if sum > bestSum {
+				best, bestSum = j, sum
+			}
+		}
+		// ROM word g holds neurons g·P…g·P+P−1; lane j mod P occupies bits
+		// [lane·K, lane·K+K) (feature i at bit lane·K + i).
+		g, lane := best/p, best%p
+		bit := lane * m.K()
+		lines := strings.Split(s, "\n")
+		w := lines[g]
+		digit := len(w) - 1 - bit/4
+		var d byte
+		fmt.Sscanf(string(w[digit]), "%x", &d)
+		lines[g] = w[:digit] + fmt.Sprintf("%x", d^(1<<(bit%4))) + w[digit+1:]
+		return strings.Join(lines, "\n")
+	}
+}
+
+// clipOffByOne raises the clip bound constant of the core by one.
+func clipOffByOne(kappa int) func(*testing.T, string) string {
+	return func(t *testing.T, s string) string {
+		re := regexp.MustCompile(`(localparam integer CLIP\s*=\s*)(\d+);`)
+		if !re.MatchString(s) {
+			t.Fatal("no CLIP localparam in the core")
+		}
+		return re.ReplaceAllString(s, fmt.Sprintf("${1}%d;", kappa+1))
+	}
+}

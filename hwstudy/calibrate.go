@@ -1,0 +1,226 @@
+package hwstudy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/synth"
+)
+
+// SeedShapes are synthesised with two more seeds (2, 3) to measure how much
+// Yosys's result moves with the ROM contents alone.
+var SeedShapes = []Shape{
+	{Arch: model.IntRVFL, K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},
+	{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 8},
+	{Arch: model.RVFL8, K: 16, N: 512, L: 4, P: 8},
+}
+
+// CalibrateOptions control Calibrate.
+type CalibrateOptions struct {
+	// WorkDir receives the emitted designs (one directory each) and the synth
+	// cache (WorkDir/cache). Required.
+	WorkDir string
+	// Shapes to synthesise (nil means CalibrationMatrix plus SeedShapes with
+	// seeds 2 and 3).
+	Shapes []Shape
+	// Seeds, parallel to Shapes (nil means all 1, and 2/3 for the seed rows).
+	Seeds []uint64
+	// Workers is the number of concurrent Yosys runs (0 means 2).
+	Workers int
+	Synth   synth.Options
+	Log     io.Writer
+}
+
+// CalibrationRow compares one design.
+type CalibrationRow struct {
+	Name     string          `json:"name"`
+	Seed     uint64          `json:"seed"`
+	Design   power.Design    `json:"design"`
+	Yosys    power.Resources `json:"yosys"`
+	Analytic power.Resources `json:"analytic"`
+	Seconds  float64         `json:"yosys_seconds"`
+	Depth    int             `json:"logic_depth"`
+}
+
+// Tolerance summarises the relative error of one resource over the matrix.
+type Tolerance struct {
+	Resource  string  `json:"resource"`
+	MaxAbsPct float64 `json:"max_abs_pct"`
+	MeanPct   float64 `json:"mean_pct"`  // signed mean (bias)
+	RMSPct    float64 `json:"rms_pct"`   // root mean square
+	Exact     int     `json:"exact"`     // designs where analytic == Yosys
+	Designs   int     `json:"designs"`   // designs compared
+	Worst     string  `json:"worst"`     // the design with the largest error
+	Claim     string  `json:"claim"`     // the tolerance the docs state
+	Satisfied bool    `json:"satisfied"` // every design within the claim
+}
+
+// Calibration is the analytic model against Yosys.
+type Calibration struct {
+	Date       string           `json:"date"`
+	Command    string           `json:"command"`
+	Yosys      string           `json:"yosys"`
+	Rows       []CalibrationRow `json:"rows"`
+	Tolerances []Tolerance      `json:"tolerances"`
+}
+
+// Claimed tolerances of the analytic model (docs/energy-model.md).
+var Claimed = map[string]float64{"LUT": 15, "FF": 10, "CARRY4": 60, "DSP48E1": 0, "BRAM36": 0}
+
+// Calibrate synthesises the calibration designs and compares the analytic model.
+func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {
+	if o.WorkDir == "" {
+		return nil, fmt.Errorf("hwstudy: calibrate: no work directory")
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Workers == 0 {
+		o.Workers = 2
+	}
+	if o.Synth.CacheDir == "" {
+		o.Synth.CacheDir = filepath.Join(o.WorkDir, "cache")
+	}
+	shapes, seeds := o.Shapes, o.Seeds
+	if shapes == nil {
+		shapes = slices.Clone(CalibrationMatrix)
+		for range shapes {
+			seeds = append(seeds, 1)
+		}
+		for _, sd := range []uint64{2, 3} {
+			for _, s := range SeedShapes {
+				shapes = append(shapes, s)
+				seeds = append(seeds, sd)
+			}
+		}
+	}
+	if seeds == nil {
+		seeds = make([]uint64, len(shapes))
+		for i := range seeds {
+			seeds[i] = 1
+		}
+	}
+	if len(seeds) != len(shapes) {
+		return nil, fmt.Errorf("hwstudy: calibrate: %d seeds for %d shapes", len(seeds), len(shapes))
+	}
+	var jobs []job
+	for i, s := range shapes {
+		m := RandomModel(s, seeds[i])
+		if seeds[i] != 1 {
+			m.Name = fmt.Sprintf("%s_s%d", s.Name(), seeds[i])
+		}
+		jobs = append(jobs, job{m: m, p: s.P, dir: filepath.Join(o.WorkDir, m.Name)})
+	}
+	res, err := runJobs(ctx, jobs, o.Workers, o.Synth, o.Log)
+	if err != nil {
+		return nil, err
+	}
+	c := &Calibration{Date: time.Now().UTC().Format("2006-01-02")}
+	for i, s := range res {
+		a, err := power.Analytic(s.Design)
+		if err != nil {
+			return nil, err
+		}
+		c.Yosys = s.Yosys.Yosys
+		c.Rows = append(c.Rows, CalibrationRow{Name: jobs[i].m.Name, Seed: seeds[i], Design: s.Design,
+			Yosys: YosysResources(s.Yosys), Analytic: a, Seconds: s.Yosys.Seconds, Depth: s.Yosys.LogicDepth})
+	}
+	c.Tolerances = tolerances(c.Rows)
+	return c, nil
+}
+
+func tolerances(rows []CalibrationRow) []Tolerance {
+	type get func(power.Resources) float64
+	res := []struct {
+		name string
+		f    get
+	}{
+		{"LUT", func(r power.Resources) float64 { return float64(r.LUTs) }},
+		{"FF", func(r power.Resources) float64 { return float64(r.FFs) }},
+		{"CARRY4", func(r power.Resources) float64 { return float64(r.CARRY4) }},
+		{"DSP48E1", func(r power.Resources) float64 { return float64(r.DSP48E1) }},
+		{"BRAM36", func(r power.Resources) float64 { return r.BRAM36 }},
+	}
+	var out []Tolerance
+	for _, rs := range res {
+		t := Tolerance{Resource: rs.name, Claim: fmt.Sprintf("±%g %%", Claimed[rs.name]), Satisfied: true}
+		if Claimed[rs.name] == 0 {
+			t.Claim = "exact"
+		}
+		var sum, sq float64
+		for _, r := range rows {
+			y, a := rs.f(r.Yosys), rs.f(r.Analytic)
+			t.Designs++
+			if y == a {
+				t.Exact++
+			}
+			e := relErrPct(a, y)
+			sum += e
+			sq += e * e
+			if math.Abs(e) > t.MaxAbsPct {
+				t.MaxAbsPct, t.Worst = math.Abs(e), r.Name
+			}
+			if math.Abs(e) > Claimed[rs.name]+1e-9 {
+				t.Satisfied = false
+			}
+		}
+		if t.Designs > 0 {
+			t.MeanPct, t.RMSPct = sum/float64(t.Designs), math.Sqrt(sq/float64(t.Designs))
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// relErrPct is 100·(a−y)/y, 0 when both are 0 and ±100·a when y is 0.
+func relErrPct(a, y float64) float64 {
+	if y == 0 {
+		if a == 0 {
+			return 0
+		}
+		return 100 * math.Copysign(1, a)
+	}
+	return 100 * (a - y) / y
+}
+
+// Write writes calibration.md and calibration.json to outDir.
+func (c *Calibration) Write(outDir string) error {
+	js, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return fmt.Errorf("hwstudy: %w", err)
+	}
+	return writeOutputs(outDir, "calibration", c.Markdown(), append(js, '\n'))
+}
+
+// Markdown renders the comparison.
+func (c *Calibration) Markdown() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Analytic resource model vs Yosys\n\n")
+	fmt.Fprintf(&b, "Made by `%s` on %s with %s (`synth_xilinx -family xc7 -noiopad -noclkbuf -flatten`, see synth/doc.go).\n", c.Command, c.Date, c.Yosys)
+	fmt.Fprintf(&b, "Designs: random-weight models (hwstudy.RandomModel) of hwstudy.CalibrationMatrix, and seeds 2 and 3 of three shapes.\n")
+	fmt.Fprintf(&b, "LUT = Yosys estimated LUT6 sites (`estimated_num_lc`); error = (analytic − Yosys)/Yosys.\n\n")
+	fmt.Fprintf(&b, "## Tolerance\n\n| resource | claim | max abs error | mean (bias) | rms | exact | worst design | all within claim |\n|---|---|---|---|---|---|---|---|\n")
+	for _, t := range c.Tolerances {
+		fmt.Fprintf(&b, "| %s | %s | %.1f %% | %+.1f %% | %.1f %% | %d/%d | %s | %v |\n", t.Resource, t.Claim, t.MaxAbsPct, t.MeanPct, t.RMSPct, t.Exact, t.Designs, t.Worst, t.Satisfied)
+	}
+	fmt.Fprintf(&b, "\n## Designs\n\n| design | seed | LUT yosys | LUT model | err | FF yosys | FF model | err | CARRY4 y/m | DSP y/m | BRAM36 y/m | depth | Yosys s |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range c.Rows {
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %+.1f %% | %d | %d | %+.1f %% | %d/%d | %d/%d | %.1f/%.1f | %d | %.0f |\n",
+			strings.TrimPrefix(r.Design.String(), ""), r.Seed,
+			r.Yosys.LUTs, r.Analytic.LUTs, relErrPct(float64(r.Analytic.LUTs), float64(r.Yosys.LUTs)),
+			r.Yosys.FFs, r.Analytic.FFs, relErrPct(float64(r.Analytic.FFs), float64(r.Yosys.FFs)),
+			r.Yosys.CARRY4, r.Analytic.CARRY4, r.Yosys.DSP48E1, r.Analytic.DSP48E1, r.Yosys.BRAM36, r.Analytic.BRAM36,
+			r.Depth, r.Seconds)
+	}
+	return b.Bytes()
+}

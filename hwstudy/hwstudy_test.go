@@ -1,0 +1,123 @@
+package hwstudy
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+)
+
+func TestRandomModelDeterministicAndValid(t *testing.T) {
+	names := map[string]bool{}
+	for _, s := range CalibrationMatrix {
+		if names[s.Name()] {
+			t.Errorf("duplicate shape %s", s.Name())
+		}
+		names[s.Name()] = true
+		if s.N > 1100 {
+			continue // keep the test fast
+		}
+		a, err := model.Marshal(RandomModel(s, 1))
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name(), err)
+		}
+		b, _ := model.Marshal(RandomModel(s, 1))
+		c, _ := model.Marshal(RandomModel(s, 2))
+		if !bytes.Equal(a, b) || bytes.Equal(a, c) {
+			t.Errorf("%s: same seed differs or different seeds agree", s.Name())
+		}
+	}
+}
+
+func TestTolerances(t *testing.T) {
+	rows := []CalibrationRow{
+		{Name: "a", Yosys: power.Resources{LUTs: 100, FFs: 100, DSP48E1: 4, BRAM36: 1}, Analytic: power.Resources{LUTs: 110, FFs: 95, DSP48E1: 4, BRAM36: 1}},
+		{Name: "b", Yosys: power.Resources{LUTs: 200, FFs: 50}, Analytic: power.Resources{LUTs: 180, FFs: 56, DSP48E1: 1}},
+	}
+	got := tolerances(rows)
+	byName := map[string]Tolerance{}
+	for _, tl := range got {
+		byName[tl.Resource] = tl
+	}
+	lut := byName["LUT"]
+	if lut.MaxAbsPct != 10 || lut.Worst != "a" || lut.MeanPct != 0 || !lut.Satisfied || math.Abs(lut.RMSPct-10) > 1e-9 {
+		t.Errorf("LUT %+v", lut)
+	}
+	if ff := byName["FF"]; ff.MaxAbsPct != 12 || ff.Worst != "b" || ff.Satisfied {
+		t.Errorf("FF %+v (12 %% > 10 %% claim)", ff)
+	}
+	if dsp := byName["DSP48E1"]; dsp.Exact != 1 || dsp.Designs != 2 || dsp.Satisfied || dsp.MaxAbsPct != 100 {
+		t.Errorf("DSP %+v", dsp)
+	}
+	if relErrPct(0, 0) != 0 {
+		t.Error("0/0")
+	}
+}
+
+func medianRow(net model.Arch, p, lut, cycles int, dynW float64) MedianRow {
+	e := power.Estimate{Resources: power.Resources{LUTs: lut}, Cycles: cycles, LatencyS: float64(cycles) / 100e6,
+		DynamicW: dynW, PLStaticW: power.PLStaticW, DeviceStaticW: power.DeviceStaticW}
+	e.DynamicJ = dynW * e.LatencyS
+	e.PLStaticJ = e.PLStaticW * e.LatencyS
+	e.TotalJ = e.DynamicJ + e.PLStaticJ
+	return MedianRow{Net: net, P: p, Estimate: e, Fits: true}
+}
+
+func TestCompare(t *testing.T) {
+	res := &MedianResult{Designs: []MedianRow{
+		medianRow(model.IntRVFL, 1, 500, 517, 0.004),
+		medianRow(model.IntRVFL, 8, 1800, 69, 0.006),
+		medianRow(model.IntRVFL, 32, 6800, 21, 0.015),
+		medianRow(model.RVFL8, 1, 400, 519, 0.010),
+		medianRow(model.RVFL8, 8, 4000, 71, 0.045),
+	}}
+	res.compare()
+	if len(res.SameP) != 2 || res.SameP[0].IntP != 1 || res.SameP[1].RVFL8P != 8 {
+		t.Fatalf("same P %+v", res.SameP)
+	}
+	c := res.SameP[1]
+	if math.Abs(c.SpeedRatio-71.0/69) > 1e-12 || math.Abs(c.PowerRatioDynamic-7.5) > 1e-9 ||
+		math.Abs(c.EnergyRatioDynamic-7.5*71/69) > 1e-9 || !(c.EnergyRatioTotal < c.EnergyRatioDynamic) {
+		t.Errorf("same P=8: %+v", c)
+	}
+	// Equal area: rvfl8 P=1 (400 LUTs) ↔ intRVFL P=1 (500); rvfl8 P=8 (4000) ↔ intRVFL P=32 (6800 is 1.7×, 1800 is 2.2× away).
+	got := [][2]int{{res.EqualLUT[0].IntP, res.EqualLUT[0].RVFL8P}, {res.EqualLUT[1].IntP, res.EqualLUT[1].RVFL8P}}
+	if d := cmp.Diff([][2]int{{1, 1}, {32, 8}}, got); d != "" {
+		t.Errorf("equal-area pairs (-want +got):\n%s", d)
+	}
+	res.Command = "hdlgen power --median-table"
+	md := string(res.Markdown())
+	for _, want := range []string{"hdlgen power --median-table", "Paper: energy 11×, speed 2.5×", "(a) Same P", "(b) Equal LUT area", "Which comparison"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+}
+
+func TestLoadMedianData(t *testing.T) {
+	dir := os.Getenv("HDLGEN_UCI121")
+	if dir == "" {
+		t.Skip("HDLGEN_UCI121 not set")
+	}
+	train, test, search, err := LoadMedianData(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if train.K() != 16 || train.L() != 4 || test.L() != 4 || train.M() < 1000 || test.M() < 500 ||
+		len(search.Train) == 0 || len(search.Test) == 0 {
+		t.Fatalf("K=%d L=%d rows %d/%d search %d/%d", train.K(), train.L(), train.M(), test.M(), len(search.Train), len(search.Test))
+	}
+	for _, d := range [][]int{train.Y, test.Y} {
+		for _, y := range d {
+			if y < 0 || y >= MedianClasses {
+				t.Fatalf("label %d", y)
+			}
+		}
+	}
+}

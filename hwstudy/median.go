@@ -1,0 +1,388 @@
+package hwstudy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/synth"
+)
+
+// The paper's median-network figures (Kleyko et al. 2020, section V, footnote
+// of the energy-budget experiment): for K=16, N=512, L=4 the intRVFL with a
+// 5-bit readout uses about 11× less energy per classification and is 2.5×
+// faster than the 8-bit fixed-point RVFL.
+const (
+	PaperEnergyRatio = 11.0
+	PaperSpeedRatio  = 2.5
+)
+
+// Median-network hyperparameters (the paper's median shape; κ and the readout
+// width as in its energy-budget experiment).
+const (
+	MedianDataset = "pendigits"
+	MedianN       = 512
+	MedianKappa   = 3
+	MedianBits    = 5
+	MedianClasses = 4 // digits 0–3 of pendigits: K = 16, L = 4
+	MedianSeed    = 1
+)
+
+// Default parallelisms of the median table: the intRVFL goes one step further
+// so that its largest design matches the largest rvfl8's LUT count.
+var (
+	DefaultMedianIntPs   = []int{1, 2, 4, 8, 16, 32, 64}
+	DefaultMedianRVFL8Ps = []int{1, 2, 4, 8, 16, 32}
+)
+
+// MedianOptions control MedianTable.
+type MedianOptions struct {
+	DataDir string // the UCI-121 collection (HDLGEN_UCI121)
+	WorkDir string // emitted designs and the synth cache (WorkDir/cache)
+	// IntPs and RVFL8Ps are the parallelisms (nil means DefaultMedianIntPs, DefaultMedianRVFL8Ps).
+	IntPs, RVFL8Ps []int
+	Workers        int // concurrent Yosys runs (0 means 2)
+	Synth          synth.Options
+	Params         power.Params
+	Command        string // recorded in the output
+	Log            io.Writer
+}
+
+// NetInfo describes one trained network.
+type NetInfo struct {
+	Arch        model.Arch `json:"arch"`
+	Lambda      float64    `json:"lambda"`
+	EffBits     int        `json:"eff_bits"`      // effective width of the readout codes (power.EffectiveReadoutBits)
+	ValAccuracy float64    `json:"val_accuracy"`  // on the search split's validation rows
+	TestAcc     float64    `json:"test_accuracy"` // trained on the train file, tested on the test file
+}
+
+// MedianRow is one synthesised design of the table.
+type MedianRow struct {
+	Net      model.Arch      `json:"net"`
+	P        int             `json:"p"`
+	Analytic power.Resources `json:"analytic"`
+	Estimate power.Estimate  `json:"estimate"` // with the Yosys resources
+	Fits     bool            `json:"fits"`
+	Over     string          `json:"over,omitempty"`
+	Depth    int             `json:"logic_depth"`
+	Seconds  float64         `json:"yosys_seconds"`
+}
+
+// Comparison is rvfl8 against intRVFL for one pair of designs.
+type Comparison struct {
+	IntP               int     `json:"int_p"`
+	RVFL8P             int     `json:"rvfl8_p"`
+	IntLUT             int     `json:"int_lut"`
+	RVFL8LUT           int     `json:"rvfl8_lut"`
+	EnergyRatioDynamic float64 `json:"energy_ratio_dynamic"` // rvfl8 / intrvfl
+	EnergyRatioTotal   float64 `json:"energy_ratio_total"`   // dynamic + PL static
+	EnergyRatioDevice  float64 `json:"energy_ratio_device"`  // dynamic + whole-device static
+	SpeedRatio         float64 `json:"speed_ratio"`          // rvfl8 cycles / intrvfl cycles
+	PowerRatioDynamic  float64 `json:"power_ratio_dynamic"`
+	BothFit            bool    `json:"both_fit"`
+}
+
+// MedianResult is the median-network table.
+type MedianResult struct {
+	Date     string       `json:"date"`
+	Command  string       `json:"command"`
+	Yosys    string       `json:"yosys"`
+	ClockHz  float64      `json:"clock_hz"`
+	Toggle   float64      `json:"toggle"`
+	Data     string       `json:"data"`
+	Rows     int          `json:"train_rows"`
+	TestRows int          `json:"test_rows"`
+	Int      NetInfo      `json:"intrvfl"`
+	RVFL8    NetInfo      `json:"rvfl8"`
+	Designs  []MedianRow  `json:"designs"`
+	SameP    []Comparison `json:"same_p"`
+	EqualLUT []Comparison `json:"equal_lut"`
+	Paper    struct {
+		EnergyRatio float64 `json:"energy_ratio"`
+		SpeedRatio  float64 `json:"speed_ratio"`
+	} `json:"paper"`
+}
+
+// LoadMedianData loads pendigits from the collection and keeps digits 0–3:
+// the training file, the test file, and the search split restricted to them.
+func LoadMedianData(dir string) (train, test *dataset.Dataset, search dataset.Split, err error) {
+	u, err := dataset.LoadUCI(dir, MedianDataset)
+	if err != nil {
+		return nil, nil, search, fmt.Errorf("hwstudy: %w", err)
+	}
+	if u.Data.K() != 16 || u.Data.L() < MedianClasses || u.TestData == nil {
+		return nil, nil, search, fmt.Errorf("hwstudy: %s has K=%d, L=%d, test file %v; want K=16, L ≥ %d and a test file",
+			MedianDataset, u.Data.K(), u.Data.L(), u.TestData != nil, MedianClasses)
+	}
+	keep := func(d *dataset.Dataset) (*dataset.Dataset, map[int]int) {
+		var idx []int
+		pos := map[int]int{}
+		for r, y := range d.Y {
+			if y < MedianClasses {
+				pos[r] = len(idx)
+				idx = append(idx, r)
+			}
+		}
+		out := d.Subset(idx)
+		out.ClassNames = slices.Clone(d.ClassNames[:MedianClasses])
+		out.Name = MedianDataset + "-0123"
+		return out, pos
+	}
+	train, pos := keep(u.Data)
+	test, _ = keep(u.TestData)
+	for _, r := range u.Search.Train {
+		if p, ok := pos[r]; ok {
+			search.Train = append(search.Train, p)
+		}
+	}
+	for _, r := range u.Search.Test {
+		if p, ok := pos[r]; ok {
+			search.Test = append(search.Test, p)
+		}
+	}
+	return train, test, search, nil
+}
+
+func toModelData(d *dataset.Dataset) model.Data {
+	return model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
+}
+
+// trainMedian picks λ ∈ {2⁻¹⁰, …, 2⁵} on the search split (the benchmark's
+// protocol), then trains on the whole training file and tests on the test file.
+func trainMedian(train, test *dataset.Dataset, search dataset.Split, cfg model.Config) (*model.Model, NetInfo, error) {
+	info := NetInfo{Arch: cfg.Arch}
+	tr, va := train.Subset(search.Train), train.Subset(search.Test)
+	best := -1.0
+	for e := -10; e <= 5; e++ {
+		c := cfg
+		c.Lambda = math.Ldexp(1, e)
+		m, err := model.Train(toModelData(tr), c)
+		if err != nil {
+			return nil, info, fmt.Errorf("hwstudy: train %s λ=%g: %w", cfg.Arch, c.Lambda, err)
+		}
+		if acc := m.Accuracy(va.X, va.M(), va.Y); acc > best {
+			best, info.Lambda = acc, c.Lambda
+		}
+	}
+	info.ValAccuracy = best
+	c := cfg
+	c.Lambda = info.Lambda
+	m, err := model.Train(toModelData(train), c)
+	if err != nil {
+		return nil, info, fmt.Errorf("hwstudy: train %s: %w", cfg.Arch, err)
+	}
+	info.TestAcc = m.Accuracy(test.X, test.M(), test.Y)
+	info.EffBits = power.EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
+	return m, info, nil
+}
+
+// MedianTable trains the two median networks, synthesises them for several P
+// and builds the comparison.
+func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
+	if o.DataDir == "" || o.WorkDir == "" {
+		return nil, fmt.Errorf("hwstudy: median table: need the data directory and a work directory")
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Workers == 0 {
+		o.Workers = 2
+	}
+	if o.IntPs == nil {
+		o.IntPs = DefaultMedianIntPs
+	}
+	if o.RVFL8Ps == nil {
+		o.RVFL8Ps = DefaultMedianRVFL8Ps
+	}
+	if o.Synth.CacheDir == "" {
+		o.Synth.CacheDir = filepath.Join(o.WorkDir, "cache")
+	}
+	params, err := normParams(o.Params)
+	if err != nil {
+		return nil, err
+	}
+	train, test, search, err := LoadMedianData(o.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	res := &MedianResult{Date: time.Now().UTC().Format("2006-01-02"), Command: o.Command, ClockHz: params.ClockHz,
+		Toggle: params.Toggle, Data: train.Name, Rows: train.M(), TestRows: test.M()}
+	res.Paper.EnergyRatio, res.Paper.SpeedRatio = PaperEnergyRatio, PaperSpeedRatio
+	fmt.Fprintf(o.Log, "hwstudy: %s: %d training rows, %d test rows, K=%d, L=%d\n", train.Name, train.M(), test.M(), train.K(), train.L())
+	intM, intInfo, err := trainMedian(train, test, search, model.Config{Arch: model.IntRVFL, N: MedianN, Kappa: MedianKappa,
+		ReadoutBits: MedianBits, Seed: MedianSeed, Threads: 2})
+	if err != nil {
+		return nil, err
+	}
+	r8M, r8Info, err := trainMedian(train, test, search, model.Config{Arch: model.RVFL8, N: MedianN, Seed: MedianSeed, Threads: 2})
+	if err != nil {
+		return nil, err
+	}
+	res.Int, res.RVFL8 = intInfo, r8Info
+	intM.Name, r8M.Name = "median_intrvfl", "median_rvfl8"
+	fmt.Fprintf(o.Log, "hwstudy: intrvfl λ=%g test accuracy %.4f; rvfl8 λ=%g test accuracy %.4f\n",
+		intInfo.Lambda, intInfo.TestAcc, r8Info.Lambda, r8Info.TestAcc)
+
+	var jobs []job
+	for _, p := range o.IntPs {
+		jobs = append(jobs, job{m: intM, p: p, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_intrvfl_p%d", p))})
+	}
+	for _, p := range o.RVFL8Ps {
+		jobs = append(jobs, job{m: r8M, p: p, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_rvfl8_p%d", p))})
+	}
+	syn, err := runJobs(ctx, jobs, o.Workers, o.Synth, o.Log)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range syn {
+		r := YosysResources(s.Yosys)
+		e, err := power.EvaluatePlan(s.Design, r, s.Plan.Latency, s.Plan.II, params)
+		if err != nil {
+			return nil, err
+		}
+		a, err := power.Analytic(s.Design)
+		if err != nil {
+			return nil, err
+		}
+		fits, over := synth.XC7Z020.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36)
+		res.Yosys = s.Yosys.Yosys
+		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, Analytic: a, Estimate: e,
+			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds})
+	}
+	res.compare()
+	return res, nil
+}
+
+func normParams(p power.Params) (power.Params, error) {
+	// Evaluate a tiny design to let power normalise and check the parameters.
+	e, err := power.Evaluate(power.Design{Shape: power.Shape{Arch: model.RVFL8, K: 1, L: 2}, N: 1, P: 1}, power.Resources{}, p)
+	if err != nil {
+		return p, err
+	}
+	p.ClockHz, p.Toggle, p.BudgetOn = e.ClockHz, e.Toggle, e.BudgetOn
+	return p, nil
+}
+
+func (res *MedianResult) compare() {
+	var ints, r8s []MedianRow
+	for _, d := range res.Designs {
+		if d.Net == model.IntRVFL {
+			ints = append(ints, d)
+		} else {
+			r8s = append(r8s, d)
+		}
+	}
+	cmpOf := func(a, b MedianRow) Comparison {
+		ea, eb := a.Estimate, b.Estimate
+		return Comparison{IntP: a.P, RVFL8P: b.P, IntLUT: ea.Resources.LUTs, RVFL8LUT: eb.Resources.LUTs,
+			EnergyRatioDynamic: eb.DynamicJ / ea.DynamicJ,
+			EnergyRatioTotal:   eb.TotalJ / ea.TotalJ,
+			EnergyRatioDevice: (eb.DynamicJ + eb.DeviceStaticW*eb.LatencyS) /
+				(ea.DynamicJ + ea.DeviceStaticW*ea.LatencyS),
+			SpeedRatio:        float64(eb.Cycles) / float64(ea.Cycles),
+			PowerRatioDynamic: eb.DynamicW / ea.DynamicW,
+			BothFit:           a.Fits && b.Fits}
+	}
+	for _, b := range r8s {
+		for _, a := range ints {
+			if a.P == b.P {
+				res.SameP = append(res.SameP, cmpOf(a, b))
+			}
+		}
+		// Equal area: the intRVFL whose LUT count is closest (in ratio) to this rvfl8's.
+		best, bestD := -1, math.Inf(1)
+		for i, a := range ints {
+			d := math.Abs(math.Log(float64(a.Estimate.Resources.LUTs) / float64(b.Estimate.Resources.LUTs)))
+			if d < bestD {
+				best, bestD = i, d
+			}
+		}
+		if best >= 0 {
+			res.EqualLUT = append(res.EqualLUT, cmpOf(ints[best], b))
+		}
+	}
+}
+
+// Write writes median.md and median.json to outDir.
+func (res *MedianResult) Write(outDir string) error {
+	js, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return fmt.Errorf("hwstudy: %w", err)
+	}
+	return writeOutputs(outDir, "median", res.Markdown(), append(js, '\n'))
+}
+
+// Markdown renders the table.
+func (res *MedianResult) Markdown() []byte {
+	var b bytes.Buffer
+	fj := power.FormatEnergy
+	fw := power.FormatPower
+	fmt.Fprintf(&b, "# Median network: intRVFL vs 8-bit fixed-point RVFL (K=16, N=512, L=4)\n\n")
+	fmt.Fprintf(&b, "Made by `%s` on %s with %s. Clock %.0f MHz, toggle rate %.1f %%, coefficients of power.DefaultCoefficients (docs/energy-model.md).\n\n",
+		res.Command, res.Date, res.Yosys, res.ClockHz/1e6, 100*res.Toggle)
+	fmt.Fprintf(&b, "Data: %s (pendigits, digits 0–3: K=16, L=4), %d training rows, %d test rows. λ chosen on the collection's search split.\n\n", res.Data, res.Rows, res.TestRows)
+	fmt.Fprintf(&b, "| network | N | λ | validation acc. | test acc. | effective readout bits |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| intRVFL κ=%d, %d-bit readout | %d | %g | %.4f | %.4f | %d |\n", MedianKappa, MedianBits, MedianN, res.Int.Lambda, res.Int.ValAccuracy, res.Int.TestAcc, res.Int.EffBits)
+	fmt.Fprintf(&b, "| rvfl8 | %d | %g | %.4f | %.4f | %d |\n\n", MedianN, res.RVFL8.Lambda, res.RVFL8.ValAccuracy, res.RVFL8.TestAcc, res.RVFL8.EffBits)
+	fmt.Fprintf(&b, "The analytic columns use each model's effective readout width (99 %% of the codes within ±(2^(b−1)−1)); error = (analytic − Yosys)/Yosys.\n\n")
+	fmt.Fprintf(&b, "## Designs (resources from Yosys)\n\n")
+	fmt.Fprintf(&b, "| network | P | LUT | FF | CARRY4 | DSP48E1 | BRAM36 | fits xc7z020 | cycles | latency | dynamic power | dynamic energy | PL-static energy | total energy | logic depth | LUT / FF analytic |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, d := range res.Designs {
+		e := d.Estimate
+		fit := "yes"
+		if !d.Fits {
+			fit = "no: " + d.Over
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.1f | %s | %d | %.2f µs | %s | %s | %s | %s | %d | %d (%+.0f %%) / %d (%+.0f %%) |\n",
+			d.Net, d.P, e.Resources.LUTs, e.Resources.FFs, e.Resources.CARRY4, e.Resources.DSP48E1, e.Resources.BRAM36, fit,
+			e.Cycles, e.LatencyS*1e6, fw(e.DynamicW), fj(e.DynamicJ), fj(e.PLStaticJ), fj(e.TotalJ), d.Depth,
+			d.Analytic.LUTs, relErrPct(float64(d.Analytic.LUTs), float64(e.Resources.LUTs)),
+			d.Analytic.FFs, relErrPct(float64(d.Analytic.FFs), float64(e.Resources.FFs)))
+	}
+	table := func(title string, cs []Comparison) {
+		fmt.Fprintf(&b, "\n## %s\n\n", title)
+		fmt.Fprintf(&b, "Ratios are rvfl8 / intRVFL (energy per classification; speed = rvfl8 cycles / intRVFL cycles). Paper: energy %.0f×, speed %.1f×.\n\n", PaperEnergyRatio, PaperSpeedRatio)
+		fmt.Fprintf(&b, "| intRVFL P | rvfl8 P | LUT int / rvfl8 | energy ratio (dynamic) | energy ratio (dynamic + PL static) | energy ratio (dynamic + device static) | speed ratio | dynamic power ratio | both fit | paper energy | paper speed |\n")
+		fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, c := range cs {
+			fmt.Fprintf(&b, "| %d | %d | %d / %d | %.1f× | %.2f× | %.2f× | %.2f× | %.1f× | %v | %.0f× | %.1f× |\n",
+				c.IntP, c.RVFL8P, c.IntLUT, c.RVFL8LUT, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.EnergyRatioDevice,
+				c.SpeedRatio, c.PowerRatioDynamic, c.BothFit, PaperEnergyRatio, PaperSpeedRatio)
+		}
+	}
+	table("(a) Same P", res.SameP)
+	table("(b) Equal LUT area (for each rvfl8 design, the intRVFL design with the closest LUT count)", res.EqualLUT)
+	b.WriteString(medianDiscussion)
+	return b.Bytes()
+}
+
+const medianDiscussion = `
+## Which comparison the paper's setting resembles
+
+At the same P both designs take G = ⌈N/P⌉ cycles plus a few pipeline stages, so
+they are equally fast (speed ratio ≈ 1) and the energy ratio is the dynamic-power
+ratio: it measures what one hidden neuron costs in each network (an XOR/popcount
+lane against K+L DSP48E1 multiply-adds plus a sigmoid ROM). The paper reports
+2.5× speed, which a same-P comparison cannot produce; a 2.5× speed-up at 11×
+less energy means the intRVFL ran with more hidden neurons per clock in an
+area (or power) similar to the baseline's, i.e. the equal-area comparison (b):
+the intRVFL's cheap lanes let it compute several times more neurons per clock
+in the LUTs one rvfl8 lane needs, which shortens the latency, while each of its
+lanes still costs much less dynamic power. Its energy ratio then combines the
+power ratio with the speed ratio. The paper's figure is an estimate from the
+Xilinx Power Estimator for its own (unpublished) RTL, so only the direction and
+order of magnitude can be compared; static power (PL static in the middle
+column, whole-device static in the next) compresses the ratio towards the speed
+ratio, which is why the paper's 11× at 2.5× implies a mostly dynamic figure.
+`

@@ -1,0 +1,103 @@
+package hwstudy
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
+)
+
+// Shape is one design of the calibration matrix: a network shape and P.
+type Shape struct {
+	Arch  model.Arch `json:"arch"`
+	K     int        `json:"k"`
+	N     int        `json:"n"`
+	L     int        `json:"l"`
+	Kappa int        `json:"kappa,omitempty"` // intrvfl
+	Bits  int        `json:"bits,omitempty"`  // intrvfl readout bits (rvfl8: 8)
+	P     int        `json:"p"`
+}
+
+// Name is a file-system and Verilog friendly name of the shape.
+func (s Shape) Name() string {
+	if s.Arch == model.RVFL8 {
+		return fmt.Sprintf("cal_rvfl8_k%d_n%d_l%d_p%d", s.K, s.N, s.L, s.P)
+	}
+	return fmt.Sprintf("cal_intrvfl_k%d_n%d_l%d_kappa%d_b%d_p%d", s.K, s.N, s.L, s.Kappa, s.Bits, s.P)
+}
+
+// RandomModel returns a valid model of shape s with weights drawn from seed:
+// random bipolar (intrvfl) or quantised uniform (rvfl8) input weights and
+// readout codes uniform over the whole integer range, so that the ROMs carry
+// incompressible contents like a trained network's. The normaliser is the
+// identity on [0, 1].
+func RandomModel(s Shape, seed uint64) *model.Model {
+	rng := rand.New(rand.NewPCG(seed, 0x6877737475647901))
+	m := &model.Model{Name: s.Name(), Arch: s.Arch, Seed: seed,
+		Training: model.TrainingInfo{Lambda: 1, Regularizer: model.RegVariance, Rows: 1, Data: "random"},
+		Norm:     model.Normalizer{Min: make([]float64, s.K), Max: make([]float64, s.K)}}
+	for i := range m.Norm.Max {
+		m.Norm.Max[i] = 1
+	}
+	for c := 0; c < s.L; c++ {
+		m.ClassNames = append(m.ClassNames, fmt.Sprintf("c%d", c))
+	}
+	bits := s.Bits
+	switch s.Arch {
+	case model.IntRVFL:
+		m.Int = model.NewIntNet(s.K, s.N, s.Kappa, seed)
+	case model.RVFL8:
+		m.Fixed = model.QuantizeFloatNet(model.NewFloatNet(s.K, s.N, seed))
+		bits = model.ReadoutBits
+	default:
+		panic("hwstudy: no RTL for arch " + string(s.Arch))
+	}
+	bound := quant.BoundForBits(bits)
+	q := make([]int32, s.L*s.N)
+	m.Wout = make([]float64, s.L*s.N)
+	for i := range q {
+		q[i] = int32(rng.IntN(2*bound+1) - bound)
+		m.Wout[i] = float64(q[i])
+	}
+	m.Readout = &model.IntReadout{Bits: bits, Bound: bound, Scale: 1, Method: quant.MethodRound, Q: q}
+	if err := m.Validate(); err != nil {
+		panic(fmt.Sprintf("hwstudy: random model %s: %v", s.Name(), err))
+	}
+	return m
+}
+
+// CalibrationMatrix is the set of designs the analytic resource model is
+// calibrated and checked against: both networks, small to the paper's median
+// network (K=16, N=512, L=4), P ∈ {1, 8, 32} and a few others, κ and readout
+// widths that do and do not put the readout products into DSP48E1s.
+var CalibrationMatrix = []Shape{
+	{Arch: model.IntRVFL, K: 4, N: 32, L: 2, Kappa: 1, Bits: 3, P: 1},
+	{Arch: model.IntRVFL, K: 4, N: 64, L: 3, Kappa: 3, Bits: 5, P: 8},
+	{Arch: model.IntRVFL, K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 1},
+	{Arch: model.IntRVFL, K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},
+	{Arch: model.IntRVFL, K: 8, N: 128, L: 3, Kappa: 7, Bits: 8, P: 32},
+	{Arch: model.IntRVFL, K: 16, N: 256, L: 4, Kappa: 3, Bits: 5, P: 32},
+	{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 1},
+	{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 8},
+	{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 32},
+	{Arch: model.IntRVFL, K: 32, N: 512, L: 2, Kappa: 15, Bits: 4, P: 8},
+	{Arch: model.IntRVFL, K: 16, N: 1024, L: 10, Kappa: 1, Bits: 5, P: 8},
+	{Arch: model.IntRVFL, K: 6, N: 1000, L: 6, Kappa: 3, Bits: 6, P: 16},
+	{Arch: model.RVFL8, K: 4, N: 32, L: 2, P: 1},
+	{Arch: model.RVFL8, K: 4, N: 64, L: 3, P: 8},
+	{Arch: model.RVFL8, K: 8, N: 128, L: 3, P: 1},
+	{Arch: model.RVFL8, K: 8, N: 128, L: 3, P: 8},
+	{Arch: model.RVFL8, K: 8, N: 100, L: 3, P: 32},
+	{Arch: model.RVFL8, K: 16, N: 512, L: 4, P: 1},
+	{Arch: model.RVFL8, K: 16, N: 512, L: 4, P: 8},
+	{Arch: model.RVFL8, K: 16, N: 512, L: 4, P: 32},
+	{Arch: model.RVFL8, K: 16, N: 256, L: 4, P: 4},
+	{Arch: model.RVFL8, K: 32, N: 256, L: 2, P: 2},
+	{Arch: model.RVFL8, K: 10, N: 300, L: 7, P: 8},
+	// Large N, where the sizer's answers live: ROMs in block RAM.
+	{Arch: model.IntRVFL, K: 16, N: 2048, L: 4, Kappa: 3, Bits: 5, P: 8},
+	{Arch: model.IntRVFL, K: 16, N: 4096, L: 4, Kappa: 3, Bits: 5, P: 64},
+	{Arch: model.RVFL8, K: 16, N: 2048, L: 4, P: 8},
+	{Arch: model.RVFL8, K: 16, N: 4096, L: 4, P: 4},
+}

@@ -1,0 +1,129 @@
+package hwstudy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/synth"
+)
+
+// Synthesized is one emitted and synthesised design.
+type Synthesized struct {
+	Dir    string        `json:"dir"`
+	Design power.Design  `json:"design"`
+	Plan   *plan.Plan    `json:"-"`
+	Yosys  *synth.Report `json:"yosys"`
+}
+
+// emitAndSynth writes model m with parallelism p to dir and synthesises it.
+// Reports persist in so.CacheDir across re-emits (an emit replaces dir/build).
+func emitAndSynth(ctx context.Context, m *model.Model, p int, dir string, so synth.Options) (*Synthesized, error) {
+	rep, err := rtl.Emit(m, rtl.Options{Parallel: p, Vectors: 4}, dir)
+	if err != nil {
+		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, p, err)
+	}
+	r, err := synth.Run(ctx, dir, so)
+	if err != nil {
+		return nil, err
+	}
+	return &Synthesized{Dir: rep.Dir, Design: DesignOfModel(rep.Plan, m), Plan: rep.Plan, Yosys: r}, nil
+}
+
+// DesignOf is the power model's view of a plan.
+func DesignOf(pl *plan.Plan) power.Design {
+	s := power.Shape{Arch: pl.Arch, K: pl.K, L: pl.L}
+	if pl.Arch == model.IntRVFL {
+		s.Kappa, s.Bits = pl.Kappa, pl.ReadoutBits
+	}
+	return power.Design{Shape: s, N: pl.N, P: pl.P}
+}
+
+// DesignOfModel is DesignOf with the effective readout width of model m's codes.
+func DesignOfModel(pl *plan.Plan, m *model.Model) power.Design {
+	d := DesignOf(pl)
+	if m != nil && m.Readout != nil {
+		d.EffBits = power.EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
+	}
+	return d
+}
+
+// YosysResources converts a synthesis report into the power model's resources.
+func YosysResources(r *synth.Report) power.Resources {
+	return power.Resources{LUTs: r.EstimatedLCs, FFs: r.FFs, CARRY4: r.CARRY4, MUXF: r.MUXF7 + r.MUXF8,
+		DSP48E1: r.DSP48E1, BRAM36: r.BRAM36(), LUTRAM: r.LUTRAM + r.SRL, Source: "yosys"}
+}
+
+// job is one design to emit and synthesise.
+type job struct {
+	m   *model.Model
+	p   int
+	dir string
+}
+
+// runJobs synthesises jobs on `workers` goroutines (Yosys is single-threaded);
+// results come back in job order.
+func runJobs(ctx context.Context, jobs []job, workers int, so synth.Options, log io.Writer) ([]*Synthesized, error) {
+	if workers < 1 {
+		workers = 1
+	}
+	out := make([]*Synthesized, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					errs[i] = ctx.Err()
+					continue
+				}
+				s, err := emitAndSynth(ctx, jobs[i].m, jobs[i].p, jobs[i].dir, so)
+				out[i], errs[i] = s, err
+				mu.Lock()
+				if err != nil {
+					fmt.Fprintf(log, "hwstudy: %s: %v\n", filepath.Base(jobs[i].dir), err)
+				} else {
+					src := fmt.Sprintf("Yosys %.0f s", s.Yosys.Seconds)
+					if s.Yosys.Cached {
+						src = "cached"
+					}
+					fmt.Fprintf(log, "hwstudy: %-50s LUT %6d FF %6d DSP %4d BRAM %4.1f (%s)\n", filepath.Base(jobs[i].dir),
+						s.Yosys.EstimatedLCs, s.Yosys.FFs, s.Yosys.DSP48E1, s.Yosys.BRAM36(), src)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func writeOutputs(outDir, base string, md []byte, js []byte) error {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("hwstudy: %w", err)
+	}
+	if err := synth.WriteFileAtomic(filepath.Join(outDir, base+".md"), md); err != nil {
+		return err
+	}
+	return synth.WriteFileAtomic(filepath.Join(outDir, base+".json"), js)
+}

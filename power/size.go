@@ -1,0 +1,188 @@
+package power
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/hdlgen/hdlgen/synth"
+)
+
+// DefaultMaxN bounds the sizer's search: N ∈ [1, DefaultMaxN] unless
+// SizeOptions.MaxN says otherwise (the paper's grid tops out at 1500).
+const DefaultMaxN = 4096
+
+// SizeOptions control Size.
+type SizeOptions struct {
+	Params
+	// MaxN is the largest N considered (0 means DefaultMaxN).
+	MaxN int
+	// Device is the FPGA the design must fit (zero value means synth.XC7Z020):
+	// designs needing more LUTs, FFs, DSP48E1s or block RAM are not candidates.
+	Device synth.Device
+	// Ps are the candidate parallelisms (nil means DefaultPs); P > N is skipped.
+	Ps []int
+}
+
+// DefaultPs are the parallelisms the sizer tries: 1, 2, 3, 4, 6, 8, 12, …,
+// the powers of two and their halfway points 3·2^k up to 4096.
+var DefaultPs = func() []int {
+	var ps []int
+	for p := 1; p <= 4096; p *= 2 {
+		ps = append(ps, p)
+		if p >= 2 {
+			ps = append(ps, p+p/2)
+		}
+	}
+	slices.Sort(ps)
+	return ps
+}()
+
+// Sizing is the sizer's answer.
+type Sizing struct {
+	Shape    Shape    `json:"shape"`
+	BudgetJ  float64  `json:"budget_j"`
+	BudgetOn Budgeted `json:"budget_on"`
+	N        int      `json:"n"` // the largest N whose best design fits the budget
+	P        int      `json:"p"` // the P that minimises the budgeted energy for that N
+	Estimate Estimate `json:"estimate"`
+}
+
+// ImpossibleError is returned by Size when no N fits the budget.
+type ImpossibleError struct {
+	BudgetJ  float64
+	BudgetOn Budgeted
+	MinJ     float64 // the smallest achievable budgeted energy (N = 1 or its best)
+	N, P     int     // the design that achieves MinJ
+}
+
+func (e *ImpossibleError) Error() string {
+	if math.IsInf(e.MinJ, 1) {
+		return fmt.Sprintf("power: no design of this shape fits the device, whatever the budget")
+	}
+	return fmt.Sprintf("power: budget %s is below the smallest achievable %s energy per classification, %s (N=%d, P=%d)",
+		FormatEnergy(e.BudgetJ), e.BudgetOn, FormatEnergy(e.MinJ), e.N, e.P)
+}
+
+type tableKey struct {
+	shape  Shape
+	params Params
+	maxN   int
+	device synth.Device
+	ps     string
+}
+
+// sizeTable is, for one shape and operating point, the best (lowest budgeted
+// energy) P of every N and the suffix minimum of those energies.
+type sizeTable struct {
+	best   []float64 // best[n], n = 1…maxN (index 0 unused); +Inf when nothing fits
+	bestP  []int
+	suffix []float64 // suffix[n] = min over n' ≥ n of best[n']
+}
+
+var tables sync.Map // tableKey → *sizeTable
+
+// Size returns the largest N (1 ≤ N ≤ MaxN) whose best design, over the
+// candidate Ps and among those that fit the device, has a budgeted energy per
+// classification ≤ budget (joules), with that P and the estimate. A larger
+// budget never gives a smaller N: the answer is the largest element of a set
+// that only grows with the budget. The per-shape table is computed once per
+// process (about 10⁵ analytic evaluations, a few tens of milliseconds) and
+// then each call is a binary search.
+func Size(budget float64, s Shape, o SizeOptions) (Sizing, error) {
+	if !(budget > 0) || math.IsInf(budget, 0) {
+		return Sizing{}, fmt.Errorf("power: budget %v J, want a finite value > 0", budget)
+	}
+	p, err := o.Params.norm()
+	if err != nil {
+		return Sizing{}, err
+	}
+	o.Params = p
+	if o.MaxN == 0 {
+		o.MaxN = DefaultMaxN
+	}
+	if o.MaxN < 1 {
+		return Sizing{}, fmt.Errorf("power: max N %d, want ≥ 1", o.MaxN)
+	}
+	if o.Device == (synth.Device{}) {
+		o.Device = synth.XC7Z020
+	}
+	if o.Ps == nil {
+		o.Ps = DefaultPs
+	} else {
+		o.Ps = slices.Clone(o.Ps)
+		slices.Sort(o.Ps)
+		if len(o.Ps) == 0 || o.Ps[0] < 1 {
+			return Sizing{}, fmt.Errorf("power: candidate parallelisms %v, want P ≥ 1", o.Ps)
+		}
+	}
+	if err := (Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
+		return Sizing{}, err
+	}
+	t := table(s, o)
+	// suffix is non-decreasing in n: the answer is the largest n with suffix[n] ≤ budget.
+	n := sortSearchLast(o.MaxN, func(n int) bool { return t.suffix[n] <= budget })
+	if n == 0 {
+		minN := 1
+		for k := 1; k <= o.MaxN; k++ {
+			if t.best[k] < t.best[minN] {
+				minN = k
+			}
+		}
+		return Sizing{}, &ImpossibleError{BudgetJ: budget, BudgetOn: p.BudgetOn, MinJ: t.best[minN], N: minN, P: t.bestP[minN]}
+	}
+	d := Design{Shape: s, N: n, P: t.bestP[n]}
+	e, err := EstimateAnalytic(d, p)
+	if err != nil {
+		return Sizing{}, err
+	}
+	return Sizing{Shape: s, BudgetJ: budget, BudgetOn: p.BudgetOn, N: n, P: d.P, Estimate: e}, nil
+}
+
+// sortSearchLast returns the largest n in [1, max] with f(n) true, where f is
+// true on a prefix [1, k] (k may be 0), or 0.
+func sortSearchLast(maxN int, f func(int) bool) int {
+	lo, hi := 0, maxN // invariant: f(lo) true (or lo = 0), f(hi+1) false
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if f(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+func table(s Shape, o SizeOptions) *sizeTable {
+	key := tableKey{shape: s, params: o.Params, maxN: o.MaxN, device: o.Device, ps: fmt.Sprint(o.Ps)}
+	if t, ok := tables.Load(key); ok {
+		return t.(*sizeTable)
+	}
+	t := &sizeTable{best: make([]float64, o.MaxN+1), bestP: make([]int, o.MaxN+1), suffix: make([]float64, o.MaxN+2)}
+	for n := 1; n <= o.MaxN; n++ {
+		t.best[n] = math.Inf(1)
+		for _, p := range o.Ps {
+			if p > n {
+				break
+			}
+			d := Design{Shape: s, N: n, P: p}
+			r := analytic(d)
+			if ok, _ := o.Device.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36); !ok {
+				break // resources grow with P: no larger P fits either
+			}
+			st := newStructure(d)
+			e := evaluate(d, r, st.Latency, st.II, o.Params)
+			if e.BudgetedJ < t.best[n] {
+				t.best[n], t.bestP[n] = e.BudgetedJ, p
+			}
+		}
+	}
+	t.suffix[o.MaxN+1] = math.Inf(1)
+	for n := o.MaxN; n >= 1; n-- {
+		t.suffix[n] = min(t.best[n], t.suffix[n+1])
+	}
+	actual, _ := tables.LoadOrStore(key, t)
+	return actual.(*sizeTable)
+}

@@ -1,0 +1,193 @@
+package power
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+)
+
+// Shape is a network shape without its hidden-layer size: what the sizer gets.
+type Shape struct {
+	Arch  model.Arch `json:"arch"`
+	K     int        `json:"k"`               // features
+	L     int        `json:"l"`               // classes
+	Kappa int        `json:"kappa,omitempty"` // intrvfl clip threshold κ
+	Bits  int        `json:"bits,omitempty"`  // intrvfl readout bits b (rvfl8: always 8)
+	// EffBits, when > 0, is the effective width of the readout codes: 99 % of
+	// them lie in ±(2^(EffBits−1) − 1) (EffectiveReadoutBits). Trained readouts
+	// quantised by max-scaling use few levels (the median intRVFL's 5-bit codes
+	// are 97 % in {−1, 0, 1}), and Yosys merges the readout ROM's duplicate bit
+	// columns and shrinks the LUT multipliers accordingly. 0 means the declared
+	// width: the upper bound that the calibration (random codes) measures.
+	EffBits int `json:"eff_bits,omitempty"`
+}
+
+// Design is a shape with N hidden neurons computed P per clock.
+type Design struct {
+	Shape
+	N int `json:"n"`
+	P int `json:"p"`
+}
+
+func (d Design) String() string {
+	if d.Arch == model.RVFL8 {
+		return fmt.Sprintf("rvfl8 K=%d N=%d L=%d P=%d", d.K, d.N, d.L, d.P)
+	}
+	return fmt.Sprintf("intrvfl K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
+}
+
+// Check validates the design against what the RTL supports.
+func (d Design) Check() error {
+	switch d.Arch {
+	case model.IntRVFL:
+		if d.Kappa < 1 {
+			return fmt.Errorf("power: κ=%d, want ≥ 1", d.Kappa)
+		}
+		if d.Bits < quant.MinBits || d.Bits > quant.MaxBits {
+			return fmt.Errorf("power: readout bits %d outside [%d, %d]", d.Bits, quant.MinBits, quant.MaxBits)
+		}
+	case model.RVFL8:
+	default:
+		return fmt.Errorf("power: architecture %q has no RTL (want %s or %s)", d.Arch, model.IntRVFL, model.RVFL8)
+	}
+	declared := d.Bits
+	if d.Arch == model.RVFL8 {
+		declared = model.ReadoutBits
+	}
+	if d.EffBits != 0 && (d.EffBits < quant.MinBits || d.EffBits > declared) {
+		return fmt.Errorf("power: effective readout bits %d outside [%d, %d]", d.EffBits, quant.MinBits, declared)
+	}
+	if d.K < 1 || d.L < 2 || d.N < 1 {
+		return fmt.Errorf("power: K=%d, L=%d, N=%d: want K ≥ 1, L ≥ 2, N ≥ 1", d.K, d.L, d.N)
+	}
+	if d.P < 1 || d.P > d.N {
+		return fmt.Errorf("power: P=%d outside [1, N=%d]", d.P, d.N)
+	}
+	return nil
+}
+
+// structure holds the widths and pipeline numbers of a design, derived by the
+// same rules as rtl/plan (a test compares them with plan.New for many shapes);
+// it needs no model, so the sizer can evaluate thousands of designs quickly.
+type structure struct {
+	G, GroupW               int // groups ⌈N/P⌉, ROM address width
+	LW, IW, AW, CW, OW      int
+	DW, PcW, HW, QW, PW, TW int
+	QWEff, PWEff, TWEff     int // with the effective readout width (= QW, PW, TW without EffBits)
+	ZW                      int // rvfl8 pre-activation width
+	Clip, B                 int // intrvfl κ' = min(κ, K); readout bound
+	HiddenLeaves            int
+	HiddenDepth, HiddenCut  int
+	LaneDepth, LaneCut      int
+	ArgDepth, ArgCut        int
+	Flight, Latency, II     int
+	WinW, WoutW             int // ROM word widths
+}
+
+func clog2(n int) int { return plan.Clog2(n) }
+
+func newStructure(d Design) structure {
+	var s structure
+	s.G = (d.N + d.P - 1) / d.P
+	s.GroupW = max(1, clog2(s.G))
+	s.CW = max(1, clog2(d.L))
+	bitsR := d.Bits
+	if d.Arch == model.RVFL8 {
+		bitsR = model.ReadoutBits
+	}
+	s.B = quant.BoundForBits(bitsR)
+	s.QW = bits.Len(uint(s.B)) + 1
+	var bound int64
+	if d.Arch == model.IntRVFL {
+		s.Clip = min(d.Kappa, d.K)
+		s.LW = bits.Len(uint(d.N))
+		s.DW = s.LW + 1
+		s.PcW = bits.Len(uint(d.K))
+		s.HW = bits.Len(uint(s.Clip)) + 1
+		bound = int64(d.N) * int64(d.Kappa) * int64(s.B)
+		s.HiddenLeaves = d.K
+		s.WinW = d.P * d.K
+	} else {
+		s.LW = 8
+		s.ZW = model.AccWidth(int64(d.K)*plan.Rvfl8ProductMax + plan.Rvfl8BiasMax)
+		s.HW = 9
+		bound = int64(d.N) * plan.Rvfl8HiddenMax * plan.Rvfl8ReadoutMax
+		s.HiddenLeaves = d.K + 1
+		s.WinW = d.P * (d.K + 1) * 8
+	}
+	s.WoutW = d.P * d.L * s.QW
+	s.QWEff = s.QW
+	if d.EffBits > 0 && d.EffBits < bitsR {
+		s.QWEff = bits.Len(uint(quant.BoundForBits(d.EffBits))) + 1
+	}
+	s.IW = d.K * s.LW
+	s.AW = model.AccWidth(bound)
+	s.OW = d.L*s.AW + s.CW
+	s.PW = s.QW + s.HW
+	s.TW = s.PW + clog2(d.P)
+	s.PWEff = s.QWEff + s.HW
+	s.TWEff = s.PWEff + clog2(d.P)
+	ra, rm := plan.DefaultAdderLevelsPerStage, plan.DefaultArgmaxLevelsPerStage
+	s.HiddenDepth = clog2(s.HiddenLeaves)
+	s.HiddenCut = plan.Cuts(s.HiddenDepth, ra)
+	s.LaneDepth = clog2(d.P)
+	s.LaneCut = plan.Cuts(s.LaneDepth, ra)
+	s.ArgDepth = clog2(d.L)
+	s.ArgCut = plan.Cuts(s.ArgDepth, rm)
+	// Flight stages: stage A, (rvfl8: product register), hidden-tree cuts, the
+	// hidden register, the MAC product register, lane-tree cuts.
+	s.Flight = 1 + s.HiddenCut + 1 + 1 + s.LaneCut
+	if d.Arch == model.RVFL8 {
+		s.Flight++
+	}
+	s.Latency = s.G + s.Flight + s.ArgCut + 2
+	s.II = max(s.G, 2)
+	return s
+}
+
+// EffectiveReadoutBits is the smallest width b ∈ [2, bits] whose bound
+// 2^(b−1) − 1 holds at least 99 % of the readout codes q (see Shape.EffBits).
+func EffectiveReadoutBits(q []int32, bits int) int {
+	if len(q) == 0 {
+		return quant.MinBits
+	}
+	for b := quant.MinBits; b < bits; b++ {
+		bound := int32(quant.BoundForBits(b))
+		in := 0
+		for _, v := range q {
+			if v >= -bound && v <= bound {
+				in++
+			}
+		}
+		if float64(in) >= 0.99*float64(len(q)) {
+			return b
+		}
+	}
+	return bits
+}
+
+// Latency is the exact number of cycles from the input transfer to the first
+// cycle of out_valid_o (rtl/plan's Latency), and II the initiation interval.
+func Latency(d Design) (latency, ii int, err error) {
+	if err := d.Check(); err != nil {
+		return 0, 0, err
+	}
+	s := newStructure(d)
+	return s.Latency, s.II, nil
+}
+
+// treeRegBits counts the register bits of one adder tree's internal cuts (the
+// rule of rtl/plan: a register after every levels-per-stage levels, none after
+// the last level).
+func treeRegBits(leaves, w, depth int) int {
+	n := 0
+	for lv := 1; lv < depth; lv++ {
+		if lv%plan.DefaultAdderLevelsPerStage == 0 {
+			n += ((leaves + 1<<lv - 1) >> lv) * w
+		}
+	}
+	return n
+}

@@ -1,0 +1,411 @@
+package synth
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hdlgen/hdlgen/rtl/plan"
+)
+
+// Paths inside an emitted design directory.
+const (
+	// ReportFile is the cached report, DIR-relative.
+	ReportFile = "build/synth/report.json"
+	workDir    = "build/synth/yosys"
+	statFile   = workDir + "/stat.json"
+	netFile    = workDir + "/netlist.json"
+	logFile    = workDir + "/synth.log"
+	// DebianPackage names the package that provides yosys.
+	DebianPackage = "yosys"
+	// schema versions the cache key: bump it when the script or the report changes.
+	schema = "hdlgen-synth-v1"
+)
+
+// Runner starts a program: argv[0] with arguments argv[1:], in directory dir,
+// and returns its combined output. Tests inject a fake; nil means ExecRunner.
+type Runner interface {
+	Run(ctx context.Context, dir string, argv []string) ([]byte, error)
+}
+
+// ExecRunner runs programs with os/exec.
+type ExecRunner struct{}
+
+// Run implements Runner.
+func (ExecRunner) Run(ctx context.Context, dir string, argv []string) ([]byte, error) {
+	if len(argv) == 0 {
+		panic("synth: empty command")
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return nil, fmt.Errorf("%w: %s not found in PATH (install the Debian/Ubuntu package %q: apt-get install %s)",
+			ErrNoYosys, argv[0], DebianPackage, DebianPackage)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.Bytes(), err
+}
+
+// ErrNoYosys is returned (wrapped) when the yosys program cannot be found.
+var ErrNoYosys = errors.New("synth: yosys is not installed")
+
+// Options control Run.
+type Options struct {
+	// Yosys is the yosys command ("" means "yosys").
+	Yosys string
+	// CacheDir is an optional second cache (e.g. ~/.cache/hdlgen/synth) that
+	// survives deleting DIR/build; "" means only DIR/build/synth.
+	CacheDir string
+	// Force ignores cached reports and runs Yosys again.
+	Force bool
+	// Runner starts programs; nil means ExecRunner.
+	Runner Runner
+	// Log receives progress lines; nil means none.
+	Log io.Writer
+}
+
+func (o *Options) norm() {
+	if o.Yosys == "" {
+		o.Yosys = "yosys"
+	}
+	if o.Runner == nil {
+		o.Runner = ExecRunner{}
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+}
+
+// Design is what Run needs to know about an emitted directory.
+type Design struct {
+	Dir      string     // absolute
+	Top      string     // <prefix>_top
+	Plan     *plan.Plan // design.json
+	RTLFiles []string   // DIR-relative, sorted
+	MemFiles []string   // DIR-relative, sorted
+}
+
+// LoadDesign reads DIR/design.json and lists the RTL and ROM files.
+func LoadDesign(dir string) (*Design, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	b, err := os.ReadFile(filepath.Join(abs, "design.json"))
+	if err != nil {
+		return nil, fmt.Errorf("synth: %s is not an emitted design (run hdlgen emit first): %w", dir, err)
+	}
+	var pl plan.Plan
+	if err := json.Unmarshal(b, &pl); err != nil {
+		return nil, fmt.Errorf("synth: %s/design.json: %w", dir, err)
+	}
+	if pl.Prefix == "" {
+		return nil, fmt.Errorf("synth: %s/design.json has no prefix", dir)
+	}
+	d := &Design{Dir: abs, Top: pl.Prefix + "_top", Plan: &pl}
+	if d.RTLFiles, err = listFiles(abs, "rtl", ".v"); err != nil {
+		return nil, err
+	}
+	if len(d.RTLFiles) == 0 {
+		return nil, fmt.Errorf("synth: no Verilog files in %s/rtl", dir)
+	}
+	if d.MemFiles, err = listFiles(abs, "mem", ".mem"); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func listFiles(dir, sub, ext string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, sub))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ext) {
+			out = append(out, sub+"/"+e.Name())
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Script is the Yosys script Run executes in DIR for the given top and files.
+func Script(top string, rtlFiles []string) string {
+	return strings.Join([]string{
+		"read_verilog -defer " + strings.Join(rtlFiles, " "),
+		"hierarchy -top " + top,
+		`setattr -set rom_style "logic" m:lut`,
+		"synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top " + top,
+		"tee -q -o " + statFile + " stat -json -tech xilinx",
+		"write_json " + netFile,
+	}, "; ")
+}
+
+// Command is the full command line Run starts in DIR.
+func Command(yosys, top string, rtlFiles []string) []string {
+	return []string{yosys, "-q", "-l", logFile, "-p", Script(top, rtlFiles)}
+}
+
+var versions sync.Map // yosys command → version string
+
+// Version returns `yosys -V` (memoised per process and command).
+func Version(ctx context.Context, o Options) (string, error) {
+	o.norm()
+	if v, ok := versions.Load(o.Yosys); ok {
+		return v.(string), nil
+	}
+	out, err := o.Runner.Run(ctx, "", []string{o.Yosys, "-V"})
+	if err != nil {
+		if errors.Is(err, ErrNoYosys) {
+			return "", err
+		}
+		return "", fmt.Errorf("synth: %s -V: %w\n%s", o.Yosys, err, out)
+	}
+	v := strings.TrimSpace(string(out))
+	if !strings.HasPrefix(v, "Yosys ") {
+		return "", fmt.Errorf("synth: %s -V printed %q, not a Yosys version", o.Yosys, v)
+	}
+	versions.Store(o.Yosys, v)
+	return v, nil
+}
+
+// Key is the cache key of a design: SHA-256 over the schema, the Yosys version,
+// the command and the names and contents of every RTL and ROM file.
+func Key(d *Design, version string, argv []string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", schema, version, strings.Join(argv[1:], "\x01"))
+	for _, name := range append(slices.Clone(d.RTLFiles), d.MemFiles...) {
+		b, err := os.ReadFile(filepath.Join(d.Dir, filepath.FromSlash(name)))
+		if err != nil {
+			return "", fmt.Errorf("synth: %w", err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Run synthesises the design in dir with Yosys, or returns the cached report
+// when the RTL, ROMs, Yosys version and command are unchanged. It writes
+// DIR/build/synth/report.json (atomically).
+func Run(ctx context.Context, dir string, o Options) (*Report, error) {
+	o.norm()
+	d, err := LoadDesign(dir)
+	if err != nil {
+		return nil, err
+	}
+	version, err := Version(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	argv := Command(o.Yosys, d.Top, d.RTLFiles)
+	key, err := Key(d, version, argv)
+	if err != nil {
+		return nil, err
+	}
+	reportPath := filepath.Join(d.Dir, filepath.FromSlash(ReportFile))
+	if !o.Force {
+		if r := loadCached(reportPath, key); r != nil {
+			r.Cached = true
+			fmt.Fprintf(o.Log, "synth: %s: cached report (key %.12s)\n", d.Top, key)
+			return r, nil
+		}
+		if o.CacheDir != "" {
+			if r := loadCached(filepath.Join(o.CacheDir, key+".json"), key); r != nil {
+				if err := writeReport(reportPath, r); err != nil {
+					return nil, err
+				}
+				r.Cached = true
+				fmt.Fprintf(o.Log, "synth: %s: report from the cache %s\n", d.Top, o.CacheDir)
+				return r, nil
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(d.Dir, filepath.FromSlash(workDir)), 0o755); err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
+	}
+	for _, f := range []string{statFile, netFile} {
+		os.Remove(filepath.Join(d.Dir, filepath.FromSlash(f)))
+	}
+	fmt.Fprintf(o.Log, "synth: running Yosys on %s (%d Verilog files) …\n", d.Top, len(d.RTLFiles))
+	start := time.Now()
+	out, err := o.Runner.Run(ctx, d.Dir, argv)
+	elapsed := time.Since(start)
+	if err != nil {
+		if errors.Is(err, ErrNoYosys) || ctx.Err() != nil {
+			return nil, errors.Join(err, ctx.Err())
+		}
+		return nil, fmt.Errorf("synth: yosys failed on %s: %w\n%s(full log: %s)", d.Top, err, tail(out, 20),
+			filepath.Join(d.Dir, filepath.FromSlash(logFile)))
+	}
+	r, err := buildReport(d, version, argv, key, elapsed)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeReport(reportPath, r); err != nil {
+		return nil, err
+	}
+	if o.CacheDir != "" {
+		if err := os.MkdirAll(o.CacheDir, 0o755); err != nil {
+			return nil, fmt.Errorf("synth: cache: %w", err)
+		}
+		if err := writeReport(filepath.Join(o.CacheDir, key+".json"), r); err != nil {
+			return nil, err
+		}
+	}
+	// The netlist is only needed for the logic depth and can be large.
+	os.Remove(filepath.Join(d.Dir, filepath.FromSlash(netFile)))
+	fmt.Fprintf(o.Log, "synth: %s done in %.1f s\n", d.Top, elapsed.Seconds())
+	return r, nil
+}
+
+// Cached returns the cached report of dir if it is present and current
+// (computing the key asks `yosys -V` once), or nil.
+func Cached(ctx context.Context, dir string, o Options) (*Report, error) {
+	o.norm()
+	d, err := LoadDesign(dir)
+	if err != nil {
+		return nil, err
+	}
+	version, err := Version(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	key, err := Key(d, version, Command(o.Yosys, d.Top, d.RTLFiles))
+	if err != nil {
+		return nil, err
+	}
+	if r := loadCached(filepath.Join(d.Dir, filepath.FromSlash(ReportFile)), key); r != nil {
+		r.Cached = true
+		return r, nil
+	}
+	if o.CacheDir != "" {
+		if r := loadCached(filepath.Join(o.CacheDir, key+".json"), key); r != nil {
+			r.Cached = true
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
+func loadCached(path, key string) *Report {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var r Report
+	if json.Unmarshal(b, &r) != nil || r.Key != key {
+		return nil
+	}
+	return &r
+}
+
+func writeReport(path string, r *Report) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("synth: encode report: %w", err)
+	}
+	return WriteFileAtomic(path, append(b, '\n'))
+}
+
+// WriteFileAtomic writes data to a temporary file next to path and renames it.
+func WriteFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("synth: write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("synth: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("synth: %w", err)
+	}
+	return nil
+}
+
+func tail(b []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	s := strings.Join(lines, "\n")
+	if s != "" {
+		s += "\n"
+	}
+	return s
+}
+
+func buildReport(d *Design, version string, argv []string, key string, elapsed time.Duration) (*Report, error) {
+	statB, err := os.ReadFile(filepath.Join(d.Dir, filepath.FromSlash(statFile)))
+	if err != nil {
+		return nil, fmt.Errorf("synth: yosys wrote no statistics: %w", err)
+	}
+	r, err := ParseStat(statB)
+	if err != nil {
+		return nil, err
+	}
+	r.Top, r.Yosys, r.Key = d.Top, version, key
+	r.Command = shellJoin(argv)
+	r.Seconds = elapsed.Seconds()
+	if logB, err := os.ReadFile(filepath.Join(d.Dir, filepath.FromSlash(logFile))); err == nil {
+		r.ROMs = ParseMemoryLog(logB, d.Plan)
+	}
+	nf, err := os.Open(filepath.Join(d.Dir, filepath.FromSlash(netFile)))
+	if err != nil {
+		r.DepthNote = "no netlist JSON: " + err.Error()
+	} else {
+		defer nf.Close()
+		nl, err := ParseNetlist(nf, d.Top)
+		if err != nil {
+			r.DepthNote = err.Error()
+		} else {
+			r.LogicDepth, r.DepthNote = nl.Depth, nl.Note
+			for i := range r.ROMs {
+				r.ROMs[i].BRAMCells = nl.BRAMCells[r.ROMs[i].Role]
+			}
+		}
+	}
+	return r, nil
+}
+
+func shellJoin(argv []string) string {
+	var parts []string
+	for _, a := range argv {
+		if a == "" || strings.ContainsAny(a, " ;'\"$\\*?") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
