@@ -105,6 +105,9 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newEmitCmd(app),
 		newSimCmd(app),
 		newVerifyCmd(app),
+		newSynthCmd(app),
+		newPowerCmd(app),
+		newSizeCmd(app),
 		newVersionCmd(app),
 	)
 	return root
