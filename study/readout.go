@@ -73,19 +73,20 @@ func (o *ReadoutOptions) defaults() {
 // ReadoutResult is one dataset's outcome: mean test accuracy over seeds and
 // folds of the float readout and, per bound B, of the three integer strategies.
 type ReadoutResult struct {
-	Dataset     string    `json:"dataset"`
-	Fingerprint string    `json:"fingerprint"`
-	Config      Best      `json:"config"` // N, λ, κ from the accuracy study
-	Bounds      []int     `json:"bounds"`
-	Float       float64   `json:"float"`          // over Seeds
-	Round       []float64 `json:"round"`          // per bound, over Seeds
-	FloatGA     float64   `json:"float_ga_seeds"` // float readout over GASeeds (paired with the GA)
-	RoundGA     []float64 `json:"round_ga_seeds"`
-	GARounded   []float64 `json:"ga_rounded"` // per bound, over GASeeds
-	GARandom    []float64 `json:"ga_random"`
-	GARows      int       `json:"ga_rows"` // training rows the GA saw (≤ MaxGARows)
-	Seconds     float64   `json:"seconds"`
-	GASeconds   float64   `json:"ga_seconds"`
+	Dataset     string            `json:"dataset"`
+	Fingerprint string            `json:"fingerprint"`
+	Config      Best              `json:"config"`      // N, λ, κ from the accuracy study
+	Regularizer model.Regularizer `json:"regularizer"` // the accuracy study's ridge penalty
+	Bounds      []int             `json:"bounds"`
+	Float       float64           `json:"float"`          // over Seeds
+	Round       []float64         `json:"round"`          // per bound, over Seeds
+	FloatGA     float64           `json:"float_ga_seeds"` // float readout over GASeeds (paired with the GA)
+	RoundGA     []float64         `json:"round_ga_seeds"`
+	GARounded   []float64         `json:"ga_rounded"` // per bound, over GASeeds
+	GARandom    []float64         `json:"ga_random"`
+	GARows      int               `json:"ga_rows"` // training rows the GA saw (≤ MaxGARows)
+	Seconds     float64           `json:"seconds"`
+	GASeconds   float64           `json:"ga_seconds"`
 }
 
 // ReadoutStudy is the outcome of RunReadout.
@@ -117,6 +118,8 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 	type rjob struct {
 		name string
 		best Best
+		reg  model.Regularizer // the accuracy study's ridge penalty
+		fp   string
 		cost float64
 	}
 	var jobs []rjob
@@ -131,7 +134,8 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 			continue
 		}
 		var r ReadoutResult
-		if ok, err := st.load("readout", IntRVFL, name, fingerprint(fp, acc.Search.Best), &r); err != nil {
+		dfp := readoutFingerprint(fp, acc.Search.Best, acc.Reg())
+		if ok, err := st.load("readout", IntRVFL, name, dfp, &r); err != nil {
 			return nil, err
 		} else if ok {
 			out.Results = append(out.Results, &r)
@@ -140,7 +144,7 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 		}
 		b := acc.Search.Best
 		cost := float64(min(acc.Rows, opt.MaxGARows)) * float64(b.N) * float64(acc.L)
-		jobs = append(jobs, rjob{name, b, cost})
+		jobs = append(jobs, rjob{name, b, acc.Reg(), dfp, cost})
 	}
 	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].cost > jobs[j].cost })
 	fmt.Fprintf(opt.Progress, "readout study: %d datasets to run, %d reused\n", len(jobs), out.Reused)
@@ -154,7 +158,7 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 		go func() {
 			defer wg.Done()
 			for j := range queue {
-				r, err := readoutDataset(ctx, opt, j.name, j.best, fingerprint(fp, j.best))
+				r, err := readoutDataset(ctx, opt, j.name, j.best, j.reg, j.fp)
 				if err == nil {
 					err = st.save("readout", IntRVFL, j.name, r)
 				}
@@ -235,14 +239,24 @@ func evalSplits(u *dataset.UCIDataset, tn TestNorm) []split {
 	return out
 }
 
-func readoutDataset(ctx context.Context, opt ReadoutOptions, name string, best Best, fp string) (*ReadoutResult, error) {
+// readoutFingerprint identifies one dataset's readout result: the study's
+// options, the hyperparameters and, when it is not the default, the ridge
+// penalty (so results stored before the option existed stay valid).
+func readoutFingerprint(studyFP string, best Best, reg model.Regularizer) string {
+	if reg == model.RegVariance {
+		return fingerprint(studyFP, best)
+	}
+	return fingerprint(studyFP, best, reg)
+}
+
+func readoutDataset(ctx context.Context, opt ReadoutOptions, name string, best Best, reg model.Regularizer, fp string) (*ReadoutResult, error) {
 	start := time.Now()
 	u, err := dataset.LoadUCI(opt.DataDir, name)
 	if err != nil {
 		return nil, loadError{err}
 	}
 	nb := len(opt.Bounds)
-	r := &ReadoutResult{Dataset: name, Fingerprint: fp, Config: best, Bounds: opt.Bounds,
+	r := &ReadoutResult{Dataset: name, Fingerprint: fp, Config: best, Regularizer: reg, Bounds: opt.Bounds,
 		Round: make([]float64, nb), RoundGA: make([]float64, nb), GARounded: make([]float64, nb), GARandom: make([]float64, nb)}
 	isGASeed := map[uint64]bool{}
 	for _, s := range opt.GASeeds {
@@ -262,7 +276,7 @@ func readoutDataset(ctx context.Context, opt ReadoutOptions, name string, best B
 				return nil, err
 			}
 			cfg := IntRVFL.Config(best.N, best.Lambda, best.Kappa)
-			cfg.Seed = seed
+			cfg.Seed, cfg.Regularizer = seed, reg
 			m, err := model.TrainNormalized(trainDataOf(u.Data, sp), sp.xTrain, model.Normalizer{Min: make([]float64, u.Data.K()), Max: ones(u.Data.K())}, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("seed %d split %d: %w", seed, si, err)

@@ -5,33 +5,38 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/internal/svgplot"
+	"github.com/hdlgen/hdlgen/model"
 )
 
 // ReadoutSummary is readout-summary.json: the mean curves of Fig. 6.
 type ReadoutSummary struct {
-	Command     string    `json:"command"`
-	Date        string    `json:"date"`
-	Machine     string    `json:"machine"`
-	WallSeconds float64   `json:"wall_seconds"`
-	Reused      int       `json:"reused_datasets"`
-	Datasets    int       `json:"datasets"`
-	Bounds      []int     `json:"bounds"`
-	Float       float64   `json:"float"`
-	Round       []float64 `json:"round"`
-	FloatGA     float64   `json:"float_ga_seeds"`
-	RoundGA     []float64 `json:"round_ga_seeds"`
-	GARounded   []float64 `json:"ga_rounded"`
-	GARandom    []float64 `json:"ga_random"`
-	Seeds       []uint64  `json:"seeds"`
-	GASeeds     []uint64  `json:"ga_seeds"`
-	GA          any       `json:"ga_options"`
-	MaxGARows   int       `json:"max_ga_rows"`
-	Skipped     []Skipped `json:"skipped"`
+	Command     string  `json:"command"`
+	Date        string  `json:"date"`
+	Machine     string  `json:"machine"`
+	WallSeconds float64 `json:"wall_seconds"`
+	Reused      int     `json:"reused_datasets"`
+	Datasets    int     `json:"datasets"`
+	// Regularizers are the ridge penalties of the datasets' float readouts (one,
+	// unless results of different accuracy studies were mixed).
+	Regularizers []model.Regularizer `json:"regularizers"`
+	Bounds       []int               `json:"bounds"`
+	Float        float64             `json:"float"`
+	Round        []float64           `json:"round"`
+	FloatGA      float64             `json:"float_ga_seeds"`
+	RoundGA      []float64           `json:"round_ga_seeds"`
+	GARounded    []float64           `json:"ga_rounded"`
+	GARandom     []float64           `json:"ga_random"`
+	Seeds        []uint64            `json:"seeds"`
+	GASeeds      []uint64            `json:"ga_seeds"`
+	GA           any                 `json:"ga_options"`
+	MaxGARows    int                 `json:"max_ga_rows"`
+	Skipped      []Skipped           `json:"skipped"`
 }
 
 // WriteReadoutReport writes readout.tsv, readout-summary.{json,md} and
@@ -43,6 +48,11 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 		WallSeconds: s.WallSeconds, Reused: s.Reused, Datasets: len(s.Results), Bounds: o.Bounds,
 		Round: make([]float64, nb), RoundGA: make([]float64, nb), GARounded: make([]float64, nb), GARandom: make([]float64, nb),
 		Seeds: o.Seeds, GASeeds: o.GASeeds, GA: o.GA, MaxGARows: o.MaxGARows, Skipped: s.Skipped}
+	for _, r := range s.Results {
+		if !slices.Contains(sum.Regularizers, r.Regularizer) {
+			sum.Regularizers = append(sum.Regularizers, r.Regularizer)
+		}
+	}
 	var tsv bytes.Buffer
 	tsv.WriteString("dataset\tn\tlambda\tkappa\tga_rows\tfloat")
 	for _, kind := range []string{"round", "ga_rounded", "ga_random"} {
@@ -122,6 +132,7 @@ func (s *ReadoutSummary) markdown() string {
 		s.Command, s.Date, s.Machine, (time.Duration(s.WallSeconds) * time.Second).String(), s.Reused)
 	fmt.Fprintf(&b, "- datasets: %d (each with its best intRVFL N, λ, κ from the accuracy study); float and rounded readouts over seeds %v, GA strategies over seeds %v; GA fitness on at most %d training rows\n",
 		s.Datasets, s.Seeds, s.GASeeds, s.MaxGARows)
+	fmt.Fprintf(&b, "- ridge penalty of the float readout (from the accuracy study): %v\n", s.Regularizers)
 	fmt.Fprintf(&b, "- float readout: %.4f (over the GA seeds: %.4f)\n\n", s.Float, s.FloatGA)
 	b.WriteString("| B | levels | bits | rounded | rounded (GA seeds) | GA from rounded | GA from random |\n|---|---|---|---|---|---|---|\n")
 	for i, bound := range s.Bounds {

@@ -2,10 +2,14 @@ package study
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
 )
 
 func TestReadoutStudy(t *testing.T) {
@@ -57,5 +61,50 @@ func TestReadoutStudy(t *testing.T) {
 	}
 	if again.Reused != 3 {
 		t.Errorf("rerun reused %d datasets, want 3", again.Reused)
+	}
+}
+
+// TestReadoutUsesTheAccuracyStudysRegularizer: the float readout of the readout
+// study is the accuracy study's model, trained with the same ridge penalty, so
+// its accuracy equals the accuracy study's and differs from the other penalty's.
+func TestReadoutUsesTheAccuracyStudysRegularizer(t *testing.T) {
+	dir := collection(t)
+	out := t.TempDir()
+	names := []string{"wine"}
+	seeds := []uint64{0, 1}
+	acc, err := RunAccuracy(context.Background(), ReproduceOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Networks: []Network{IntRVFL}, Grid: smallGrid, Seeds: seeds, Regularizer: model.RegIdentity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := acc.Results[0]
+	if stored.Reg() != model.RegIdentity {
+		t.Fatalf("stored accuracy result has regulariser %q, want identity", stored.Reg())
+	}
+	ga := StudyGAOptions()
+	ga.Generations, ga.Patience = 2, 1
+	s, err := RunReadout(context.Background(), ReadoutOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Bounds: []int{15}, Seeds: seeds, GASeeds: []uint64{0}, GA: ga})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Results[0]
+	if r.Regularizer != model.RegIdentity {
+		t.Errorf("readout result regulariser %q, want identity", r.Regularizer)
+	}
+	if math.Abs(r.Float-stored.Eval.Mean) > 1e-12 {
+		t.Errorf("readout study float accuracy %.6f, accuracy study %.6f: not the same model", r.Float, stored.Eval.Mean)
+	}
+	u, err := dataset.LoadUCI(dir, names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := stored.Search.Best
+	other, err := Evaluate(context.Background(), u, IntRVFL.Config(b.N, b.Lambda, b.Kappa), EvalOptions{Seeds: seeds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Mean == stored.Eval.Mean {
+		t.Fatalf("variance and identity penalties give the same accuracy %.6f: the test cannot tell them apart", other.Mean)
 	}
 }

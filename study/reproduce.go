@@ -294,7 +294,7 @@ func runJob(ctx context.Context, opt ReproduceOptions, st store, fp, searchFP st
 		return nil, err
 	}
 	r := &RunResult{Dataset: j.meta.Name, Network: j.nw, Fingerprint: fp, K: u.Data.K(), L: u.Data.L(),
-		Rows: u.Data.M(), Search: s.Search, Eval: ev}
+		Rows: u.Data.M(), Search: s.Search, Eval: ev, Regularizer: opt.reg()}
 	if err := st.save("result", j.nw, j.meta.Name, r); err != nil {
 		return nil, err
 	}

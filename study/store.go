@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
+	"github.com/hdlgen/hdlgen/model"
 )
 
 // RunResult is the stored outcome of one (dataset, network) job of the accuracy
@@ -24,6 +25,17 @@ type RunResult struct {
 	Rows        int           `json:"rows"` // rows of the (train) data file
 	Search      *SearchResult `json:"search"`
 	Eval        *EvalResult   `json:"eval"`
+	// Regularizer is the ridge penalty the result was trained with; empty in
+	// results stored before the field existed, which all used the variance form.
+	Regularizer model.Regularizer `json:"regularizer,omitempty"`
+}
+
+// Reg returns the ridge penalty of the result, with its default.
+func (r *RunResult) Reg() model.Regularizer {
+	if r.Regularizer == "" {
+		return model.RegVariance
+	}
+	return r.Regularizer
 }
 
 // store keeps one JSON file per finished job under dir, written atomically.
