@@ -69,7 +69,7 @@ smallest κ. It prints the best configuration and its validation accuracy.`,
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside the collection")
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl, rvfl, rvfl-qin (quantised inputs), rvfl-direct (direct links) or rvfl8")
-	f.StringVar(&o.grid, "grid", "paper", "grid: paper (the protocol's) or small (N ∈ {50,100,150}, λ ∈ 2^{−2,0,2}, κ ∈ {1,3}; for quick tests)")
+	f.StringVar(&o.grid, "grid", "paper", "grid: paper (the protocol's), wide (the paper's with λ up to 2^15) or small (N ∈ {50,100,150}, λ ∈ 2^{−2,0,2}, κ ∈ {1,3}; for quick tests)")
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the networks scored in the search")
 	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty: variance (λ·diag(var H), the authors' form) or identity (λ·I)")
 	f.BoolVar(&o.json, "json", false, "print the result as JSON")
@@ -83,8 +83,10 @@ func parseGrid(name string) (study.Grid, error) {
 	switch name {
 	case "paper":
 		return study.PaperGrid(), nil
+	case "wide":
+		return study.WideGrid(), nil
 	case "small":
 		return study.Grid{Ns: []int{50, 100, 150}, Lambdas: []float64{0.25, 1, 4}, Kappas: []int{1, 3}}, nil
 	}
-	return study.Grid{}, usagef("--grid %q: want paper or small", name)
+	return study.Grid{}, usagef("--grid %q: want paper, wide or small", name)
 }
