@@ -109,8 +109,10 @@ func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []Network, comma
 			ns.SolveSeconds += r.Search.SolveSeconds
 			ns.EvalSeconds += r.Eval.Seconds
 		}
-		ns.MeanAccuracy = mean(acc[nw])
-		ns.MeanTestNormTrain, ns.MeanTestNormAuto = mean(trainNorm), mean(autoNorm)
+		if len(common) > 0 { // else the means stay 0 with Datasets 0 (an interrupted first run)
+			ns.MeanAccuracy = mean(acc[nw])
+			ns.MeanTestNormTrain, ns.MeanTestNormAuto = mean(trainNorm), mean(autoNorm)
+		}
 		sum.Networks = append(sum.Networks, ns)
 	}
 	if len(common) > 1 {
@@ -190,6 +192,10 @@ func (s *AccuracySummary) markdown() string {
 	b.WriteString("\n\nMean accuracy over the datasets; the two-file datasets' test files are normalised by their own min/max " +
 		"(DESIGN.md's default, the published convention); the next two columns use the training statistics instead, " +
 		"or the auto rule (own only for the 11 files standardised differently from their partner).\n")
+	if s.Datasets == 0 {
+		b.WriteString("\nNo dataset has a result for every network yet: rerun the command to resume.\n")
+		return b.String()
+	}
 	b.WriteString("\n| network | mean accuracy | paper | test norm train | test norm auto | search time | of it hidden / solve | eval time |\n|---|---|---|---|---|---|---|---|\n")
 	paper := map[Network]string{IntRVFL: "0.80", RVFL: "0.76", RVFLQuant: "0.753", RVFLDirect: "0.762"}
 	for _, n := range s.Networks {
