@@ -36,5 +36,15 @@ fmt-check:
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
 
+## median: the paper's median network (pendigits digits 0–3) trained from the
+## CLI, emitted at P=1 and P=8 (intRVFL and rvfl8, with the AXI4-Stream wrapper),
+## verified with Verilator and Icarus, and timed; summary in $(MEDIAN)/median-verify.md
+## (committed as results/hardware/median-verify.md). See scripts/median.sh.
+MEDIAN ?= build/median
+RUNS   ?= 5
+.PHONY: median
+median:
+	UCI121=$(UCI121) OUT=$(MEDIAN) RUNS=$(RUNS) GO=$(GO) BIN=$(BIN) ./scripts/median.sh
+
 clean:
 	rm -rf bin build

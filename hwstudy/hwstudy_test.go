@@ -2,6 +2,8 @@ package hwstudy
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -119,5 +121,129 @@ func TestLoadMedianData(t *testing.T) {
 				t.Fatalf("label %d", y)
 			}
 		}
+	}
+}
+
+// TestClaimsMatchDocs pins Claimed (the tolerances the calibration checks and
+// the Yosys test in package power asserts) and ClaimedDynamicPowerPct to the
+// table that docs/energy-model.md states, so neither can change alone.
+func TestClaimsMatchDocs(t *testing.T) {
+	b, err := os.ReadFile("../docs/energy-model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := map[string]float64{}
+	in := false
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "| resource | claimed tolerance |"):
+			in = true
+			continue
+		case !in || strings.HasPrefix(line, "|---"):
+			continue
+		case !strings.HasPrefix(line, "|"):
+			in = false
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "| "), "|")
+		if len(cells) != 2 {
+			t.Fatalf("docs/energy-model.md: tolerance row %q has %d cells", line, len(cells))
+		}
+		name, claim := strings.TrimSpace(cells[0]), strings.TrimSpace(cells[1])
+		if claim == "exact" {
+			doc[name] = 0
+			continue
+		}
+		var v float64
+		if _, err := fmt.Sscanf(claim, "±%g %%", &v); err != nil {
+			t.Fatalf("docs/energy-model.md: tolerance %q of %s: %v", claim, name, err)
+		}
+		doc[name] = v
+	}
+	want := map[string]float64{"dynamic power": ClaimedDynamicPowerPct}
+	for k, v := range Claimed {
+		want[k] = v
+	}
+	if diff := cmp.Diff(want, doc); diff != "" {
+		t.Errorf("hwstudy.Claimed and ClaimedDynamicPowerPct (-) vs docs/energy-model.md (+):\n%s", diff)
+	}
+}
+
+// ClaimedDynamicPowerPct is the tolerance of the analytic model's dynamic power
+// (power.DefaultCoefficients at 100 MHz, 12.5 %) against the same design with
+// Yosys's counts, stated in docs/energy-model.md next to Claimed. Errors in the
+// individual counts partly cancel and the DSP48E1 and block-RAM terms are exact,
+// so this is the tolerance the sizer's energies carry.
+const ClaimedDynamicPowerPct = 5
+
+// TestCommittedCalibration checks results/hardware/calibration.json (written by
+// `hdlgen power --calibrate`) against the code: it covers the calibration
+// matrix, its analytic columns are what power.Analytic computes now (so a
+// change of the model without a new calibration fails here), its tolerance
+// summary is what tolerances() computes from its rows, DSP48E1 and block RAM
+// are exact, and the dynamic power of every design is within
+// ClaimedDynamicPowerPct. The LUT/FF/CARRY4 claims are reported, not asserted:
+// whether the committed run meets them is its "all within claim" column.
+func TestCommittedCalibration(t *testing.T) {
+	b, err := os.ReadFile("../results/hardware/calibration.json")
+	if err != nil {
+		t.Fatalf("%v (run: hdlgen power --calibrate --out results/hardware)", err)
+	}
+	var c Calibration
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("calibration.json: %v", err)
+	}
+	var want []string
+	for _, s := range CalibrationMatrix {
+		want = append(want, s.Name())
+	}
+	for _, sd := range []int{2, 3} {
+		for _, s := range SeedShapes {
+			want = append(want, fmt.Sprintf("%s_s%d", s.Name(), sd))
+		}
+	}
+	var got []string
+	for _, r := range c.Rows {
+		got = append(got, r.Name)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("calibration.json is not over the current matrix; rerun hdlgen power --calibrate (-matrix +json):\n%s", diff)
+	}
+	if diff := cmp.Diff(tolerances(c.Rows), c.Tolerances); diff != "" {
+		t.Errorf("tolerance summary differs from its rows (-recomputed +json):\n%s", diff)
+	}
+	maxPct, sq := 0.0, 0.0
+	for _, r := range c.Rows {
+		a, err := power.Analytic(r.Design)
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		if diff := cmp.Diff(a, r.Analytic); diff != "" {
+			t.Errorf("%s: the analytic model changed since the calibration; rerun hdlgen power --calibrate (-now +json):\n%s", r.Name, diff)
+		}
+		if r.Yosys.DSP48E1 != r.Analytic.DSP48E1 || r.Yosys.BRAM36 != r.Analytic.BRAM36 {
+			t.Errorf("%s: DSP48E1 %d/%d, BRAM36 %g/%g (Yosys/analytic), want exact", r.Name,
+				r.Yosys.DSP48E1, r.Analytic.DSP48E1, r.Yosys.BRAM36, r.Analytic.BRAM36)
+		}
+		ey, err := power.Evaluate(r.Design, r.Yosys, power.Params{})
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		ea, err := power.Evaluate(r.Design, r.Analytic, power.Params{})
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		e := relErrPct(ea.DynamicW, ey.DynamicW)
+		if math.Abs(e) > ClaimedDynamicPowerPct {
+			t.Errorf("%s: dynamic power analytic %s, Yosys counts %s: %+.1f %%, outside ±%d %%", r.Name,
+				power.FormatPower(ea.DynamicW), power.FormatPower(ey.DynamicW), e, ClaimedDynamicPowerPct)
+		}
+		maxPct, sq = max(maxPct, math.Abs(e)), sq+e*e
+	}
+	t.Logf("dynamic power, analytic vs Yosys counts over %d designs: max |error| %.1f %%, rms %.1f %%",
+		len(c.Rows), maxPct, math.Sqrt(sq/float64(len(c.Rows))))
+	for _, tl := range c.Tolerances {
+		t.Logf("%-8s claim %-6s max |error| %5.1f %% (worst %s), rms %4.1f %%, within claim: %v",
+			tl.Resource, tl.Claim, tl.MaxAbsPct, tl.Worst, tl.RMSPct, tl.Satisfied)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -230,6 +231,7 @@ func TestEvaluate(t *testing.T) {
 
 var sizeShapes = []Shape{
 	{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5},
+	{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5, EffBits: 3}, // a trained readout's effective width
 	{Arch: model.RVFL8, K: 16, L: 4},
 	{Arch: model.IntRVFL, K: 4, L: 2, Kappa: 1, Bits: 3},
 	{Arch: model.IntRVFL, K: 60, L: 10, Kappa: 15, Bits: 8},
@@ -237,53 +239,89 @@ var sizeShapes = []Shape{
 	{Arch: model.RVFL8, K: 60, L: 26},
 }
 
+// sizeOperatingPoints are the options TestSizeMonotone runs every shape with:
+// the defaults, another clock and toggle rate, and a restricted set of Ps.
+var sizeOperatingPoints = []struct {
+	name string
+	o    SizeOptions
+}{
+	{"default", SizeOptions{MaxN: 1500}},
+	{"200MHz_toggle25", SizeOptions{Params: Params{ClockHz: 200e6, Toggle: 0.25}, MaxN: 1500}},
+	{"Ps_1_4_16", SizeOptions{MaxN: 1500, Ps: []int{16, 1, 4}}},
+}
+
 // TestSizeMonotone: a bigger budget never gives a smaller N, every answer fits
-// its budget, and N+1 does not (unless N is the maximum).
+// its budget, and N+1 does not (unless N is the maximum), for several shapes of
+// both networks, both budgeted energies and several operating points.
 func TestSizeMonotone(t *testing.T) {
-	for _, on := range []Budgeted{BudgetDynamic, BudgetTotal} {
-		for _, s := range sizeShapes {
-			o := SizeOptions{Params: Params{BudgetOn: on}, MaxN: 1500}
-			prevN := 0
-			for b := 1e-10; b < 1e-5; b *= 1.07 {
-				sz, err := Size(b, s, o)
-				var imp *ImpossibleError
-				if errors.As(err, &imp) {
-					if prevN != 0 {
-						t.Fatalf("%v %s: budget %g impossible after N=%d at a smaller budget", s, on, b, prevN)
-					}
-					if !(imp.MinJ > b) {
-						t.Fatalf("%v: impossible budget %g but min energy %g", s, b, imp.MinJ)
-					}
-					continue
+	for _, op := range sizeOperatingPoints {
+		for _, on := range []Budgeted{BudgetDynamic, BudgetTotal} {
+			for _, s := range sizeShapes {
+				o := op.o
+				o.BudgetOn = on
+				name := strings.ReplaceAll(strings.TrimSuffix(Design{Shape: s, N: 1, P: 1}.String(), " P=1"), " N=1", "")
+				if s.EffBits != 0 {
+					name += fmt.Sprintf(" eff=%d", s.EffBits)
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if sz.N < prevN {
-					t.Fatalf("%v %s: budget %g gives N=%d, a smaller budget gave N=%d", s, on, b, sz.N, prevN)
-				}
-				if sz.Estimate.BudgetedJ > b || sz.Estimate.Design.N != sz.N || sz.Estimate.Design.P != sz.P {
-					t.Fatalf("%v: N=%d P=%d estimate %+v over budget %g", s, sz.N, sz.P, sz.Estimate, b)
-				}
-				if sz.N < o.MaxN {
-					// No P makes N+1 fit.
-					for _, p := range DefaultPs {
-						if p > sz.N+1 {
-							break
-						}
-						d := Design{Shape: s, N: sz.N + 1, P: p}
-						r := analytic(d)
-						if ok, _ := synth.XC7Z020.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36); !ok {
-							continue
-						}
-						if e, _ := EstimateAnalytic(d, Params{BudgetOn: on}); e.BudgetedJ <= b {
-							t.Fatalf("%v: budget %g: N=%d P=%d fits (%g) but the sizer said N=%d", s, b, sz.N+1, p, e.BudgetedJ, sz.N)
-						}
-					}
-				}
-				prevN = sz.N
+				t.Run(fmt.Sprintf("%s/%s/%s", op.name, on, name), func(t *testing.T) {
+					checkSizeMonotone(t, s, o)
+				})
 			}
 		}
+	}
+}
+
+func checkSizeMonotone(t *testing.T, s Shape, o SizeOptions) {
+	t.Helper()
+	ps := DefaultPs
+	if o.Ps != nil {
+		ps = slices.Sorted(slices.Values(o.Ps))
+	}
+	prevN, answers := 0, 0
+	for b := 1e-10; b < 1e-5; b *= 1.07 {
+		sz, err := Size(b, s, o)
+		var imp *ImpossibleError
+		if errors.As(err, &imp) {
+			if prevN != 0 {
+				t.Fatalf("budget %g impossible after N=%d at a smaller budget", b, prevN)
+			}
+			if !(imp.MinJ > b) {
+				t.Fatalf("impossible budget %g but min energy %g", b, imp.MinJ)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers++
+		if sz.N < prevN {
+			t.Fatalf("budget %g gives N=%d, a smaller budget gave N=%d", b, sz.N, prevN)
+		}
+		if sz.Estimate.BudgetedJ > b || sz.Estimate.Design.N != sz.N || sz.Estimate.Design.P != sz.P || !slices.Contains(ps, sz.P) {
+			t.Fatalf("N=%d P=%d estimate %+v over budget %g (or P not a candidate)", sz.N, sz.P, sz.Estimate, b)
+		}
+		if sz.N < o.MaxN {
+			// No candidate P makes N+1 fit.
+			for _, p := range ps {
+				if p > sz.N+1 {
+					break
+				}
+				d := Design{Shape: s, N: sz.N + 1, P: p}
+				r := analytic(d)
+				if ok, _ := synth.XC7Z020.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36); !ok {
+					continue
+				}
+				if e, _ := EstimateAnalytic(d, o.Params); e.BudgetedJ <= b {
+					t.Fatalf("budget %g: N=%d P=%d fits (%g) but the sizer said N=%d", b, sz.N+1, p, e.BudgetedJ, sz.N)
+				}
+			}
+		}
+		prevN = sz.N
+	}
+	// The budget range must exercise the sizer: some budgets give an answer
+	// and the largest one a larger N than the smallest feasible one.
+	if answers < 2 || prevN <= 1 {
+		t.Errorf("only %d budgets in [1e-10, 1e-5] J had an answer (last N=%d): the range misses this shape", answers, prevN)
 	}
 }
 

@@ -14,6 +14,14 @@
 //	FAIL vectors=<transferred> cycles=<c> mismatches=<n>
 //	PASS vectors=<V> cycles=<C> latency=<cycles>
 //
+// The Verilator testbenches also print, just before PASS or FAIL,
+//
+//	SIMRATE cycles=<C> wall_ns=<host nanoseconds of the simulation loop>
+//
+// from which package verify derives the simulated cycles per second. Icarus
+// has no host clock and prints no such line, so a comparison of the two
+// simulators' reports leaves it out.
+//
 // Units: cycles are rising clock edges after reset (cycle 0 is the first edge
 // with rst_ni = 1); ClockPeriodNS is in nanoseconds.
 //

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -109,14 +110,50 @@ func runCase(t *testing.T, fix string, sim simulator, target string, files map[s
 	if err != nil && !errors.As(err, &exitErr) {
 		t.Fatalf("%s: %v", strings.Join(argv, " "), err)
 	}
-	var lines []string
+	var lines, rates []string
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		if strings.HasPrefix(l, "FATAL: ") || strings.HasPrefix(strings.TrimSpace(l), "Time: ") {
 			continue
 		}
+		if strings.HasPrefix(l, "SIMRATE ") {
+			rates = append(rates, l)
+			continue
+		}
 		lines = append(lines, l)
 	}
+	checkSimRate(t, sim.name, lines, rates)
 	return lines, err == nil
+}
+
+var (
+	simRateRE = regexp.MustCompile(`^SIMRATE cycles=(\d+) wall_ns=(\d+)$`)
+	verdictRE = regexp.MustCompile(`^(?:PASS|FAIL) vectors=\d+ cycles=(\d+) `)
+)
+
+// checkSimRate checks the SIMRATE line (tb_common.h): the Verilator
+// testbenches print exactly one, with the cycle count of the PASS or FAIL line
+// and a positive host time, whenever they print a verdict; Icarus prints none.
+// runCase drops it from the lines it returns, so that the two simulators'
+// reports compare equal.
+func checkSimRate(t *testing.T, sim string, lines, rates []string) {
+	t.Helper()
+	var verdict []string
+	if len(lines) > 0 {
+		verdict = verdictRE.FindStringSubmatch(lines[len(lines)-1])
+	}
+	switch {
+	case sim != "verilator" || verdict == nil:
+		if len(rates) != 0 {
+			t.Errorf("%s: unexpected %q", sim, rates)
+		}
+	case len(rates) != 1:
+		t.Errorf("%s: %d SIMRATE lines, want 1: %q", sim, len(rates), rates)
+	default:
+		m := simRateRE.FindStringSubmatch(rates[0])
+		if m == nil || m[1] != verdict[1] || m[2] == "0" {
+			t.Errorf("%s: %q, want SIMRATE cycles=%s wall_ns=<positive>", sim, rates[0], verdict[1])
+		}
+	}
 }
 
 // caseFiles are the run-directory files of a case: the vectors and the mode.

@@ -15,7 +15,9 @@
 //
 // (with TRACE=1 for the Verilator runs when Options.Trace is set), captures
 // the output, and parses the testbench lines of docs/rtl-interface.md §7
-// (PASS, FAIL, MISMATCH, TIMEOUT, ERROR).
+// (PASS, FAIL, MISMATCH, TIMEOUT, ERROR) and the Verilator testbenches'
+// SIMRATE line (host time of the simulation loop: Result.SimWall and
+// Result.CyclesPerSecond, the simulated cycles per second).
 //
 // A step passes when make exits 0 and, for lint, Verilator printed no
 // %Warning/%Error line; for a simulation, the testbench printed PASS and no

@@ -23,6 +23,26 @@ func TestParse(t *testing.T) {
 			want:   Result{Passed: true, Vectors: 1000, Cycles: 54321, Latency: 67},
 		},
 		{
+			name:   "pass_with_simrate",
+			step:   StepVerilator,
+			output: "SIMRATE cycles=54321 wall_ns=27160500\nPASS vectors=1000 cycles=54321 latency=67\n",
+			want:   Result{Passed: true, Vectors: 1000, Cycles: 54321, Latency: 67, SimWall: 27160500 * time.Nanosecond},
+		},
+		{
+			name:    "fail_with_simrate",
+			step:    StepVerilator,
+			output:  "MISMATCH vector=3 field=class expected=1 got=2\nSIMRATE cycles=400 wall_ns=1000\nFAIL vectors=3 cycles=400 mismatches=1\n",
+			exitErr: "exit status 1",
+			want: Result{Vectors: 3, Cycles: 400, SimWall: time.Microsecond,
+				Mismatches: []string{"MISMATCH vector=3 field=class expected=1 got=2"}, ExitErr: "exit status 1"},
+		},
+		{
+			name:   "malformed_simrate_is_ignored",
+			step:   StepVerilator,
+			output: "SIMRATE cycles=9 wall_ns=-5\nSIMRATE cycles=9\nPASS vectors=1 cycles=9 latency=3\n",
+			want:   Result{Passed: true, Vectors: 1, Cycles: 9, Latency: 3},
+		},
+		{
 			name: "mismatch",
 			step: StepIcarus,
 			output: "MISMATCH vector=3 field=score[2] expected=-5 got=-4\n" +
@@ -115,6 +135,8 @@ func TestWriteText(t *testing.T) {
 		Steps: []Result{
 			{Name: "lint/stream", Step: StepLint, Passed: true, Duration: 300 * time.Millisecond},
 			{Name: "verilator/stream", Step: StepVerilator, Passed: true, Vectors: 10, Cycles: 99, Latency: 3, Duration: 12 * time.Second},
+			{Name: "verilator/axis", Step: StepVerilator, Passed: true, Vectors: 10, Cycles: 2500000, Latency: 9, Duration: 3 * time.Second,
+				SimWall: 1250 * time.Millisecond},
 			{Name: "icarus/stream", Step: StepIcarus, Vectors: 2, Cycles: 20, Duration: time.Second,
 				Mismatches: []string{"MISMATCH vector=1 field=class expected=1 got=0"}},
 		},
@@ -128,6 +150,7 @@ func TestWriteText(t *testing.T) {
 	want := "verify /d\n" +
 		"  lint/stream        pass     0.3s\n" +
 		"  verilator/stream   pass    12.0s  vectors=10 cycles=99 latency=3\n" +
+		"  verilator/axis     pass     3.0s  vectors=10 cycles=2500000 latency=9 sim=1.25s (2e+06 cycles/s)\n" +
 		"  icarus/stream      FAIL     1.0s  vectors=2 cycles=20\n" +
 		"      MISMATCH vector=1 field=class expected=1 got=0\n" +
 		"  trace build/trace/stream.vcd\n" +
@@ -135,7 +158,7 @@ func TestWriteText(t *testing.T) {
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if err := r.Err(); err == nil || err.Error() != "verify: /d failed (1 of 3 steps): icarus/stream: MISMATCH vector=1 field=class expected=1 got=0" {
+	if err := r.Err(); err == nil || err.Error() != "verify: /d failed (1 of 4 steps): icarus/stream: MISMATCH vector=1 field=class expected=1 got=0" {
 		t.Errorf("Err() = %v", err)
 	}
 	if (&Report{}).Passed() {

@@ -53,12 +53,27 @@ type Result struct {
 	Vectors int // vectors checked (PASS) or transferred before the stop (FAIL)
 	Cycles  int // cycles simulated after reset
 	Latency int // accept to first valid of vector 0 (PASS only)
+	// SimWall is the host time of the simulation loop that the Verilator
+	// testbench reports on its SIMRATE line (0 for Icarus and lint, which
+	// report none). Unlike Duration it excludes make, the model build, the
+	// start-up and reading the vectors.
+	SimWall time.Duration
 
 	Mismatches  []string // MISMATCH and TIMEOUT lines, in order (at most 10 + 1)
 	Diagnostics []string // on failure: ERROR, %Error, %Warning and warning lines (at most 20)
 	Duration    time.Duration
 	Output      string // everything the command printed (stdout and stderr)
 	ExitErr     string // the command's exit error, "" when it exited 0
+}
+
+// CyclesPerSecond is the simulation speed of a Verilator run: Cycles / SimWall
+// in simulated clock cycles per host second; 0 when the testbench reported no
+// host time.
+func (r Result) CyclesPerSecond() float64 {
+	if r.SimWall <= 0 {
+		return 0
+	}
+	return float64(r.Cycles) / r.SimWall.Seconds()
 }
 
 // Report is the outcome of Run.
@@ -137,6 +152,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  vectors=%d cycles=%d", s.Vectors, s.Cycles)
 			if s.Passed {
 				fmt.Fprintf(&b, " latency=%d", s.Latency)
+			}
+			if r := s.CyclesPerSecond(); r > 0 {
+				fmt.Fprintf(&b, " sim=%.4gs (%.3g cycles/s)", s.SimWall.Seconds(), r)
 			}
 		}
 		b.WriteByte('\n')
@@ -403,6 +421,7 @@ func runStep(ctx context.Context, dir string, step Step, target string, opts Opt
 var (
 	passRE = regexp.MustCompile(`^PASS vectors=(\d+) cycles=(\d+) latency=(-?\d+)$`)
 	failRE = regexp.MustCompile(`^FAIL vectors=(\d+) cycles=(\d+) mismatches=(\d+)$`)
+	rateRE = regexp.MustCompile(`^SIMRATE cycles=(\d+) wall_ns=(\d+)$`)
 	diagRE = regexp.MustCompile(`^(ERROR |%Error|%Warning)|(?i:\bwarning\b|\berror\b)`)
 )
 
@@ -422,6 +441,9 @@ func parse(res *Result) {
 			m := passRE.FindStringSubmatch(line)
 			res.Vectors, res.Cycles, res.Latency = atoi(m[1]), atoi(m[2]), atoi(m[3])
 			sawPass = true
+		case rateRE.MatchString(line):
+			m := rateRE.FindStringSubmatch(line)
+			res.SimWall = time.Duration(atoi(m[2]))
 		case failRE.MatchString(line):
 			m := failRE.FindStringSubmatch(line)
 			res.Vectors, res.Cycles = atoi(m[1]), atoi(m[2])

@@ -91,6 +91,15 @@ func TestRun(t *testing.T) {
 	if !rep.Passed() || rep.Err() != nil {
 		t.Errorf("Passed() = %v, Err() = %v; want a pass", rep.Passed(), rep.Err())
 	}
+	// Only the Verilator runs report their host time (the SIMRATE line).
+	for _, s := range rep.Steps {
+		if hasRate := s.SimWall > 0 && s.CyclesPerSecond() > 0; hasRate != (s.Step == verify.StepVerilator) {
+			t.Errorf("%s: SimWall %v, %g cycles/s", s.Name, s.SimWall, s.CyclesPerSecond())
+		}
+		if s.SimWall > s.Duration {
+			t.Errorf("%s: simulation loop %v longer than the whole step %v", s.Name, s.SimWall, s.Duration)
+		}
+	}
 	if got := rep.Steps[2].Command; !cmp.Equal(got, []string{"make", "-C", dir, "--no-print-directory", "verilator-stream"}) {
 		t.Errorf("command = %q", got)
 	}

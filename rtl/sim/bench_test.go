@@ -36,10 +36,27 @@ func modelNsPerVector(c *Core, in [][]int) float64 {
 	return float64(time.Since(start).Nanoseconds()) / float64(rounds*len(in))
 }
 
-func reportRates(b *testing.B, c *Core, in [][]int, perOp int) {
-	nsPer := float64(b.Elapsed().Nanoseconds()) / float64(b.N*perOp)
+// reportRates reports, for b.N operations of perOp classifications and
+// cyclesPerOp simulated clock cycles each: classifications per second, simulated
+// cycles per second (the unit of the Verilator testbench's SIMRATE line, see
+// results/hardware/median-verify.md) and the time per classification as a
+// multiple of the model package's untimed integer path, measured in the same run.
+func reportRates(b *testing.B, c *Core, in [][]int, perOp, cyclesPerOp int) {
+	sec := b.Elapsed().Seconds()
+	nsPer := 1e9 * sec / float64(b.N*perOp)
 	b.ReportMetric(1e9/nsPer, "classifications/s")
+	b.ReportMetric(float64(b.N*cyclesPerOp)/sec, "cycles/s")
 	b.ReportMetric(nsPer/modelNsPerVector(c, in), "x_model")
+}
+
+// cyclesOf is the number of cycles the stream top takes for st (the same for
+// every run: the simulator is deterministic).
+func cyclesOf(b *testing.B, c *Core, st Stimulus) int {
+	run, err := c.RunStream(st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return run.Cycles
 }
 
 // BenchmarkClassify: one vector through a fresh stream top (Classify, as `hdlgen
@@ -50,6 +67,11 @@ func BenchmarkClassify(b *testing.B) {
 		b.Run(fmt.Sprintf("P=%d", p), func(b *testing.B) {
 			c := newCore(b, m, p)
 			in := benchInputs(c, 64)
+			// Classify's run: one vector, no gap, always ready (latency + 1 cycles).
+			cycles := cyclesOf(b, c, Stimulus{Inputs: in[:1], Gaps: []int{0}, Ready: []bool{true}})
+			if want := c.Plan().Latency + 1; cycles != want {
+				b.Fatalf("one vector takes %d cycles, want latency + 1 = %d", cycles, want)
+			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, _, _, err := c.Classify(in[i%len(in)]); err != nil {
@@ -57,7 +79,7 @@ func BenchmarkClassify(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			reportRates(b, c, in, 1)
+			reportRates(b, c, in, 1, cycles)
 		})
 	}
 }
@@ -71,6 +93,7 @@ func BenchmarkStream(b *testing.B) {
 			c := newCore(b, m, p)
 			in := benchInputs(c, 64)
 			st := Stimulus{Inputs: in, Gaps: make([]int, len(in)), Ready: []bool{true}}
+			cycles := cyclesOf(b, c, st)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := c.RunStream(st); err != nil {
@@ -78,7 +101,7 @@ func BenchmarkStream(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			reportRates(b, c, in, len(in))
+			reportRates(b, c, in, len(in), cycles)
 		})
 	}
 }

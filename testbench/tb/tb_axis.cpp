@@ -4,8 +4,9 @@
 // Build: verilator --cc --exe --build --top-module <axis top> --prefix Vdut ... tb_axis.cpp
 // with -I<DIR>/vectors (tv_params.h). Run from DIR (the RTL reads mem/*.mem):
 //   Vdut [+vectors=DIR/vectors] [+trace=FILE.vcd]
-// Prints MISMATCH lines, then PASS or FAIL; exit 0 on PASS, 1 on a mismatch or a
-// timeout, 2 when the test vectors cannot be read.
+// Prints MISMATCH lines, a SIMRATE line (cycles and host time of the run), then
+// PASS or FAIL; exit 0 on PASS, 1 on a mismatch or a timeout, 2 when the test
+// vectors cannot be read.
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -88,6 +89,7 @@ int run(VerilatedContext* ctx) {
   std::uint64_t c = 0;
   bool timeout = false;
 
+  const tb::WallClock wall;
   while (o < kVectors && !rep.full()) {
     if (c >= kMaxCycles) {
       timeout = true;
@@ -164,12 +166,14 @@ int run(VerilatedContext* ctx) {
     }
     ++c;
   }
+  const long long wallNs = wall.ns();
   top->final();
 
   if (timeout) {
     std::printf("TIMEOUT vector=%llu cycles=%llu\n", static_cast<unsigned long long>(o),
                 static_cast<unsigned long long>(c));
   }
+  tb::printSimRate(c, wallNs);
   if (timeout || rep.count() > 0) {
     std::printf("FAIL vectors=%llu cycles=%llu mismatches=%d\n", static_cast<unsigned long long>(o),
                 static_cast<unsigned long long>(c), rep.count());

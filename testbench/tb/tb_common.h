@@ -2,11 +2,12 @@
 //
 // Shared helpers of the Verilator testbenches tb_stream.cpp and tb_axis.cpp:
 // bit vectors of any width, the strict $readmemh reader for DIR/vectors, port
-// access for every Verilator port type, and the PASS/MISMATCH report of
-// docs/rtl-interface.md §7.
+// access for every Verilator port type, the PASS/MISMATCH report of
+// docs/rtl-interface.md §7, and the SIMRATE line (host time of the run).
 #ifndef HDLGEN_TB_COMMON_H_
 #define HDLGEN_TB_COMMON_H_
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -273,6 +274,29 @@ class Harness {
   std::unique_ptr<VerilatedVcdC> trace_;
 #endif
 };
+
+// WallClock measures the host (wall-clock) time of the simulation loop.
+class WallClock {
+ public:
+  WallClock() : start_(std::chrono::steady_clock::now()) {}
+  long long ns() const {
+    return static_cast<long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now() - start_)
+                                      .count());
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+// printSimRate prints the Verilator-only line
+//   SIMRATE cycles=<C> wall_ns=<host nanoseconds of the simulation loop>
+// just before PASS or FAIL, so that the simulated cycles per second of the
+// run can be computed (package verify does). Icarus has no host clock and
+// prints no such line; tools comparing the two simulators' reports ignore it.
+inline void printSimRate(std::uint64_t cycles, long long wallNs) {
+  std::printf("SIMRATE cycles=%llu wall_ns=%lld\n", static_cast<unsigned long long>(cycles), wallNs);
+}
 
 // Plus-argument value (+name=value), or def when absent.
 inline std::string plusArg(VerilatedContext* ctx, const std::string& name, const std::string& def) {
