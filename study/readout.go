@@ -23,7 +23,10 @@ type ReadoutOptions struct {
 	Bounds   []int    // default 1…16
 	Seeds    []uint64 // float and rounded readouts; default 0…4
 	GASeeds  []uint64 // the GA strategies (expensive); default {0}
-	GA       quant.GAOptions
+	// NoGA skips the two GA strategies: float and rounded readouts only (a
+	// study in minutes rather than hours). GASeeds is then ignored.
+	NoGA bool
+	GA   quant.GAOptions
 	// MaxGARows caps the training rows the GA's fitness sees: larger training
 	// sets are subsampled (a seeded shuffle) to keep the study's time bounded.
 	MaxGARows int
@@ -50,7 +53,10 @@ func (o *ReadoutOptions) defaults() {
 	if len(o.Seeds) == 0 {
 		o.Seeds = DefaultSeeds
 	}
-	if len(o.GASeeds) == 0 {
+	switch {
+	case o.NoGA:
+		o.GASeeds = nil
+	case len(o.GASeeds) == 0:
 		o.GASeeds = []uint64{0}
 	}
 	if o.GA.Population == 0 {
@@ -78,12 +84,12 @@ type ReadoutResult struct {
 	Config      Best              `json:"config"`      // N, λ, κ from the accuracy study
 	Regularizer model.Regularizer `json:"regularizer"` // the accuracy study's ridge penalty
 	Bounds      []int             `json:"bounds"`
-	Float       float64           `json:"float"`          // over Seeds
-	Round       []float64         `json:"round"`          // per bound, over Seeds
-	FloatGA     float64           `json:"float_ga_seeds"` // float readout over GASeeds (paired with the GA)
-	RoundGA     []float64         `json:"round_ga_seeds"`
-	GARounded   []float64         `json:"ga_rounded"` // per bound, over GASeeds
-	GARandom    []float64         `json:"ga_random"`
+	Float       float64           `json:"float"`                    // over Seeds
+	Round       []float64         `json:"round"`                    // per bound, over Seeds
+	FloatGA     float64           `json:"float_ga_seeds,omitempty"` // float readout over GASeeds (paired with the GA)
+	RoundGA     []float64         `json:"round_ga_seeds,omitempty"` // absent without the GA
+	GARounded   []float64         `json:"ga_rounded,omitempty"`     // per bound, over GASeeds
+	GARandom    []float64         `json:"ga_random,omitempty"`
 	GARows      int               `json:"ga_rows"` // training rows the GA saw (≤ MaxGARows)
 	Seconds     float64           `json:"seconds"`
 	GASeconds   float64           `json:"ga_seconds"`
@@ -114,6 +120,9 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 	gaOpt := opt.GA
 	gaOpt.Seed = 0 // per run seeds are derived below; keep the fingerprint independent
 	fp := fingerprint("readout-v1", opt.Bounds, opt.Seeds, opt.GASeeds, gaOpt, opt.MaxGARows, opt.TestNorm)
+	if opt.NoGA {
+		fp = fingerprint(fp, "no-ga")
+	}
 	out := &ReadoutStudy{Options: opt}
 	type rjob struct {
 		name string
@@ -173,9 +182,13 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 					}
 				default:
 					out.Results = append(out.Results, r)
-					fmt.Fprintf(opt.Progress, "[%d/%d] readout %s (N=%d κ=%d): float %.4f, 5-bit-equivalent B=15 round %.4f, B=1 round %.4f ga %.4f random %.4f (%.1fs, GA %.1fs)\n",
+					ga := ""
+					if !opt.NoGA {
+						ga = fmt.Sprintf(" ga %.4f random %.4f", at(r.GARounded, r.Bounds, 1), at(r.GARandom, r.Bounds, 1))
+					}
+					fmt.Fprintf(opt.Progress, "[%d/%d] readout %s (N=%d κ=%d): float %.4f, 5-bit-equivalent B=15 round %.4f, B=1 round %.4f%s (%.1fs, GA %.1fs)\n",
 						done, len(jobs), j.name, j.best.N, j.best.Kappa, r.Float, at(r.Round, r.Bounds, 15), at(r.Round, r.Bounds, 1),
-						at(r.GARounded, r.Bounds, 1), at(r.GARandom, r.Bounds, 1), r.Seconds, r.GASeconds)
+						ga, r.Seconds, r.GASeconds)
 				}
 				mu.Unlock()
 			}
@@ -338,12 +351,18 @@ func readoutDataset(ctx context.Context, opt ReadoutOptions, name string, best B
 		}
 	}
 	r.Float /= nFloat
-	r.FloatGA /= nGA
 	for bi := range r.Round {
 		r.Round[bi] /= nFloat
-		r.RoundGA[bi] /= nGA
-		r.GARounded[bi] /= nGA
-		r.GARandom[bi] /= nGA
+	}
+	if nGA == 0 { // NoGA: the GA fields are absent, not zero
+		r.RoundGA, r.GARounded, r.GARandom = nil, nil, nil
+	} else {
+		r.FloatGA /= nGA
+		for bi := range r.RoundGA {
+			r.RoundGA[bi] /= nGA
+			r.GARounded[bi] /= nGA
+			r.GARandom[bi] /= nGA
+		}
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil

@@ -28,15 +28,16 @@ type ReadoutSummary struct {
 	Bounds       []int               `json:"bounds"`
 	Float        float64             `json:"float"`
 	Round        []float64           `json:"round"`
-	FloatGA      float64             `json:"float_ga_seeds"`
-	RoundGA      []float64           `json:"round_ga_seeds"`
-	GARounded    []float64           `json:"ga_rounded"`
-	GARandom     []float64           `json:"ga_random"`
-	Seeds        []uint64            `json:"seeds"`
-	GASeeds      []uint64            `json:"ga_seeds"`
-	GA           any                 `json:"ga_options"`
-	MaxGARows    int                 `json:"max_ga_rows"`
-	Skipped      []Skipped           `json:"skipped"`
+	// The GA fields are absent when the study ran without the GA.
+	FloatGA   float64   `json:"float_ga_seeds,omitempty"`
+	RoundGA   []float64 `json:"round_ga_seeds,omitempty"`
+	GARounded []float64 `json:"ga_rounded,omitempty"`
+	GARandom  []float64 `json:"ga_random,omitempty"`
+	Seeds     []uint64  `json:"seeds"`
+	GASeeds   []uint64  `json:"ga_seeds"`
+	GA        any       `json:"ga_options,omitempty"`
+	MaxGARows int       `json:"max_ga_rows,omitempty"`
+	Skipped   []Skipped `json:"skipped"`
 }
 
 // WriteReadoutReport writes readout.tsv, readout-summary.{json,md} and
@@ -46,8 +47,13 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 	nb := len(o.Bounds)
 	sum := &ReadoutSummary{Command: command, Date: now.UTC().Format("2006-01-02"), Machine: machine(),
 		WallSeconds: s.WallSeconds, Reused: s.Reused, Datasets: len(s.Results), Bounds: o.Bounds,
-		Round: make([]float64, nb), RoundGA: make([]float64, nb), GARounded: make([]float64, nb), GARandom: make([]float64, nb),
-		Seeds: o.Seeds, GASeeds: o.GASeeds, GA: o.GA, MaxGARows: o.MaxGARows, Skipped: s.Skipped}
+		Round: make([]float64, nb), Seeds: o.Seeds, GASeeds: o.GASeeds, GA: o.GA, MaxGARows: o.MaxGARows, Skipped: s.Skipped}
+	ga := !o.NoGA
+	if ga {
+		sum.RoundGA, sum.GARounded, sum.GARandom = make([]float64, nb), make([]float64, nb), make([]float64, nb)
+	} else {
+		sum.GA, sum.MaxGARows = nil, 0
+	}
 	for _, r := range s.Results {
 		if !slices.Contains(sum.Regularizers, r.Regularizer) {
 			sum.Regularizers = append(sum.Regularizers, r.Regularizer)
@@ -55,7 +61,11 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 	}
 	var tsv bytes.Buffer
 	tsv.WriteString("dataset\tn\tlambda\tkappa\tga_rows\tfloat")
-	for _, kind := range []string{"round", "ga_rounded", "ga_random"} {
+	kinds := []string{"round", "ga_rounded", "ga_random"}
+	if !ga {
+		kinds = kinds[:1]
+	}
+	for _, kind := range kinds {
 		for _, b := range o.Bounds {
 			fmt.Fprintf(&tsv, "\t%s_B%d", kind, b)
 		}
@@ -73,6 +83,9 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 		fmt.Fprintf(&tsv, "\t%.1f\n", r.Seconds)
 		for bi := 0; bi < nb; bi++ {
 			sum.Round[bi] += r.Round[bi]
+			if !ga {
+				continue
+			}
 			sum.RoundGA[bi] += r.RoundGA[bi]
 			sum.GARounded[bi] += r.GARounded[bi]
 			sum.GARandom[bi] += r.GARandom[bi]
@@ -83,6 +96,9 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 		sum.FloatGA /= n
 		for bi := 0; bi < nb; bi++ {
 			sum.Round[bi] /= n
+			if !ga {
+				continue
+			}
 			sum.RoundGA[bi] /= n
 			sum.GARounded[bi] /= n
 			sum.GARandom[bi] /= n
@@ -102,14 +118,16 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 			lo = min(lo, a)
 		}
 	}
+	series := []svgplot.Series{{Name: "rounded ridge solution", X: xs, Y: sum.Round}}
+	if ga {
+		series = append(series,
+			svgplot.Series{Name: "GA seeded with the rounded solution", X: xs, Y: sum.GARounded},
+			svgplot.Series{Name: "GA with random initialisation", X: xs, Y: sum.GARandom})
+	}
 	svg := svgplot.Lines(fmt.Sprintf("Integer readout: mean accuracy over %d datasets (paper Fig. 6)", len(s.Results)),
 		svgplot.Axis{Label: "positive bound B of the readout levels −B…B", Min: float64(o.Bounds[0]), Max: float64(o.Bounds[nb-1])},
 		svgplot.Axis{Label: "mean accuracy", Min: max(0, float64(int(lo*10))/10), Max: 1},
-		[]svgplot.Series{
-			{Name: "rounded ridge solution", X: xs, Y: sum.Round},
-			{Name: "GA seeded with the rounded solution", X: xs, Y: sum.GARounded},
-			{Name: "GA with random initialisation", X: xs, Y: sum.GARandom},
-		},
+		series,
 		[]svgplot.Reference{{Name: fmt.Sprintf("float readout (%.4f)", sum.Float), Y: sum.Float}})
 	files := map[string][]byte{
 		"readout.tsv":          tsv.Bytes(),
@@ -130,17 +148,32 @@ func (s *ReadoutSummary) markdown() string {
 	fmt.Fprintf(&b, "# Integer readout study (paper Section IV-B, Fig. 6)\n\n")
 	fmt.Fprintf(&b, "- command: `%s`\n- date: %s\n- machine: %s\n- wall time of this invocation: %s (%d datasets reused)\n",
 		s.Command, s.Date, s.Machine, (time.Duration(s.WallSeconds) * time.Second).String(), s.Reused)
-	fmt.Fprintf(&b, "- datasets: %d (each with its best intRVFL N, λ, κ from the accuracy study); float and rounded readouts over seeds %v, GA strategies over seeds %v; GA fitness on at most %d training rows\n",
-		s.Datasets, s.Seeds, s.GASeeds, s.MaxGARows)
+	ga := len(s.GASeeds) > 0
+	if ga {
+		fmt.Fprintf(&b, "- datasets: %d (each with its best intRVFL N, λ, κ from the accuracy study); float and rounded readouts over seeds %v, GA strategies over seeds %v; GA fitness on at most %d training rows\n",
+			s.Datasets, s.Seeds, s.GASeeds, s.MaxGARows)
+	} else {
+		fmt.Fprintf(&b, "- datasets: %d (each with its best intRVFL N, λ, κ from the accuracy study); float and rounded readouts over seeds %v; no GA (--readout-ga=false)\n",
+			s.Datasets, s.Seeds)
+	}
 	fmt.Fprintf(&b, "- ridge penalty of the float readout (from the accuracy study): %v\n", s.Regularizers)
-	fmt.Fprintf(&b, "- float readout: %.4f (over the GA seeds: %.4f)\n\n", s.Float, s.FloatGA)
-	b.WriteString("| B | levels | bits | rounded | rounded (GA seeds) | GA from rounded | GA from random |\n|---|---|---|---|---|---|---|\n")
+	if ga {
+		fmt.Fprintf(&b, "- float readout: %.4f (over the GA seeds: %.4f)\n\n", s.Float, s.FloatGA)
+		b.WriteString("| B | levels | bits | rounded | rounded (GA seeds) | GA from rounded | GA from random |\n|---|---|---|---|---|---|---|\n")
+	} else {
+		fmt.Fprintf(&b, "- float readout: %.4f\n\n", s.Float)
+		b.WriteString("| B | levels | bits | rounded |\n|---|---|---|---|\n")
+	}
 	for i, bound := range s.Bounds {
 		bits := 1
 		for (1<<(bits-1))-1 < bound {
 			bits++
 		}
-		fmt.Fprintf(&b, "| %d | %d | %d | %.4f | %.4f | %.4f | %.4f |\n", bound, 2*bound+1, bits, s.Round[i], s.RoundGA[i], s.GARounded[i], s.GARandom[i])
+		if ga {
+			fmt.Fprintf(&b, "| %d | %d | %d | %.4f | %.4f | %.4f | %.4f |\n", bound, 2*bound+1, bits, s.Round[i], s.RoundGA[i], s.GARounded[i], s.GARandom[i])
+		} else {
+			fmt.Fprintf(&b, "| %d | %d | %d | %.4f |\n", bound, 2*bound+1, bits, s.Round[i])
+		}
 	}
 	for i, bound := range s.Bounds {
 		if bound == 15 {

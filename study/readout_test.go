@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,5 +107,59 @@ func TestReadoutUsesTheAccuracyStudysRegularizer(t *testing.T) {
 	}
 	if other.Mean == stored.Eval.Mean {
 		t.Fatalf("variance and identity penalties give the same accuracy %.6f: the test cannot tell them apart", other.Mean)
+	}
+}
+
+// TestReadoutWithoutGA: float and rounded readouts only; the GA fields are
+// absent (not zero) in the results and the report, and the fingerprint keeps
+// such results apart from a GA study's.
+func TestReadoutWithoutGA(t *testing.T) {
+	dir := collection(t)
+	out := t.TempDir()
+	names := []string{"iris", "balloons"}
+	if _, err := RunAccuracy(context.Background(), ReproduceOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Networks: []Network{IntRVFL}, Grid: smallGrid, Seeds: []uint64{0}}); err != nil {
+		t.Fatal(err)
+	}
+	opt := ReadoutOptions{DataDir: dir, OutDir: out, Datasets: names, Bounds: []int{1, 15}, Seeds: []uint64{0}, NoGA: true}
+	s, err := RunReadout(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range s.Results {
+		if r.GARounded != nil || r.GARandom != nil || r.RoundGA != nil || r.GASeconds != 0 {
+			t.Errorf("%s: GA fields set without the GA: %+v", r.Dataset, r)
+		}
+		if len(r.Round) != 2 || r.Float < 0.5 {
+			t.Errorf("%s: float %.3f, rounded %v", r.Dataset, r.Float, r.Round)
+		}
+	}
+	if _, err := WriteReadoutReport(out, s, "test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	js, err := os.ReadFile(filepath.Join(out, "readout-summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(js), "ga_rounded") {
+		t.Errorf("readout-summary.json has GA fields without the GA:\n%s", js)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "readout-summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "no GA") || strings.Contains(string(md), "GA from rounded") {
+		t.Errorf("readout-summary.md does not describe a study without the GA:\n%s", md)
+	}
+	opt.NoGA = false
+	opt.GASeeds = []uint64{0}
+	opt.GA = StudyGAOptions()
+	opt.GA.Generations, opt.GA.Patience = 2, 1
+	withGA, err := RunReadout(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withGA.Reused != 0 {
+		t.Errorf("a GA study reused %d results of the study without the GA", withGA.Reused)
 	}
 }
