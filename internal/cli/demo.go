@@ -29,7 +29,9 @@ func newDemoCmd(app *App) *cobra.Command {
 		Use:   "demo [--out DIR]",
 		Short: "The whole flow on the embedded iris data: train → quantise → emit → verify",
 		Long: `Demo runs hdlgen's main job on the iris data embedded in the binary:
-  1. train an intRVFL (N=50, κ=3, λ=4, seed 0) and write DIR/iris.json;
+  1. train an intRVFL (N=50, κ=3, λ=4, identity ridge penalty λ·I, which rounds
+     to integers with little loss (docs/semantics.md §6), seed 0) and write
+     DIR/iris.json;
   2. quantise its readout to 5-bit integers and write DIR/iris-5bit.json;
   3. emit the Verilog (P=4, stream and AXI4-Stream tops, 1,000 test vectors) to DIR/hw;
   4. verify it: Verilator lint, then the Verilator and Icarus testbenches against the
@@ -42,7 +44,7 @@ The same commands, one by one, are in the README.`,
 				return err
 			}
 			data := model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
-			m, err := model.Train(data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda})
+			m, err := model.Train(data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
 			if err != nil {
 				return err
 			}
@@ -68,7 +70,7 @@ The same commands, one by one, are in the README.`,
 				rows[r] = d.Row(r)
 			}
 			hw := filepath.Join(o.out, "hw")
-			rep, err := rtl.Emit(m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Force: true}, hw)
+			rep, err := rtl.Emit(m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
 			if err != nil {
 				return err
 			}

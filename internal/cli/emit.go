@@ -20,6 +20,10 @@ type emitOptions struct {
 	force         bool
 }
 
+// defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
+// that the README's one-by-one commands write the same files as "hdlgen demo".
+const defaultVectorSeed = 1
+
 func newEmitCmd(app *App) *cobra.Command {
 	o := &emitOptions{}
 	cmd := &cobra.Command{
@@ -51,7 +55,7 @@ Then run "hdlgen verify DIR".`,
 	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock")
 	f.BoolVar(&o.axis, "axis", false, "also emit the AXI4-Stream wrapper")
 	f.IntVar(&o.vectors, "vectors", rtl.DefaultVectors, "number of test vectors")
-	f.Uint64Var(&o.seed, "seed", 1, "seed of the random vectors, gaps and back-pressure")
+	f.Uint64Var(&o.seed, "seed", defaultVectorSeed, "seed of the random vectors, gaps and back-pressure")
 	f.Float64Var(&o.ready, "ready", rtl.DefaultReadyProbability, "probability that out_ready is 1 in a cycle (1: no back-pressure)")
 	f.StringVar(&o.data, "data", "", "draw half of the random vectors from these rows (CSV, collection folder with --dataset, or example:NAME)")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside a collection folder")
