@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/study"
 )
 
@@ -23,6 +24,7 @@ type reproduceOptions struct {
 	stages    string
 	hyper     string
 	reg       string
+	budgets   string
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -37,9 +39,18 @@ footnote (RVFL with quantised inputs, RVFL with direct links). It writes
 OUT/runs/<network>/<dataset>.{search,result}.json as soon as each is done (a rerun
 skips finished work, so it can be interrupted with Ctrl-C and resumed), then
 OUT/accuracy.tsv, OUT/summary.{json,md} and OUT/fig5-rvfl-vs-intrvfl.svg.
-Progress and an ETA go to stderr.`,
+Progress and an ETA go to stderr.
+
+The budget stage (--stages budget, the paper's Fig. 7) sizes the intRVFL
+(5-bit readout, each κ) and the 8-bit fixed-point RVFL to each energy budget of
+--budgets (N capped at the grid's largest N, 1500), searches λ (and κ) by the
+validation accuracy of the deployed integer readout, evaluates the selection
+the same way, and writes OUT/budget/<label>/runs/<network>/<dataset>.json,
+OUT/budget/accuracy.tsv, OUT/budget/summary.{json,md} and
+OUT/budget/fig7-<label>.svg (docs/benchmark.md).`,
 		Example: `  hdlgen reproduce --data ../shared/uci121 --out results/uci121
-  hdlgen reproduce --data ../shared/uci121 --out /tmp/r --datasets iris,wine,seeds --grid small`,
+  hdlgen reproduce --data ../shared/uci121 --out /tmp/r --datasets iris,wine,seeds --grid small
+  hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity --stages budget --budgets 3.2uJ,median --regularizer identity`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := parseGrid(o.grid)
@@ -67,8 +78,8 @@ Progress and an ETA go to stderr.`,
 			}
 			stages := map[string]bool{}
 			for _, st := range study.DatasetList(o.stages) {
-				if st != "accuracy" && st != "readout" {
-					return usagef("--stages: unknown stage %q (want accuracy, readout)", st)
+				if st != "accuracy" && st != "readout" && st != "budget" {
+					return usagef("--stages: unknown stage %q (want accuracy, readout, budget)", st)
 				}
 				stages[st] = true
 			}
@@ -77,6 +88,12 @@ Progress and an ETA go to stderr.`,
 			reg, err := model.ParseRegularizer(o.reg)
 			if err != nil {
 				return usagef("--regularizer: %v", err)
+			}
+			var budgets []study.Budget
+			if stages["budget"] {
+				if budgets, err = study.ParseBudgets(o.budgets, power.Params{}); err != nil {
+					return usagef("--budgets: %v", err)
+				}
 			}
 			var fixed map[string]study.Best
 			if o.hyper != "" {
@@ -112,6 +129,13 @@ Progress and an ETA go to stderr.`,
 					sum.Datasets, sum.Float, sum.Round[0], sum.Round[len(sum.Round)-2])
 				fmt.Fprintf(app.Out, "report: %s/readout-summary.md\n", o.out)
 			}
+			if stages["budget"] {
+				opt := study.BudgetOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Budgets: budgets, Grid: g,
+					Seeds: seeds, Workers: o.workers, TestNorm: tn, Regularizer: reg, Progress: app.Err}
+				if err := o.budget(cmd, app, opt, command); err != nil {
+					return err
+				}
+			}
 			return nil
 		},
 	}
@@ -120,9 +144,10 @@ Progress and an ETA go to stderr.`,
 	f.StringVar(&o.out, "out", "results/uci121", "output folder")
 	f.StringVar(&o.datasets, "datasets", "", "comma-separated subset of datasets (default: all)")
 	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
-	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results)")
+	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), budget (Fig. 7)")
+	f.StringVar(&o.budgets, "budgets", study.DefaultBudgets, "budget stage: comma-separated energies per classification with a unit (3.2uJ, 4nJ) or median (the energy of the median intRVFL, K=16 N=512 L=4 κ=3 5-bit, at its best P)")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper or small")
-	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty of the accuracy stage: variance (the authors' λ·diag(var H)) or identity (λ·I, the paper's printed formula)")
+	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty of the accuracy and budget stages: variance (the authors' λ·diag(var H)) or identity (λ·I, the paper's printed formula)")
 	f.StringVar(&o.hyper, "hyperparameters", "", "TSV of fixed (dataset, n, lambda, kappa) to evaluate instead of searching (e.g. study/testdata/intrvfl-published-hyperparameters.tsv)")
 	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
 	f.IntVar(&o.workers, "workers", 2, "jobs run in parallel")
@@ -156,6 +181,41 @@ func (o *reproduceOptions) accuracy(cmd *cobra.Command, app *App, opt study.Repr
 			c.Pearson, c.PairedT, c.TwoSampleT, c.Wins, c.Ties, c.Losses)
 	}
 	fmt.Fprintf(app.Out, "report: %s/summary.md\n", o.out)
+	return nil
+}
+
+// budget runs the budget stage and writes its report.
+func (o *reproduceOptions) budget(cmd *cobra.Command, app *App, opt study.BudgetOptions, command string) error {
+	start := time.Now()
+	res, runErr := study.RunBudget(cmd.Context(), opt)
+	if res == nil {
+		return runErr
+	}
+	dir := study.BudgetDir(o.out)
+	if err := study.AppendRunLog(dir, "budget", command, start, res.WallSeconds, len(res.Results)-res.Reused, res.Reused); err != nil {
+		return err
+	}
+	sum, err := study.WriteBudgetReport(o.out, res, command, time.Now())
+	if err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
+	}
+	for _, lv := range sum.Budgets {
+		fmt.Fprintf(app.Out, "budget %s (%s):", lv.Budget.Label, power.FormatEnergy(lv.Budget.J))
+		for _, n := range lv.Networks {
+			if n.MeanAccuracy != nil {
+				fmt.Fprintf(app.Out, " %s %.4f (N median %g)", n.Network, *n.MeanAccuracy, n.N.Median)
+			}
+		}
+		if c := lv.Comparison; c != nil {
+			fmt.Fprintf(app.Out, "; %d datasets, two-sample t p=%.3g, paired t p=%.3g, wins/ties/losses %d/%d/%d",
+				c.N, c.TwoSampleT, c.PairedT, lv.Wins, lv.Ties, lv.Losses)
+		}
+		fmt.Fprintln(app.Out)
+	}
+	fmt.Fprintf(app.Out, "report: %s/summary.md\n", dir)
 	return nil
 }
 
