@@ -14,6 +14,7 @@ import (
 )
 
 type reproduceOptions struct {
+	readoutGA bool
 	data, out string
 	datasets  string
 	networks  string
@@ -109,7 +110,7 @@ OUT/budget/fig7-<label>.svg (docs/benchmark.md).`,
 			}
 			if stages["readout"] {
 				opt := study.ReadoutOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Seeds: seeds,
-					Workers: o.workers, TestNorm: tn, Progress: app.Err}
+					NoGA: !o.readoutGA, Workers: o.workers, TestNorm: tn, Progress: app.Err}
 				start := time.Now()
 				res, runErr := study.RunReadout(cmd.Context(), opt)
 				if res == nil {
@@ -146,7 +147,8 @@ OUT/budget/fig7-<label>.svg (docs/benchmark.md).`,
 	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
 	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), budget (Fig. 7)")
 	f.StringVar(&o.budgets, "budgets", study.DefaultBudgets, "budget stage: comma-separated energies per classification with a unit (3.2uJ, 4nJ) or median (the energy of the median intRVFL, K=16 N=512 L=4 κ=3 5-bit, at its best P)")
-	f.StringVar(&o.grid, "grid", "paper", "grid: paper or small")
+	f.StringVar(&o.grid, "grid", "paper", "grid: paper, wide (the paper's with λ up to 2^15) or small")
+	f.BoolVar(&o.readoutGA, "readout-ga", true, "readout stage: also run the two GA strategies (hours on the whole collection; false: float and rounded readouts only, minutes)")
 	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty of the accuracy and budget stages: variance (the authors' λ·diag(var H)) or identity (λ·I, the paper's printed formula)")
 	f.StringVar(&o.hyper, "hyperparameters", "", "TSV of fixed (dataset, n, lambda, kappa) to evaluate instead of searching (e.g. study/testdata/intrvfl-published-hyperparameters.tsv)")
 	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
