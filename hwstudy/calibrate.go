@@ -74,8 +74,13 @@ type Calibration struct {
 	Tolerances []Tolerance      `json:"tolerances"`
 }
 
-// Claimed tolerances of the analytic model (docs/energy-model.md).
-var Claimed = map[string]float64{"LUT": 15, "FF": 10, "CARRY4": 60, "DSP48E1": 0, "BRAM36": 0}
+// Claimed tolerances of the analytic model (docs/energy-model.md), in per cent
+// of Yosys's count (0: exact). FF and CARRY4 are structural counts that meet
+// Yosys on every design of the calibration matrix to within 3.1 % and exactly;
+// the claims leave room for shapes outside it. LUT counts carry fitted factors
+// and ABC's heuristic mapping, which alone moves a design's count by several
+// per cent (synth/deps.go).
+var Claimed = map[string]float64{"LUT": 15, "FF": 5, "CARRY4": 5, "DSP48E1": 0, "BRAM36": 0}
 
 // Calibrate synthesises the calibration designs and compares the analytic model.
 func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {

@@ -1,10 +1,15 @@
 // Package hwstudy runs the hardware studies that need real synthesis runs:
 //
 //   - Calibrate: emits hwstudy.CalibrationMatrix (random-weight models of both
-//     networks, small to the paper's median network, P ∈ {1, 2, 4, 8, 16, 32})
+//     networks, small to the paper's median network and N = 4096, P = 1…64
+//     including the sizer's non-powers of two 3, 6, 12, 24)
 //     plus extra seeds of three shapes, synthesises each with Yosys (package
 //     synth, cached), and compares power.Analytic with Yosys resource by
 //     resource; it writes calibration.{md,json}.
+//   - FitLUTFactors: fits the analytic model's per-block LUT factors to a
+//     calibration (minimax relative error with a weak pull towards 1, a linear
+//     program); the factors in package power are this fit of
+//     results/hardware/calibration.json (TestLUTFactorsAreTheFit).
 //   - MedianTable: the paper's median-network comparison (K=16, N=512, L=4):
 //     trains an intRVFL (κ=3, 5-bit readout) and an 8-bit fixed-point RVFL on
 //     pendigits restricted to digits 0–3, emits both for several P,

@@ -336,7 +336,7 @@ func (res *MedianResult) Markdown() []byte {
 	fmt.Fprintf(&b, "| rvfl8 | %d | %g | %.4f | %.4f | %d |\n\n", MedianN, res.RVFL8.Lambda, res.RVFL8.ValAccuracy, res.RVFL8.TestAcc, res.RVFL8.EffBits)
 	fmt.Fprintf(&b, "The analytic columns use each model's effective readout width (99 %% of the codes within ±(2^(b−1)−1)); error = (analytic − Yosys)/Yosys.\n\n")
 	fmt.Fprintf(&b, "## Designs (resources from Yosys)\n\n")
-	fmt.Fprintf(&b, "| network | P | LUT | FF | CARRY4 | DSP48E1 | BRAM36 | fits xc7z020 | cycles | latency | dynamic power | dynamic energy | PL-static energy | total energy | logic depth | LUT / FF analytic |\n")
+	fmt.Fprintf(&b, "| network | P | LUT | FF | CARRY4 | DSP48E1 | BRAM36 | fits xc7z020 | cycles | latency | dynamic power | dynamic energy | PL-static energy | total energy | logic depth | LUT / FF / CARRY4 analytic |\n")
 	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range res.Designs {
 		e := d.Estimate
@@ -344,11 +344,12 @@ func (res *MedianResult) Markdown() []byte {
 		if !d.Fits {
 			fit = "no: " + d.Over
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.1f | %s | %d | %.2f µs | %s | %s | %s | %s | %d | %d (%+.0f %%) / %d (%+.0f %%) |\n",
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.1f | %s | %d | %.2f µs | %s | %s | %s | %s | %d | %d (%+.0f %%) / %d (%+.0f %%) / %d (%+.0f %%) |\n",
 			d.Net, d.P, e.Resources.LUTs, e.Resources.FFs, e.Resources.CARRY4, e.Resources.DSP48E1, e.Resources.BRAM36, fit,
 			e.Cycles, e.LatencyS*1e6, fw(e.DynamicW), fj(e.DynamicJ), fj(e.PLStaticJ), fj(e.TotalJ), d.Depth,
 			d.Analytic.LUTs, relErrPct(float64(d.Analytic.LUTs), float64(e.Resources.LUTs)),
-			d.Analytic.FFs, relErrPct(float64(d.Analytic.FFs), float64(e.Resources.FFs)))
+			d.Analytic.FFs, relErrPct(float64(d.Analytic.FFs), float64(e.Resources.FFs)),
+			d.Analytic.CARRY4, relErrPct(float64(d.Analytic.CARRY4), float64(e.Resources.CARRY4)))
 	}
 	table := func(title string, cs []Comparison) {
 		fmt.Fprintf(&b, "\n## %s\n\n", title)

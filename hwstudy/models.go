@@ -100,4 +100,14 @@ var CalibrationMatrix = []Shape{
 	{Arch: model.IntRVFL, K: 16, N: 4096, L: 4, Kappa: 3, Bits: 5, P: 64},
 	{Arch: model.RVFL8, K: 16, N: 2048, L: 4, P: 8},
 	{Arch: model.RVFL8, K: 16, N: 4096, L: 4, P: 4},
+	// Parallelisms that are not powers of two (the sizer's candidates 3, 6,
+	// 12, 24: odd lane-tree nodes, a lone product at P = 3), K and L between
+	// the shapes above (K = 12, 20: other pre-activation and popcount trees;
+	// L = 5: an argmax register cut), κ = 7 with a 6-bit readout.
+	{Arch: model.IntRVFL, K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 6},
+	{Arch: model.IntRVFL, K: 16, N: 300, L: 4, Kappa: 3, Bits: 5, P: 12},
+	{Arch: model.IntRVFL, K: 20, N: 256, L: 3, Kappa: 7, Bits: 6, P: 24},
+	{Arch: model.RVFL8, K: 8, N: 128, L: 3, P: 6},
+	{Arch: model.RVFL8, K: 12, N: 200, L: 5, P: 3},
+	{Arch: model.RVFL8, K: 20, N: 1500, L: 3, P: 6},
 }

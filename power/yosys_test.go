@@ -20,7 +20,7 @@ import (
 // networks (a subset of hwstudy.CalibrationMatrix; about half a minute on two
 // cores) and checks every resource against the analytic model's claimed
 // tolerance, hwstudy.Claimed, which docs/energy-model.md states (a hwstudy test
-// pins the two together): LUTs ±15 %, FFs ±10 %, CARRY4 ±60 %, DSP48E1 and
+// pins the two together): LUTs ±15 %, FFs ±5 %, CARRY4 ±5 %, DSP48E1 and
 // block RAM exact. The full matrix is `hdlgen power --calibrate`
 // (results/hardware/calibration.md).
 func TestAnalyticWithinToleranceOfYosys(t *testing.T) {

@@ -4,7 +4,7 @@
 // The flow (Script) is, with DIR as the working directory so that the RTL's
 // $readmemh("mem/…") paths resolve:
 //
-//	read_verilog -defer rtl/*.v
+//	read_verilog -defer <the rtl/*.v files the top needs>
 //	hierarchy -top <prefix>_top
 //	setattr -set rom_style "logic" m:lut
 //	synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top <prefix>_top
@@ -12,6 +12,12 @@
 //	write_json build/synth/yosys/netlist.json
 //
 // Choices, each forced by Yosys 0.23 (Debian's package):
+//   - only the files that define <prefix>_top and the modules it instantiates
+//     (found by scanning the sources, deps.go), not every file of rtl/: modules
+//     that hierarchy -top removes still change the order in which Yosys builds
+//     the netlist, and ABC's LUT mapping depends on that order (the median
+//     intRVFL at P = 8 gave 1508 instead of 1241 LUT6 sites with the unused
+//     AXI4-Stream files of `hdlgen emit --axis`);
 //   - never -abc9: it drops DSP48E1s that only feed a DSP cascade (DESIGN.md);
 //   - read_verilog -defer: without it Yosys elaborates every module once with its
 //     default parameters, and hdlgen_rom's default MemFile "x.mem" does not exist;
@@ -34,8 +40,9 @@
 // LogicDepth is the longest register-to-register path in LUT, MUXF7/F8 and
 // CARRY4 levels (each CARRY4 of a chain one level, INV cells not counted).
 //
-// Invariants: the report is a pure function of the RTL and .mem files, the
-// Yosys version and the script; Run caches it under DIR/build/synth/ (and,
+// Invariants: the report is a pure function of the RTL files the top needs,
+// the .mem files, the Yosys version and the script (other files of rtl/ do not
+// change it); Run caches it under DIR/build/synth/ (and,
 // optionally, a user cache directory) keyed by a SHA-256 of exactly those, so a
 // second call with unchanged inputs does not start Yosys for synthesis (it asks
 // `yosys -V` once per process). report.json is written atomically.

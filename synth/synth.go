@@ -93,14 +93,20 @@ func (o *Options) norm() {
 
 // Design is what Run needs to know about an emitted directory.
 type Design struct {
-	Dir      string     // absolute
-	Top      string     // <prefix>_top
-	Plan     *plan.Plan // design.json
-	RTLFiles []string   // DIR-relative, sorted
-	MemFiles []string   // DIR-relative, sorted
+	Dir  string     // absolute
+	Top  string     // <prefix>_top
+	Plan *plan.Plan // design.json
+	// RTLFiles are the files of DIR/rtl that define Top and the modules it
+	// instantiates (DIR-relative, sorted): what Yosys reads and the cache key
+	// covers. Unused are the other .v files of DIR/rtl (e.g. the AXI4-Stream
+	// wrapper's), which would change Yosys's LUT mapping (deps.go).
+	RTLFiles []string
+	Unused   []string
+	MemFiles []string // DIR-relative, sorted
 }
 
-// LoadDesign reads DIR/design.json and lists the RTL and ROM files.
+// LoadDesign reads DIR/design.json and lists the RTL files the stream top
+// needs and the ROM files.
 func LoadDesign(dir string) (*Design, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -118,11 +124,15 @@ func LoadDesign(dir string) (*Design, error) {
 		return nil, fmt.Errorf("synth: %s/design.json has no prefix", dir)
 	}
 	d := &Design{Dir: abs, Top: pl.Prefix + "_top", Plan: &pl}
-	if d.RTLFiles, err = listFiles(abs, "rtl", ".v"); err != nil {
+	all, err := listFiles(abs, "rtl", ".v")
+	if err != nil {
 		return nil, err
 	}
-	if len(d.RTLFiles) == 0 {
+	if len(all) == 0 {
 		return nil, fmt.Errorf("synth: no Verilog files in %s/rtl", dir)
+	}
+	if d.RTLFiles, d.Unused, err = neededFiles(abs, all, d.Top); err != nil {
+		return nil, fmt.Errorf("%w (in %s)", err, dir)
 	}
 	if d.MemFiles, err = listFiles(abs, "mem", ".mem"); err != nil {
 		return nil, err
@@ -189,7 +199,8 @@ func Version(ctx context.Context, o Options) (string, error) {
 }
 
 // Key is the cache key of a design: SHA-256 over the schema, the Yosys version,
-// the command and the names and contents of every RTL and ROM file.
+// the command and the names and contents of every RTL file Yosys reads and
+// every ROM file (files of rtl/ that the top does not use are not part of it).
 func Key(d *Design, version string, argv []string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", schema, version, strings.Join(argv[1:], "\x01"))
@@ -246,7 +257,7 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 	for _, f := range []string{statFile, netFile} {
 		os.Remove(filepath.Join(d.Dir, filepath.FromSlash(f)))
 	}
-	fmt.Fprintf(o.Log, "synth: running Yosys on %s (%d Verilog files) …\n", d.Top, len(d.RTLFiles))
+	fmt.Fprintf(o.Log, "synth: running Yosys on %s (%d Verilog files%s) …\n", d.Top, len(d.RTLFiles), unusedNote(d.Unused))
 	start := time.Now()
 	out, err := o.Runner.Run(ctx, d.Dir, argv)
 	elapsed := time.Since(start)
@@ -397,6 +408,14 @@ func buildReport(d *Design, version string, argv []string, key string, elapsed t
 		}
 	}
 	return r, nil
+}
+
+// unusedNote names the files of rtl/ that Yosys does not read.
+func unusedNote(unused []string) string {
+	if len(unused) == 0 {
+		return ""
+	}
+	return "; not read, unused by the top: " + strings.Join(unused, " ")
 }
 
 func shellJoin(argv []string) string {

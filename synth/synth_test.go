@@ -153,8 +153,9 @@ func fakeDesign(t *testing.T) string {
 	dir := t.TempDir()
 	files := map[string]string{
 		"design.json":  `{"name": "t", "prefix": "t", "arch": "rvfl8"}`,
-		"rtl/t_top.v":  "module t_top(); endmodule\n",
+		"rtl/t_top.v":  "module t_top(); lib u_lib(); endmodule\n",
 		"rtl/lib.v":    "module lib(); endmodule\n",
+		"rtl/t_axis.v": "module t_axis(); t_top u_top(); endmodule\n",
 		"mem/t_w.mem":  "00\n01\n",
 		"vectors/x.vh": "ignored\n",
 	}
