@@ -164,7 +164,7 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 		rep.AxisTop = pl.Prefix + "_axis"
 		rep.AxisCycles = axis.Cycles
 	}
-	d := tbDesign{Prefix: pl.Prefix, StreamTop: rep.StreamTop, AxisTop: rep.AxisTop, RTLFiles: rtlNames,
+	d := tbDesign{Prefix: pl.Prefix, StreamTop: rep.StreamTop, AxisTop: rep.AxisTop, RTLFiles: rtlNames, StreamRTLFiles: streamTopFiles(pl, rtlNames),
 		MemFiles: memNames, Part: Part, ClockPeriodNS: ClockPeriodNS}
 	if tbFiles != nil {
 		tb, err := tbFiles(d)

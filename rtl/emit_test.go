@@ -405,3 +405,34 @@ func TestEmittedMakefile(t *testing.T) {
 		t.Errorf("make verify:\n%s", out)
 	}
 }
+
+// TestStreamTopFiles: the stream top's file list of a design with the
+// AXI4-Stream wrapper is the whole list of the same design without it, and the
+// emitted Makefile synthesises the stream top from that list only.
+func TestStreamTopFiles(t *testing.T) {
+	for _, m := range []*model.Model{
+		testmodel.Random(intShape(3, 7, 3, 15, 8), "files", 2),
+		testmodel.Random(r8Shape(3, 7, 3), "files", 2),
+	} {
+		_, plain := emitted(t, m, Options{Parallel: 3, Vectors: 10})
+		dir, withAxis := emitted(t, m, Options{Parallel: 3, Axis: true, Vectors: 10})
+		pl, err := plan.New(m, plan.Options{Parallel: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := streamTopFiles(pl, withAxis.RTLFiles)
+		if diff := cmp.Diff(plain.RTLFiles, got); diff != "" {
+			t.Errorf("%s: stream top files (-without --axis +stream list with --axis):\n%s", m.Arch, diff)
+		}
+		mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "STREAM_RTL := " + strings.Join(got, " ") + "\n"; !strings.Contains(string(mk), want) {
+			t.Errorf("%s: Makefile lacks %q", m.Arch, want)
+		}
+		if !strings.Contains(string(mk), "read_verilog $(STREAM_RTL)") {
+			t.Errorf("%s: the Makefile's synth target does not read $(STREAM_RTL)", m.Arch)
+		}
+	}
+}

@@ -119,6 +119,22 @@ func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, fil
 	return names, files, nil
 }
 
+// streamTopFiles returns the files of names (verilogFiles' list) that the stream
+// top needs: all but the AXI4-Stream wrapper and its primitives, in order.
+func streamTopFiles(pl *plan.Plan, names []string) []string {
+	need := map[string]bool{"rtl/" + pl.Prefix + "_core.v": true, "rtl/" + pl.Prefix + "_top.v": true}
+	for _, p := range primitivesFor(pl.Arch, false) {
+		need["rtl/"+p] = true
+	}
+	var out []string
+	for _, n := range names {
+		if need[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // primitivesFor lists the primitives a design uses, dependencies first.
 func primitivesFor(arch model.Arch, axis bool) []string {
 	use := map[string]bool{

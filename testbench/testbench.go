@@ -40,6 +40,11 @@ type Design struct {
 	// working directory.
 	RTLFiles []string
 	MemFiles []string
+	// StreamRTLFiles are the RTL files the stream top needs (RTLFiles without
+	// the AXI4-Stream wrapper's), in the same order; synthesis of the stream top
+	// reads only these, because unused modules change the order in which Yosys
+	// maps the design and so its LUT count. Empty means RTLFiles.
+	StreamRTLFiles []string
 
 	Part          string  // FPGA part; "" means DefaultPart
 	ClockPeriodNS float64 // target clock period; 0 means DefaultClockPeriodNS
@@ -55,6 +60,9 @@ func (d Design) withDefaults() Design {
 	}
 	if d.ClockPeriodNS == 0 {
 		d.ClockPeriodNS = DefaultClockPeriodNS
+	}
+	if len(d.StreamRTLFiles) == 0 {
+		d.StreamRTLFiles = d.RTLFiles
 	}
 	return d
 }

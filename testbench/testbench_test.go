@@ -28,6 +28,8 @@ var goldenDesigns = map[string]testbench.Design{
 		AxisTop:   "iris_axis",
 		RTLFiles:  []string{"rtl/hdlgen_popcount.v", "rtl/iris_core.v", "rtl/iris_top.v", "rtl/iris_axis.v"},
 		MemFiles:  []string{"mem/w_in.mem", "mem/w_out.mem"},
+		// The stream top's own files; the "stream" design leaves it to the default.
+		StreamRTLFiles: []string{"rtl/hdlgen_popcount.v", "rtl/iris_core.v", "rtl/iris_top.v"},
 	},
 	"stream": {
 		Prefix:        "m_3x",

@@ -64,21 +64,23 @@ module hdlgen_argmax #(
         end
       end else begin : g_select
         // The right candidate wins only when strictly greater (ties go left, to
-        // the lower index); an odd last candidate passes through.
+        // the lower index); an odd last candidate passes through. r is the right
+        // candidate, or the left one itself when there is none, so that no part
+        // select leaves the previous level's range (not even in a dead branch,
+        // which synthesis tools would warn about).
         integer n;
+        integer r;
         reg right_wins;
         assign valid_d  = g_level[lv-1].valid;
         assign scores_d = g_level[lv-1].scores;
         always @* begin
           for (n = 0; n < NODES; n = n + 1) begin
-            right_wins = 1'b0;
-            if (2 * n + 1 < PREV) begin
-              right_wins = $signed(g_level[lv-1].best[(2*n+1)*ScoreW +: ScoreW])
-                         > $signed(g_level[lv-1].best[2*n*ScoreW +: ScoreW]);
-            end
+            r = (2 * n + 1 < PREV) ? 2 * n + 1 : 2 * n;
+            right_wins = $signed(g_level[lv-1].best[r*ScoreW +: ScoreW])
+                       > $signed(g_level[lv-1].best[2*n*ScoreW +: ScoreW]);
             if (right_wins) begin
-              best_d[n*ScoreW +: ScoreW]  = g_level[lv-1].best[(2*n+1)*ScoreW +: ScoreW];
-              index_d[n*ClassW +: ClassW] = g_level[lv-1].index[(2*n+1)*ClassW +: ClassW];
+              best_d[n*ScoreW +: ScoreW]  = g_level[lv-1].best[r*ScoreW +: ScoreW];
+              index_d[n*ClassW +: ClassW] = g_level[lv-1].index[r*ClassW +: ClassW];
             end else begin
               best_d[n*ScoreW +: ScoreW]  = g_level[lv-1].best[2*n*ScoreW +: ScoreW];
               index_d[n*ClassW +: ClassW] = g_level[lv-1].index[2*n*ClassW +: ClassW];

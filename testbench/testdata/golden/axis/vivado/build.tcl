@@ -37,9 +37,11 @@ set target [expr {[llength $argv] > 0 ? [lindex $argv 0] : "stream"}]
 switch -- $target {
     stream {
         set top iris_top
+        set rtl [list rtl/hdlgen_popcount.v rtl/iris_core.v rtl/iris_top.v]
     }
     axis {
         set top iris_axis
+        set rtl [list rtl/hdlgen_popcount.v rtl/iris_core.v rtl/iris_top.v rtl/iris_axis.v]
     }
     default {
         error "usage: vivado -mode batch -source vivado/build.tcl -tclargs stream|axis"
@@ -51,7 +53,7 @@ cd [file normalize [file join [file dirname [info script]] ..]]
 set out build/vivado/$target
 file mkdir $out
 
-read_verilog [list rtl/hdlgen_popcount.v rtl/iris_core.v rtl/iris_top.v rtl/iris_axis.v]
+read_verilog $rtl
 read_mem [list mem/w_in.mem mem/w_out.mem]
 read_xdc -mode out_of_context vivado/${target}_ooc.xdc
 

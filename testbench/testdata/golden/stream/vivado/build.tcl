@@ -36,6 +36,7 @@ set target [expr {[llength $argv] > 0 ? [lindex $argv 0] : "stream"}]
 switch -- $target {
     stream {
         set top m_3x_top
+        set rtl [list rtl/m_3x_top.v]
     }
     default {
         error "usage: vivado -mode batch -source vivado/build.tcl -tclargs stream"
@@ -47,7 +48,7 @@ cd [file normalize [file join [file dirname [info script]] ..]]
 set out build/vivado/$target
 file mkdir $out
 
-read_verilog [list rtl/m_3x_top.v]
+read_verilog $rtl
 read_xdc -mode out_of_context vivado/${target}_ooc.xdc
 
 synth_design -top $top -part xc7z020clg484-1 -mode out_of_context
