@@ -50,11 +50,16 @@ type MedianOptions struct {
 	WorkDir string // emitted designs and the synth cache (WorkDir/cache)
 	// IntPs and RVFL8Ps are the parallelisms (nil means DefaultMedianIntPs, DefaultMedianRVFL8Ps).
 	IntPs, RVFL8Ps []int
-	Workers        int // concurrent Yosys runs (0 means 2)
-	Synth          synth.Options
-	Params         power.Params
-	Command        string // recorded in the output
-	Log            io.Writer
+	// Regularizer is the ridge penalty of both networks, in the λ search and
+	// the final fit ("" means model.RegIdentity, the penalty docs/semantics.md
+	// §6 recommends for an integer readout; model.Train's own default is
+	// model.RegVariance).
+	Regularizer model.Regularizer
+	Workers     int // concurrent Yosys runs (0 means 2)
+	Synth       synth.Options
+	Params      power.Params
+	Command     string // recorded in the output
+	Log         io.Writer
 }
 
 // NetInfo describes one trained network.
@@ -94,20 +99,22 @@ type Comparison struct {
 
 // MedianResult is the median-network table.
 type MedianResult struct {
-	Date     string       `json:"date"`
-	Command  string       `json:"command"`
-	Yosys    string       `json:"yosys"`
-	ClockHz  float64      `json:"clock_hz"`
-	Toggle   float64      `json:"toggle"`
-	Data     string       `json:"data"`
-	Rows     int          `json:"train_rows"`
-	TestRows int          `json:"test_rows"`
-	Int      NetInfo      `json:"intrvfl"`
-	RVFL8    NetInfo      `json:"rvfl8"`
-	Designs  []MedianRow  `json:"designs"`
-	SameP    []Comparison `json:"same_p"`
-	EqualLUT []Comparison `json:"equal_lut"`
-	Paper    struct {
+	Date     string  `json:"date"`
+	Command  string  `json:"command"`
+	Yosys    string  `json:"yosys"`
+	ClockHz  float64 `json:"clock_hz"`
+	Toggle   float64 `json:"toggle"`
+	Data     string  `json:"data"`
+	Rows     int     `json:"train_rows"`
+	TestRows int     `json:"test_rows"`
+	// Regularizer is the ridge penalty both networks were trained with.
+	Regularizer model.Regularizer `json:"regularizer"`
+	Int         NetInfo           `json:"intrvfl"`
+	RVFL8       NetInfo           `json:"rvfl8"`
+	Designs     []MedianRow       `json:"designs"`
+	SameP       []Comparison      `json:"same_p"`
+	EqualLUT    []Comparison      `json:"equal_lut"`
+	Paper       struct {
 		EnergyRatio float64 `json:"energy_ratio"`
 		SpeedRatio  float64 `json:"speed_ratio"`
 	} `json:"paper"`
@@ -157,18 +164,58 @@ func toModelData(d *dataset.Dataset) model.Data {
 	return model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
 }
 
-// trainMedian picks λ ∈ {2⁻¹⁰, …, 2⁵} on the search split (the benchmark's
-// protocol), then trains on the whole training file and tests on the test file.
+// medianRegularizer resolves MedianOptions.Regularizer: "" is model.RegIdentity.
+func medianRegularizer(r model.Regularizer) (model.Regularizer, error) {
+	if r == "" {
+		return model.RegIdentity, nil
+	}
+	if _, err := model.ParseRegularizer(string(r)); err != nil {
+		return "", fmt.Errorf("hwstudy: median table: %w", err)
+	}
+	return r, nil
+}
+
+// MedianLambdas is the λ grid of the median table's search, {2⁻¹⁰, …, 2⁵}
+// (the paper's grid, study.PaperGrid).
+func MedianLambdas() []float64 {
+	var ls []float64
+	for e := -10; e <= 5; e++ {
+		ls = append(ls, math.Ldexp(1, e))
+	}
+	return ls
+}
+
+// trainMedianNets trains the two median networks with ridge penalty reg
+// (trainMedian for each).
+func trainMedianNets(train, test *dataset.Dataset, search dataset.Split, reg model.Regularizer) (intM, r8M *model.Model, intInfo, r8Info NetInfo, err error) {
+	intM, intInfo, err = trainMedian(train, test, search, model.Config{Arch: model.IntRVFL, N: MedianN, Kappa: MedianKappa,
+		ReadoutBits: MedianBits, Regularizer: reg, Seed: MedianSeed, Threads: 2})
+	if err != nil {
+		return nil, nil, intInfo, r8Info, err
+	}
+	r8M, r8Info, err = trainMedian(train, test, search, model.Config{Arch: model.RVFL8, N: MedianN, Regularizer: reg,
+		Seed: MedianSeed, Threads: 2})
+	if err != nil {
+		return nil, nil, intInfo, r8Info, err
+	}
+	return intM, r8M, intInfo, r8Info, nil
+}
+
+// trainMedian picks λ from MedianLambdas on the search split with cfg's ridge
+// penalty, then trains on the whole training file and tests on the test file.
+// The split and the grid are the benchmark's (study.Search), the criterion is
+// not quite: it scores the network as deployed (the integer readout) rather
+// than the float readout, and ties go to the smaller λ rather than the larger.
 func trainMedian(train, test *dataset.Dataset, search dataset.Split, cfg model.Config) (*model.Model, NetInfo, error) {
 	info := NetInfo{Arch: cfg.Arch}
 	tr, va := train.Subset(search.Train), train.Subset(search.Test)
 	best := -1.0
-	for e := -10; e <= 5; e++ {
+	for _, lambda := range MedianLambdas() {
 		c := cfg
-		c.Lambda = math.Ldexp(1, e)
+		c.Lambda = lambda
 		m, err := model.Train(toModelData(tr), c)
 		if err != nil {
-			return nil, info, fmt.Errorf("hwstudy: train %s λ=%g: %w", cfg.Arch, c.Lambda, err)
+			return nil, info, fmt.Errorf("hwstudy: train %s λ=%g (%s penalty): %w", cfg.Arch, c.Lambda, cfg.Regularizer, err)
 		}
 		if acc := m.Accuracy(va.X, va.M(), va.Y); acc > best {
 			best, info.Lambda = acc, c.Lambda
@@ -179,7 +226,7 @@ func trainMedian(train, test *dataset.Dataset, search dataset.Split, cfg model.C
 	c.Lambda = info.Lambda
 	m, err := model.Train(toModelData(train), c)
 	if err != nil {
-		return nil, info, fmt.Errorf("hwstudy: train %s: %w", cfg.Arch, err)
+		return nil, info, fmt.Errorf("hwstudy: train %s λ=%g (%s penalty) on the training file: %w", cfg.Arch, c.Lambda, cfg.Regularizer, err)
 	}
 	info.TestAcc = m.Accuracy(test.X, test.M(), test.Y)
 	info.EffBits = power.EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
@@ -207,6 +254,10 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 	if o.Synth.CacheDir == "" {
 		o.Synth.CacheDir = filepath.Join(o.WorkDir, "cache")
 	}
+	reg, err := medianRegularizer(o.Regularizer)
+	if err != nil {
+		return nil, err
+	}
 	params, err := normParams(o.Params)
 	if err != nil {
 		return nil, err
@@ -216,22 +267,18 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 		return nil, err
 	}
 	res := &MedianResult{Date: time.Now().UTC().Format("2006-01-02"), Command: o.Command, ClockHz: params.ClockHz,
-		Toggle: params.Toggle, Data: train.Name, Rows: train.M(), TestRows: test.M()}
+		Toggle: params.Toggle, Data: train.Name, Rows: train.M(), TestRows: test.M(), Regularizer: reg}
 	res.Paper.EnergyRatio, res.Paper.SpeedRatio = PaperEnergyRatio, PaperSpeedRatio
-	fmt.Fprintf(o.Log, "hwstudy: %s: %d training rows, %d test rows, K=%d, L=%d\n", train.Name, train.M(), test.M(), train.K(), train.L())
-	intM, intInfo, err := trainMedian(train, test, search, model.Config{Arch: model.IntRVFL, N: MedianN, Kappa: MedianKappa,
-		ReadoutBits: MedianBits, Seed: MedianSeed, Threads: 2})
-	if err != nil {
-		return nil, err
-	}
-	r8M, r8Info, err := trainMedian(train, test, search, model.Config{Arch: model.RVFL8, N: MedianN, Seed: MedianSeed, Threads: 2})
+	fmt.Fprintf(o.Log, "hwstudy: %s: %d training rows, %d test rows, K=%d, L=%d, ridge penalty %s\n",
+		train.Name, train.M(), test.M(), train.K(), train.L(), reg)
+	intM, r8M, intInfo, r8Info, err := trainMedianNets(train, test, search, reg)
 	if err != nil {
 		return nil, err
 	}
 	res.Int, res.RVFL8 = intInfo, r8Info
 	intM.Name, r8M.Name = "median_intrvfl", "median_rvfl8"
-	fmt.Fprintf(o.Log, "hwstudy: intrvfl λ=%g test accuracy %.4f; rvfl8 λ=%g test accuracy %.4f\n",
-		intInfo.Lambda, intInfo.TestAcc, r8Info.Lambda, r8Info.TestAcc)
+	fmt.Fprintf(o.Log, "hwstudy: intrvfl λ=%g test accuracy %.4f, readout %d effective bits; rvfl8 λ=%g test accuracy %.4f, readout %d effective bits\n",
+		intInfo.Lambda, intInfo.TestAcc, intInfo.EffBits, r8Info.Lambda, r8Info.TestAcc, r8Info.EffBits)
 
 	var jobs []job
 	for _, p := range o.IntPs {
@@ -330,7 +377,8 @@ func (res *MedianResult) Markdown() []byte {
 	fmt.Fprintf(&b, "# Median network: intRVFL vs 8-bit fixed-point RVFL (K=16, N=512, L=4)\n\n")
 	fmt.Fprintf(&b, "Made by `%s` on %s with %s. Clock %.0f MHz, toggle rate %.1f %%, coefficients of power.DefaultCoefficients (docs/energy-model.md).\n\n",
 		res.Command, res.Date, res.Yosys, res.ClockHz/1e6, 100*res.Toggle)
-	fmt.Fprintf(&b, "Data: %s (pendigits, digits 0–3: K=16, L=4), %d training rows, %d test rows. λ chosen on the collection's search split.\n\n", res.Data, res.Rows, res.TestRows)
+	fmt.Fprintf(&b, "Data: %s (pendigits, digits 0–3: K=16, L=4), %d training rows, %d test rows. Ridge penalty of both networks: %s. λ ∈ {2⁻¹⁰, …, 2⁵} chosen on the collection's search split with that penalty (docs/semantics.md §6, \"Which ridge penalty to use with an integer readout\"): the best validation accuracy of the network as deployed (integer readout), ties to the smaller λ.\n\n",
+		res.Data, res.Rows, res.TestRows, penaltyText(res.Regularizer))
 	fmt.Fprintf(&b, "| network | N | λ | validation acc. | test acc. | effective readout bits |\n|---|---|---|---|---|---|\n")
 	fmt.Fprintf(&b, "| intRVFL κ=%d, %d-bit readout | %d | %g | %.4f | %.4f | %d |\n", MedianKappa, MedianBits, MedianN, res.Int.Lambda, res.Int.ValAccuracy, res.Int.TestAcc, res.Int.EffBits)
 	fmt.Fprintf(&b, "| rvfl8 | %d | %g | %.4f | %.4f | %d |\n\n", MedianN, res.RVFL8.Lambda, res.RVFL8.ValAccuracy, res.RVFL8.TestAcc, res.RVFL8.EffBits)
@@ -366,6 +414,17 @@ func (res *MedianResult) Markdown() []byte {
 	table("(b) Equal LUT area (for each rvfl8 design, the intRVFL design with the closest LUT count)", res.EqualLUT)
 	b.WriteString(medianDiscussion)
 	return b.Bytes()
+}
+
+// penaltyText names a ridge penalty with its formula (docs/semantics.md §5).
+func penaltyText(r model.Regularizer) string {
+	switch r {
+	case model.RegIdentity:
+		return "identity, λ·I (`--regularizer identity`)"
+	case model.RegVariance:
+		return "variance, λ·diag(var H) (`--regularizer variance`)"
+	}
+	return string(r)
 }
 
 const medianDiscussion = `

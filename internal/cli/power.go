@@ -34,6 +34,7 @@ type powerOptions struct {
 	jobs      int
 	yosys     string
 	medianPs  string
+	reg       string
 }
 
 func newPowerCmd(app *App) *cobra.Command {
@@ -59,7 +60,9 @@ gives every coefficient with its source.
 Studies (they run Yosys on many designs; results are cached in --work):
   --median-table  the paper's median network (K=16, N=512, L=4): intRVFL (κ=3,
                   5-bit readout) vs 8-bit RVFL trained on pendigits digits 0–3
-                  from --data (default $HDLGEN_UCI121), several P, written to
+                  from --data (default $HDLGEN_UCI121) with the ridge penalty
+                  --regularizer (identity by default, the penalty for integer
+                  readouts: docs/semantics.md §6), several P, written to
                   --out as median.md and median.json;
   --calibrate     the analytic resource model against Yosys over the
                   calibration matrix, written to --out as calibration.md/.json.`,
@@ -84,6 +87,7 @@ Studies (they run Yosys on many designs; results are cached in --work):
 	f.StringVar(&o.work, "work", "", "work directory for emitted designs and the synth cache (default: user cache dir/hdlgen/hwstudy)")
 	f.IntVar(&o.jobs, "jobs", 2, "concurrent Yosys runs for the studies")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
+	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both --median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
 	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of --median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
 	return cmd
 }
@@ -110,11 +114,18 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 	if o.median && o.calibrate {
 		return usagef("--median-table and --calibrate are separate runs")
 	}
+	if cmd.Flags().Changed("regularizer") && !o.median {
+		return usagef("--regularizer applies to --median-table only")
+	}
+	reg, err := model.ParseRegularizer(o.reg)
+	if err != nil {
+		return usagef("--regularizer: %v", err)
+	}
 	if o.median || o.calibrate {
 		if len(args) > 0 {
 			return usagef("--median-table/--calibrate take no DIR argument")
 		}
-		return o.study(cmd, app, p)
+		return o.study(cmd, app, p, reg)
 	}
 	if len(args) != 1 {
 		return usagef("power needs DIR or model.json (or --median-table / --calibrate)")
@@ -231,7 +242,7 @@ func writeEstimate(w io.Writer, e power.Estimate, note string) error {
 	return err
 }
 
-func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params) error {
+func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg model.Regularizer) error {
 	if o.out == "" {
 		return usagef("--out DIR is required with --median-table/--calibrate")
 	}
@@ -289,7 +300,7 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params) error
 		}
 	}
 	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: ps,
-		Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err})
+		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err})
 	if err != nil {
 		return err
 	}
