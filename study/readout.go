@@ -120,7 +120,12 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 	gaOpt := opt.GA
 	gaOpt.Seed = 0 // per run seeds are derived below; keep the fingerprint independent
 	fp := fingerprint("readout-v1", opt.Bounds, opt.Seeds, opt.GASeeds, gaOpt, opt.MaxGARows, opt.TestNorm)
+	// withGAFP is the fingerprint of the same study with the GA strategies:
+	// such a result holds every number a NoGA run computes (the float and
+	// rounded readouts do not depend on the GA), so a NoGA run reuses it.
+	withGAFP := ""
 	if opt.NoGA {
+		withGAFP = fingerprint("readout-v1", opt.Bounds, opt.Seeds, []uint64{0}, gaOpt, opt.MaxGARows, opt.TestNorm)
 		fp = fingerprint(fp, "no-ga")
 	}
 	out := &ReadoutStudy{Options: opt}
@@ -150,6 +155,17 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 			out.Results = append(out.Results, &r)
 			out.Reused++
 			continue
+		}
+		if withGAFP != "" {
+			gfp := readoutFingerprint(withGAFP, acc.Search.Best, acc.Reg())
+			if ok, err := st.load("readout", IntRVFL, name, gfp, &r); err != nil {
+				return nil, err
+			} else if ok {
+				r.FloatGA, r.RoundGA, r.GARounded, r.GARandom, r.GASeconds = 0, nil, nil, nil, 0
+				out.Results = append(out.Results, &r)
+				out.Reused++
+				continue
+			}
 		}
 		b := acc.Search.Best
 		cost := float64(min(acc.Rows, opt.MaxGARows)) * float64(b.N) * float64(acc.L)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -161,5 +163,27 @@ func TestReadoutWithoutGA(t *testing.T) {
 	}
 	if withGA.Reused != 0 {
 		t.Errorf("a GA study reused %d results of the study without the GA", withGA.Reused)
+	}
+	// The other way round works: a GA result holds everything a study
+	// without the GA computes, so that study reuses it, GA fields dropped.
+	opt.NoGA = true
+	again, err := RunReadout(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Reused != len(names) {
+		t.Errorf("a study without the GA reused %d of %d GA results", again.Reused, len(names))
+	}
+	strip := func(rs []*ReadoutResult) []ReadoutResult {
+		var out []ReadoutResult
+		for _, r := range rs {
+			c := *r
+			c.Fingerprint, c.Seconds, c.GASeconds, c.GARows = "", 0, 0, 0
+			out = append(out, c)
+		}
+		return out
+	}
+	if d := cmp.Diff(strip(s.Results), strip(again.Results)); d != "" {
+		t.Errorf("reused GA results differ from the study without the GA (-computed +reused):\n%s", d)
 	}
 }
