@@ -6,7 +6,7 @@ UCI121  ?= $(abspath ../shared/uci121)
 BIN     := bin/hdlgen
 DEMO    ?= build/demo
 
-.PHONY: all build demo test vet fmt-check bench deps clean
+.PHONY: all build demo test vet fmt-check bench bench-report deps clean
 
 all: build
 
@@ -32,9 +32,14 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-## bench: the Go benchmarks (see docs/benchmarks.md for the reported numbers).
+## bench: every Go benchmark once, quickly (a smoke run; no numbers kept).
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+## bench-report: the benchmarks docs/benchmarks.md reports, 5 runs each, with
+## medians, written to results/bench/ (raw.txt, medians.md); ~15 minutes.
+bench-report:
+	GO=$(GO) scripts/bench.sh
 
 ## median: the paper's median network (pendigits digits 0–3) trained from the
 ## CLI, emitted at P=1 and P=8 (intRVFL and rvfl8, with the AXI4-Stream wrapper),
