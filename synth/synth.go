@@ -220,16 +220,7 @@ func Key(d *Design, version string, argv []string) (string, error) {
 // DIR/build/synth/report.json (atomically).
 func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 	o.norm()
-	d, err := LoadDesign(dir)
-	if err != nil {
-		return nil, err
-	}
-	version, err := Version(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	argv := Command(o.Yosys, d.Top, d.RTLFiles)
-	key, err := Key(d, version, argv)
+	d, version, argv, key, err := designKey(ctx, dir, o)
 	if err != nil {
 		return nil, err
 	}
@@ -293,15 +284,7 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 // (computing the key asks `yosys -V` once), or nil.
 func Cached(ctx context.Context, dir string, o Options) (*Report, error) {
 	o.norm()
-	d, err := LoadDesign(dir)
-	if err != nil {
-		return nil, err
-	}
-	version, err := Version(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	key, err := Key(d, version, Command(o.Yosys, d.Top, d.RTLFiles))
+	d, _, _, key, err := designKey(ctx, dir, o)
 	if err != nil {
 		return nil, err
 	}
@@ -316,6 +299,22 @@ func Cached(ctx context.Context, dir string, o Options) (*Report, error) {
 		}
 	}
 	return nil, nil
+}
+
+// designKey loads the design in dir and returns it with the Yosys version,
+// the Yosys command line and the cache key they give.
+func designKey(ctx context.Context, dir string, o Options) (d *Design, version string, argv []string, key string, err error) {
+	if d, err = LoadDesign(dir); err != nil {
+		return nil, "", nil, "", err
+	}
+	if version, err = Version(ctx, o); err != nil {
+		return nil, "", nil, "", err
+	}
+	argv = Command(o.Yosys, d.Top, d.RTLFiles)
+	if key, err = Key(d, version, argv); err != nil {
+		return nil, "", nil, "", err
+	}
+	return d, version, argv, key, nil
 }
 
 func loadCached(path, key string) *Report {
