@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
@@ -161,23 +160,12 @@ func (o *BudgetOptions) defaults() {
 	if len(o.Grid.Ns) == 0 {
 		o.Grid = PaperGrid()
 	}
-	if len(o.Seeds) == 0 {
-		o.Seeds = DefaultSeeds
-	}
-	if o.Workers < 1 {
-		o.Workers = 2
-	}
-	if o.TestNorm == "" {
-		o.TestNorm = TestNormOwn
-	}
+	runDefaults(&o.Seeds, &o.Workers, &o.TestNorm, &o.Progress)
 	if o.Regularizer == "" {
 		o.Regularizer = model.RegVariance
 	}
 	if o.Power.BudgetOn == "" {
 		o.Power.BudgetOn = power.BudgetDynamic
-	}
-	if o.Progress == nil {
-		o.Progress = io.Discard
 	}
 }
 
@@ -543,59 +531,27 @@ func RunBudget(ctx context.Context, opt BudgetOptions) (*BudgetStudy, error) {
 	fmt.Fprintf(opt.Progress, "budget study: %d jobs to run, %d reused, %d datasets skipped so far\n", len(jobs), out.Reused, len(out.Skipped))
 
 	var (
-		mu       sync.Mutex
 		doneCost float64
 		done     int
-		firstErr error
 	)
-	skippedSet := map[string]bool{}
-	for _, s := range out.Skipped {
-		skippedSet[s.Dataset] = true
-	}
-	queue := make(chan budgetJob)
-	var wg sync.WaitGroup
-	for w := 0; w < opt.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range queue {
-				r, err := runBudgetJob(ctx, opt, j)
-				mu.Lock()
-				done++
-				doneCost += j.cost
-				switch {
-				case errors.Is(err, dataset.ErrDataFileMissing) || isLoadError(err):
-					if !skippedSet[j.meta.Name] {
-						skippedSet[j.meta.Name] = true
-						out.Skipped = append(out.Skipped, Skipped{j.meta.Name, err.Error()})
-					}
-					fmt.Fprintf(opt.Progress, "[%d/%d] skipped %s: %v\n", done, len(jobs), j.meta.Name, err)
-				case err != nil:
-					if firstErr == nil && !errors.Is(err, context.Canceled) {
-						firstErr = err
-					}
-					fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s failed: %v\n", done, len(jobs), j.b.Label, j.meta.Name, j.nw, err)
-				default:
-					out.Results = append(out.Results, r)
-					elapsed := time.Since(start)
-					eta := time.Duration(float64(elapsed) * (total - doneCost) / math.Max(doneCost, 1e-9))
-					fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s: %s ETA %s\n", done, len(jobs), j.b.Label, j.meta.Name, j.nw,
-						budgetLine(r), eta.Round(time.Second))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, j := range jobs {
-		select {
-		case queue <- j:
-		case <-ctx.Done():
-			break feed
+	oc := newOutcomes(&out.Skipped, "")
+	work := func(j budgetJob) (*BudgetResult, error) { return runBudgetJob(ctx, opt, j) }
+	runPool(ctx, opt.Workers, jobs, work, func(j budgetJob, r *BudgetResult, err error) {
+		done++
+		doneCost += j.cost
+		switch oc.add(j.meta.Name, err) {
+		case jobSkipped:
+			fmt.Fprintf(opt.Progress, "[%d/%d] skipped %s: %v\n", done, len(jobs), j.meta.Name, err)
+		case jobFailed:
+			fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s failed: %v\n", done, len(jobs), j.b.Label, j.meta.Name, j.nw, err)
+		case jobDone:
+			out.Results = append(out.Results, r)
+			elapsed := time.Since(start)
+			eta := time.Duration(float64(elapsed) * (total - doneCost) / math.Max(doneCost, 1e-9))
+			fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s: %s ETA %s\n", done, len(jobs), j.b.Label, j.meta.Name, j.nw,
+				budgetLine(r), eta.Round(time.Second))
 		}
-	}
-	close(queue)
-	wg.Wait()
+	})
 	out.WallSeconds = time.Since(start).Seconds()
 	order := map[string]int{}
 	for i, b := range opt.Budgets {
@@ -615,7 +571,7 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	return out, firstErr
+	return out, oc.firstErr
 }
 
 // budgetLine is a job's progress text.

@@ -2,12 +2,10 @@ package study
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
@@ -50,9 +48,6 @@ func (o *ReadoutOptions) defaults() {
 			o.Bounds = append(o.Bounds, b)
 		}
 	}
-	if len(o.Seeds) == 0 {
-		o.Seeds = DefaultSeeds
-	}
 	switch {
 	case o.NoGA:
 		o.GASeeds = nil
@@ -65,15 +60,7 @@ func (o *ReadoutOptions) defaults() {
 	if o.MaxGARows == 0 {
 		o.MaxGARows = 4000
 	}
-	if o.Workers < 1 {
-		o.Workers = 2
-	}
-	if o.TestNorm == "" {
-		o.TestNorm = TestNormOwn
-	}
-	if o.Progress == nil {
-		o.Progress = io.Discard
-	}
+	runDefaults(&o.Seeds, &o.Workers, &o.TestNorm, &o.Progress)
 }
 
 // ReadoutResult is one dataset's outcome: mean test accuracy over seeds and
@@ -110,12 +97,9 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 	opt.defaults()
 	start := time.Now()
 	st := store{dir: opt.OutDir}
-	names := opt.Datasets
-	if len(names) == 0 {
-		var err error
-		if names, err = dataset.ListUCI(opt.DataDir); err != nil {
-			return nil, err
-		}
+	accs, skipped, err := intRVFLAccuracyResults(st, opt.DataDir, opt.Datasets)
+	if err != nil {
+		return nil, err
 	}
 	gaOpt := opt.GA
 	gaOpt.Seed = 0 // per run seeds are derived below; keep the fingerprint independent
@@ -128,7 +112,7 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 		withGAFP = fingerprint("readout-v1", opt.Bounds, opt.Seeds, []uint64{0}, gaOpt, opt.MaxGARows, opt.TestNorm)
 		fp = fingerprint(fp, "no-ga")
 	}
-	out := &ReadoutStudy{Options: opt}
+	out := &ReadoutStudy{Options: opt, Skipped: skipped}
 	type rjob struct {
 		name string
 		best Best
@@ -137,16 +121,8 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 		cost float64
 	}
 	var jobs []rjob
-	for _, name := range names {
-		var acc RunResult
-		ok, err := st.loadAny("result", IntRVFL, name, &acc)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			out.Skipped = append(out.Skipped, Skipped{name, "no stored intrvfl accuracy result (run the accuracy stage first)"})
-			continue
-		}
+	for _, acc := range accs {
+		name := acc.Dataset
 		var r ReadoutResult
 		dfp := readoutFingerprint(fp, acc.Search.Best, acc.Reg())
 		if ok, err := st.load("readout", IntRVFL, name, dfp, &r); err != nil {
@@ -173,59 +149,34 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 	}
 	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].cost > jobs[j].cost })
 	fmt.Fprintf(opt.Progress, "readout study: %d datasets to run, %d reused\n", len(jobs), out.Reused)
-	var mu sync.Mutex
-	var firstErr error
+	oc := newOutcomes(&out.Skipped, "readout study")
 	done := 0
-	queue := make(chan rjob)
-	var wg sync.WaitGroup
-	for w := 0; w < opt.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range queue {
-				r, err := readoutDataset(ctx, opt, j.name, j.best, j.reg, j.fp)
-				if err == nil {
-					err = st.save("readout", IntRVFL, j.name, r)
-				}
-				mu.Lock()
-				done++
-				switch {
-				case err != nil && (errors.Is(err, dataset.ErrDataFileMissing) || isLoadError(err)):
-					out.Skipped = append(out.Skipped, Skipped{j.name, err.Error()})
-				case err != nil:
-					if firstErr == nil && !errors.Is(err, context.Canceled) {
-						firstErr = fmt.Errorf("readout study %s: %w", j.name, err)
-					}
-				default:
-					out.Results = append(out.Results, r)
-					ga := ""
-					if !opt.NoGA {
-						ga = fmt.Sprintf(" ga %.4f random %.4f", at(r.GARounded, r.Bounds, 1), at(r.GARandom, r.Bounds, 1))
-					}
-					fmt.Fprintf(opt.Progress, "[%d/%d] readout %s (N=%d κ=%d): float %.4f, 5-bit-equivalent B=15 round %.4f, B=1 round %.4f%s (%.1fs, GA %.1fs)\n",
-						done, len(jobs), j.name, j.best.N, j.best.Kappa, r.Float, at(r.Round, r.Bounds, 15), at(r.Round, r.Bounds, 1),
-						ga, r.Seconds, r.GASeconds)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, j := range jobs {
-		select {
-		case queue <- j:
-		case <-ctx.Done():
-			break feed
+	work := func(j rjob) (*ReadoutResult, error) {
+		r, err := readoutDataset(ctx, opt, j.name, j.best, j.reg, j.fp)
+		if err == nil {
+			err = st.save("readout", IntRVFL, j.name, r)
 		}
+		return r, err
 	}
-	close(queue)
-	wg.Wait()
+	runPool(ctx, opt.Workers, jobs, work, func(j rjob, r *ReadoutResult, err error) {
+		done++
+		if oc.add(j.name, err) == jobDone {
+			out.Results = append(out.Results, r)
+			ga := ""
+			if !opt.NoGA {
+				ga = fmt.Sprintf(" ga %.4f random %.4f", at(r.GARounded, r.Bounds, 1), at(r.GARandom, r.Bounds, 1))
+			}
+			fmt.Fprintf(opt.Progress, "[%d/%d] readout %s (N=%d κ=%d): float %.4f, 5-bit-equivalent B=15 round %.4f, B=1 round %.4f%s (%.1fs, GA %.1fs)\n",
+				done, len(jobs), j.name, j.best.N, j.best.Kappa, r.Float, at(r.Round, r.Bounds, 15), at(r.Round, r.Bounds, 1),
+				ga, r.Seconds, r.GASeconds)
+		}
+	})
 	out.WallSeconds = time.Since(start).Seconds()
 	sort.Slice(out.Results, func(i, j int) bool { return out.Results[i].Dataset < out.Results[j].Dataset })
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	return out, firstErr
+	return out, oc.firstErr
 }
 
 // at returns v at the position of bound b (NaN-free: 0 when absent).

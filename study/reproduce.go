@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
@@ -45,18 +44,7 @@ func (o *ReproduceOptions) defaults() {
 	if len(o.Grid.Ns) == 0 {
 		o.Grid = PaperGrid()
 	}
-	if len(o.Seeds) == 0 {
-		o.Seeds = DefaultSeeds
-	}
-	if o.Workers < 1 {
-		o.Workers = 2
-	}
-	if o.TestNorm == "" {
-		o.TestNorm = TestNormOwn
-	}
-	if o.Progress == nil {
-		o.Progress = io.Discard
-	}
+	runDefaults(&o.Seeds, &o.Workers, &o.TestNorm, &o.Progress)
 }
 
 // Skipped is a dataset the study could not use.
@@ -146,57 +134,27 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 	fmt.Fprintf(opt.Progress, "accuracy study: %d jobs to run, %d reused, %d datasets skipped so far\n", len(jobs), out.Reused, len(out.Skipped))
 
 	var (
-		mu       sync.Mutex
 		doneCost float64
 		done     int
-		firstErr error
 	)
-	skippedSet := map[string]bool{}
-	queue := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < opt.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range queue {
-				r, err := runJob(ctx, opt, st, fp, searchFP, j)
-				mu.Lock()
-				done++
-				doneCost += j.cost
-				switch {
-				case errors.Is(err, dataset.ErrDataFileMissing) || isLoadError(err):
-					if !skippedSet[j.meta.Name] {
-						skippedSet[j.meta.Name] = true
-						out.Skipped = append(out.Skipped, Skipped{j.meta.Name, err.Error()})
-					}
-					fmt.Fprintf(opt.Progress, "[%d/%d] skipped %s/%s: %v\n", done, len(jobs), j.meta.Name, j.nw, err)
-				case err != nil:
-					if firstErr == nil && !errors.Is(err, context.Canceled) {
-						firstErr = err
-					}
-				default:
-					out.Results = append(out.Results, r)
-					elapsed := time.Since(start)
-					eta := time.Duration(float64(elapsed) * (total - doneCost) / math.Max(doneCost, 1e-9))
-					b := r.Search.Best
-					fmt.Fprintf(opt.Progress, "[%d/%d] %s/%s: N=%d λ=%g%s val %.4f → %s %.4f ± %.4f (search %.1fs, eval %.1fs) ETA %s\n",
-						done, len(jobs), j.meta.Name, j.nw, b.N, b.Lambda, kappaText(b.Kappa), b.ValAccuracy,
-						r.Eval.Protocol, r.Eval.Mean, r.Eval.Std, r.Search.Seconds, r.Eval.Seconds, eta.Round(time.Second))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, j := range jobs {
-		select {
-		case queue <- j:
-		case <-ctx.Done():
-			break feed
+	oc := newOutcomes(&out.Skipped, "")
+	work := func(j job) (*RunResult, error) { return runJob(ctx, opt, st, fp, searchFP, j) }
+	runPool(ctx, opt.Workers, jobs, work, func(j job, r *RunResult, err error) {
+		done++
+		doneCost += j.cost
+		switch oc.add(j.meta.Name, err) {
+		case jobSkipped:
+			fmt.Fprintf(opt.Progress, "[%d/%d] skipped %s/%s: %v\n", done, len(jobs), j.meta.Name, j.nw, err)
+		case jobDone:
+			out.Results = append(out.Results, r)
+			elapsed := time.Since(start)
+			eta := time.Duration(float64(elapsed) * (total - doneCost) / math.Max(doneCost, 1e-9))
+			b := r.Search.Best
+			fmt.Fprintf(opt.Progress, "[%d/%d] %s/%s: N=%d λ=%g%s val %.4f → %s %.4f ± %.4f (search %.1fs, eval %.1fs) ETA %s\n",
+				done, len(jobs), j.meta.Name, j.nw, b.N, b.Lambda, kappaText(b.Kappa), b.ValAccuracy,
+				r.Eval.Protocol, r.Eval.Mean, r.Eval.Std, r.Search.Seconds, r.Eval.Seconds, eta.Round(time.Second))
 		}
-	}
-	close(queue)
-	wg.Wait()
+	})
 	out.WallSeconds = time.Since(start).Seconds()
 	sort.Slice(out.Results, func(i, j int) bool {
 		a, b := out.Results[i], out.Results[j]
@@ -209,7 +167,7 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	return out, firstErr
+	return out, oc.firstErr
 }
 
 // SearchFingerprint identifies the settings a stored grid search depends on.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/ridge"
 )
 
@@ -76,6 +77,8 @@ type SearchResult struct {
 	SolveSeconds  float64 `json:"solve_seconds"`
 	// Jittered counts the grid points whose ridge system needed a diagonal jitter.
 	Jittered int `json:"jittered,omitempty"`
+	// Bits is the integer readout the grid points were scored with (0: float).
+	Bits int `json:"bits,omitempty"`
 }
 
 // searchSplit is the normalised train/validation split of conxuntos.dat.
@@ -105,6 +108,10 @@ type SearchOptions struct {
 	Seed uint64
 	// Regularizer of the ridge readout ("" means the authors' variance form).
 	Regularizer model.Regularizer
+	// Bits, when positive, scores every grid point by the validation accuracy
+	// of its readout rounded to Bits bits (quant.BoundForBits: the deployed
+	// integer model) instead of the float readout. intRVFL only.
+	Bits int
 }
 
 // Search runs the grid search of the protocol for one network on the
@@ -115,9 +122,15 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	g, seed := so.Grid, so.Seed
 	start := time.Now()
 	sp := newSearchSplit(u)
-	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g}
+	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits}
 	if !nw.HasKappa() {
 		res.Grid.Kappas = nil
+	}
+	if so.Bits != 0 && nw != IntRVFL {
+		return nil, fmt.Errorf("search %s %s: an integer-readout search (bits %d) is for the intrvfl only", u.Meta.Name, nw, so.Bits)
+	}
+	if so.Bits != 0 && (so.Bits < quant.MinBits || so.Bits > quant.MaxBits) {
+		return nil, fmt.Errorf("search %s: readout bits %d outside [%d, %d]", u.Meta.Name, so.Bits, quant.MinBits, quant.MaxBits)
 	}
 	solver := ridge.Solver{Reg: ridge.Variance, Threads: 1}
 	if so.Regularizer == model.RegIdentity {
@@ -126,6 +139,11 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	grid := func(htr, hva []float64, cols int, prefixes []int) ([][]int, error) {
 		t0 := time.Now()
 		defer func() { res.SolveSeconds += time.Since(t0).Seconds() }()
+		if so.Bits != 0 { // the intRVFL's one prefix is the whole H
+			c, jittered, err := deployedCounts(solver, sp, htr, hva, cols, g.Lambdas, quant.BoundForBits(so.Bits))
+			res.Jittered += jittered
+			return [][]int{c}, err
+		}
 		gr, err := solver.Grid(ridge.Data{H: htr, Rows: sp.mTrain, Cols: cols, Labels: sp.yTrain},
 			ridge.Data{H: hva, Rows: sp.mVal, Cols: cols, Labels: sp.yVal}, sp.classes, g.Lambdas, prefixes)
 		if err != nil {

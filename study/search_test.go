@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"math"
 	"os"
 	"testing"
 
@@ -72,5 +73,56 @@ func TestSelectBestTieRule(t *testing.T) {
 	b := selectBest(res, 10)
 	if b.N != 50 || b.Lambda != 2 || b.Kappa != 1 || b.Correct != 7 {
 		t.Errorf("best %+v, want N=50 λ=2 κ=1 (smallest N, largest λ, smallest κ)", b)
+	}
+}
+
+// TestSearchWithBitsMatchesDeployedModel checks that a search with
+// SearchOptions.Bits counts, at every grid point, the correct validation
+// predictions of the model trained there with that rounded integer readout,
+// for a primal (M ≥ N) and a dual (M < N) system, and that it refuses other
+// networks and widths outside the quantiser's range.
+func TestSearchWithBitsMatchesDeployedModel(t *testing.T) {
+	u, err := dataset.LoadUCI(collection(t), "iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := newSearchSplit(u)
+	g := Grid{Ns: []int{20, 2 * sp.mTrain}, Lambdas: []float64{1.0 / 64, 0.25, 4}, Kappas: []int{1, 3}}
+	k := u.Data.K()
+	for _, bits := range []int{2, 5} {
+		for _, reg := range []model.Regularizer{model.RegVariance, model.RegIdentity} {
+			res, err := Search(context.Background(), u, IntRVFL, SearchOptions{Grid: g, Regularizer: reg, Bits: bits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Bits != bits {
+				t.Errorf("result records bits %d, want %d", res.Bits, bits)
+			}
+			for ki, kappa := range g.Kappas {
+				for ni, n := range g.Ns {
+					for li, lambda := range g.Lambdas {
+						cfg := IntRVFL.Config(n, lambda, kappa)
+						cfg.Regularizer, cfg.ReadoutBits = reg, bits
+						d := model.Data{X: sp.xTrain, Y: sp.yTrain, ClassNames: u.Data.ClassNames}
+						m, err := model.TrainNormalized(d, sp.xTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
+						if err != nil {
+							t.Fatal(err)
+						}
+						want := int(math.Round(m.AccuracyNormalized(sp.xVal, sp.mVal, sp.yVal) * float64(sp.mVal)))
+						if got := res.Correct[ki][ni][li]; got != want {
+							t.Errorf("bits %d %s N=%d λ=%g κ=%d: search %d correct, deployed model %d", bits, reg, n, lambda, kappa, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		nw   Network
+		bits int
+	}{{RVFL, 5}, {RVFL8, 5}, {IntRVFL, 1}, {IntRVFL, 17}} {
+		if _, err := Search(context.Background(), u, tc.nw, SearchOptions{Grid: g, Bits: tc.bits}); err == nil {
+			t.Errorf("%s with bits %d: no error", tc.nw, tc.bits)
+		}
 	}
 }

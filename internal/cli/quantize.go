@@ -178,7 +178,7 @@ func roundingWarning(reg model.Regularizer, bound int, small, floatAcc, intAcc f
 		return ""
 	}
 	if reg == model.RegIdentity {
-		return why + "; a larger --lambda or more readout bits may help"
+		return why + "; a larger --lambda (hdlgen search --bits picks λ by the rounded readout's validation accuracy), more readout bits or --ga rounded may help"
 	}
 	return why + "; retraining with --regularizer identity (λ·I) usually rounds with far less loss"
 }

@@ -41,7 +41,7 @@ func TestRoundingWarning(t *testing.T) {
 		{"crushed codes but few levels", model.RegVariance, 3, 0.97, nan, nan, ""},
 		{"small loss", model.RegVariance, 15, 0.5, 0.95, 0.945, ""},
 		{"large loss, variance", model.RegVariance, 15, 0.5, 0.95, 0.80, "loses 15.0 percentage points of training accuracy; retraining with --regularizer identity"},
-		{"large loss, identity", model.RegIdentity, 15, 0.5, 0.95, 0.80, "a larger --lambda or more readout bits"},
+		{"large loss, identity", model.RegIdentity, 15, 0.5, 0.95, 0.80, "a larger --lambda (hdlgen search --bits"},
 		{"loss beats the code share", model.RegVariance, 15, 0.99, 0.9, 0.5, "loses 40.0 percentage points"},
 	}
 	for _, tc := range tests {

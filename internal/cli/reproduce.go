@@ -26,6 +26,7 @@ type reproduceOptions struct {
 	hyper     string
 	reg       string
 	budgets   string
+	bits      int
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -48,10 +49,18 @@ The budget stage (--stages budget, the paper's Fig. 7) sizes the intRVFL
 validation accuracy of the deployed integer readout, evaluates the selection
 the same way, and writes OUT/budget/<label>/runs/<network>/<dataset>.json,
 OUT/budget/accuracy.tsv, OUT/budget/summary.{json,md} and
-OUT/budget/fig7-<label>.svg (docs/benchmark.md).`,
+OUT/budget/fig7-<label>.svg (docs/benchmark.md).
+
+The retune stage (--stages retune) keeps each dataset's intRVFL N and κ from
+the accuracy stage and chooses λ again, from the same grid and on the same
+validation split, by the validation accuracy of the rounded --retune-bits
+readout that the hardware runs; it evaluates the float and rounded readouts at
+both λ and writes OUT/runs/intrvfl/<dataset>.retune.json, OUT/retune.tsv and
+OUT/retune-summary.{json,md}.`,
 		Example: `  hdlgen reproduce --data ../shared/uci121 --out results/uci121
   hdlgen reproduce --data ../shared/uci121 --out /tmp/r --datasets iris,wine,seeds --grid small
-  hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity --stages budget --budgets 3.2uJ,median --regularizer identity`,
+  hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity --stages budget --budgets 3.2uJ,median --regularizer identity
+  hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity-wide --stages retune`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			g, err := parseGrid(o.grid)
@@ -79,8 +88,8 @@ OUT/budget/fig7-<label>.svg (docs/benchmark.md).`,
 			}
 			stages := map[string]bool{}
 			for _, st := range study.DatasetList(o.stages) {
-				if st != "accuracy" && st != "readout" && st != "budget" {
-					return usagef("--stages: unknown stage %q (want accuracy, readout, budget)", st)
+				if st != "accuracy" && st != "readout" && st != "retune" && st != "budget" {
+					return usagef("--stages: unknown stage %q (want accuracy, readout, retune, budget)", st)
 				}
 				stages[st] = true
 			}
@@ -130,6 +139,13 @@ OUT/budget/fig7-<label>.svg (docs/benchmark.md).`,
 					sum.Datasets, sum.Float, sum.Round[0], sum.Round[len(sum.Round)-2])
 				fmt.Fprintf(app.Out, "report: %s/readout-summary.md\n", o.out)
 			}
+			if stages["retune"] {
+				opt := study.RetuneOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Bits: o.bits, Seeds: seeds,
+					Workers: o.workers, TestNorm: tn, Progress: app.Err}
+				if err := o.retune(cmd, app, opt, command); err != nil {
+					return err
+				}
+			}
 			if stages["budget"] {
 				opt := study.BudgetOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Budgets: budgets, Grid: g,
 					Seeds: seeds, Workers: o.workers, TestNorm: tn, Regularizer: reg, Progress: app.Err}
@@ -145,7 +161,8 @@ OUT/budget/fig7-<label>.svg (docs/benchmark.md).`,
 	f.StringVar(&o.out, "out", "results/uci121", "output folder")
 	f.StringVar(&o.datasets, "datasets", "", "comma-separated subset of datasets (default: all)")
 	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
-	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), budget (Fig. 7)")
+	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), retune (λ re-chosen for the integer readout, needs them too), budget (Fig. 7)")
+	f.IntVar(&o.bits, "retune-bits", study.DefaultRetuneBits, "retune stage: bits of the rounded readout λ is chosen for")
 	f.StringVar(&o.budgets, "budgets", study.DefaultBudgets, "budget stage: comma-separated energies per classification with a unit (3.2uJ, 4nJ) or median (the energy of the median intRVFL, K=16 N=512 L=4 κ=3 5-bit, at its best P)")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper, wide (the paper's with λ up to 2^15) or small")
 	f.BoolVar(&o.readoutGA, "readout-ga", true, "readout stage: also run the two GA strategies (hours on the whole collection; false: float and rounded readouts only, minutes)")
@@ -183,6 +200,29 @@ func (o *reproduceOptions) accuracy(cmd *cobra.Command, app *App, opt study.Repr
 			c.Pearson, c.PairedT, c.TwoSampleT, c.Wins, c.Ties, c.Losses)
 	}
 	fmt.Fprintf(app.Out, "report: %s/summary.md\n", o.out)
+	return nil
+}
+
+// retune runs the retune stage and writes its report.
+func (o *reproduceOptions) retune(cmd *cobra.Command, app *App, opt study.RetuneOptions, command string) error {
+	start := time.Now()
+	res, runErr := study.RunRetune(cmd.Context(), opt)
+	if res == nil {
+		return runErr
+	}
+	if err := study.AppendRunLog(o.out, "retune", command, start, res.WallSeconds, len(res.Results)-res.Reused, res.Reused); err != nil {
+		return err
+	}
+	sum, err := study.WriteRetuneReport(o.out, res, command, time.Now())
+	if err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
+	}
+	fmt.Fprintf(app.Out, "retune study over %d datasets: float %.4f; %d-bit rounded %.4f (%+.2f points), with λ retuned %.4f (%+.2f points)\n",
+		sum.Datasets, sum.FloatOriginal, sum.Bits, sum.Original.Mean, sum.Original.MeanPoints, sum.Retuned.Mean, sum.Retuned.MeanPoints)
+	fmt.Fprintf(app.Out, "report: %s/retune-summary.md\n", o.out)
 	return nil
 }
 

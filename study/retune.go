@@ -1,0 +1,187 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
+)
+
+// DefaultRetuneBits is the readout width of the retune stage: the paper's 5 bits.
+const DefaultRetuneBits = 5
+
+// RetuneOptions configures the retune study. The accuracy study picks λ by the
+// validation accuracy of the float readout, but the hardware runs the rounded
+// integer readout, and the λ best for one is not always best for the other: a
+// weakly regularised readout has a few large weights that set the quantisation
+// step, so most of its weights round to a handful of levels. The retune study
+// keeps each dataset's N and κ from the accuracy study and chooses λ again,
+// from the same grid and on the same validation split, by the validation
+// accuracy of the Bits-bit rounded readout (Search with SearchOptions.Bits);
+// then it evaluates both λ with the protocol.
+type RetuneOptions struct {
+	DataDir  string
+	OutDir   string // the accuracy study's folder: its intrvfl results give N, κ, λ and the λ grid
+	Datasets []string
+	Bits     int      // default DefaultRetuneBits
+	Seeds    []uint64 // default DefaultSeeds
+	Workers  int
+	TestNorm TestNorm
+	Progress io.Writer
+}
+
+func (o *RetuneOptions) defaults() {
+	if o.Bits == 0 {
+		o.Bits = DefaultRetuneBits
+	}
+	runDefaults(&o.Seeds, &o.Workers, &o.TestNorm, &o.Progress)
+}
+
+// RetuneResult is one dataset's outcome. The accuracies are protocol means over
+// seeds and folds (or the test file), as in the readout study.
+type RetuneResult struct {
+	Dataset     string            `json:"dataset"`
+	Fingerprint string            `json:"fingerprint"`
+	Regularizer model.Regularizer `json:"regularizer"`
+	Bits        int               `json:"bits"`
+	Bound       int               `json:"bound"`
+	// Original is the accuracy study's selection (by the float readout).
+	Original Best `json:"original"`
+	// Retuned has the same N and κ and the λ whose rounded readout has the
+	// most correct validation predictions (ties to the largest λ); Correct and
+	// ValAccuracy are those of the rounded readout.
+	Retuned Best `json:"retuned"`
+	// OriginalRoundedCorrect counts the correct validation predictions of the
+	// rounded readout at the original λ (never above Retuned.Correct: the
+	// original λ is one of the candidates).
+	OriginalRoundedCorrect int `json:"original_rounded_correct"`
+	// MaxLambda is the largest λ of the grid.
+	MaxLambda float64 `json:"max_lambda"`
+	// Test accuracies: float and rounded readouts at the original and at the
+	// retuned λ (equal pairs when λ did not change).
+	FloatOriginal   float64 `json:"float_original"`
+	RoundedOriginal float64 `json:"rounded_original"`
+	FloatRetuned    float64 `json:"float_retuned"`
+	RoundedRetuned  float64 `json:"rounded_retuned"`
+	Seconds         float64 `json:"seconds"`
+}
+
+// RetuneStudy is what RunRetune returns.
+type RetuneStudy struct {
+	Results     []*RetuneResult
+	Skipped     []Skipped
+	WallSeconds float64
+	Reused      int
+	Options     RetuneOptions
+}
+
+// RunRetune runs (or resumes) the retune study for every dataset whose intRVFL
+// accuracy result is stored in OutDir. Each finished dataset is stored as
+// OutDir/runs/intrvfl/<dataset>.retune.json.
+func RunRetune(ctx context.Context, opt RetuneOptions) (*RetuneStudy, error) {
+	opt.defaults()
+	if opt.Bits < quant.MinBits || opt.Bits > quant.MaxBits {
+		return nil, fmt.Errorf("retune study: readout bits %d outside [%d, %d]", opt.Bits, quant.MinBits, quant.MaxBits)
+	}
+	start := time.Now()
+	st := store{dir: opt.OutDir}
+	accs, skipped, err := intRVFLAccuracyResults(st, opt.DataDir, opt.Datasets)
+	if err != nil {
+		return nil, err
+	}
+	out := &RetuneStudy{Options: opt, Skipped: skipped}
+	type job struct {
+		name string
+		acc  *RunResult
+		fp   string
+		cost float64
+	}
+	var jobs []job
+	for _, acc := range accs {
+		name := acc.Dataset
+		fp := fingerprint("retune-v1", opt.Bits, opt.Seeds, opt.TestNorm, acc.Search.Grid.Lambdas, acc.Search.Best, acc.Reg())
+		var r RetuneResult
+		if ok, err := st.load("retune", IntRVFL, name, fp, &r); err != nil {
+			return nil, err
+		} else if ok {
+			out.Results = append(out.Results, &r)
+			out.Reused++
+			continue
+		}
+		cost := float64(acc.Rows) * float64(acc.Search.Best.N) * float64(acc.Search.Best.N+acc.L)
+		jobs = append(jobs, job{name, acc, fp, cost})
+	}
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].cost > jobs[j].cost })
+	fmt.Fprintf(opt.Progress, "retune study (%d-bit readout): %d datasets to run, %d reused\n", opt.Bits, len(jobs), out.Reused)
+	oc := newOutcomes(&out.Skipped, "retune study")
+	done := 0
+	work := func(j job) (*RetuneResult, error) {
+		r, err := retuneDataset(ctx, opt, j.name, j.acc, j.fp)
+		if err == nil {
+			err = st.save("retune", IntRVFL, j.name, r)
+		}
+		return r, err
+	}
+	runPool(ctx, opt.Workers, jobs, work, func(j job, r *RetuneResult, err error) {
+		done++
+		if oc.add(j.name, err) == jobDone {
+			out.Results = append(out.Results, r)
+			fmt.Fprintf(opt.Progress, "[%d/%d] retune %s (N=%d κ=%d): λ %g → %g; float %.4f, rounded %.4f → %.4f (%.1fs)\n",
+				done, len(jobs), j.name, r.Original.N, r.Original.Kappa, r.Original.Lambda, r.Retuned.Lambda,
+				r.FloatOriginal, r.RoundedOriginal, r.RoundedRetuned, r.Seconds)
+		}
+	})
+	out.WallSeconds = time.Since(start).Seconds()
+	sort.Slice(out.Results, func(i, j int) bool { return out.Results[i].Dataset < out.Results[j].Dataset })
+	sort.Slice(out.Skipped, func(i, j int) bool { return out.Skipped[i].Dataset < out.Skipped[j].Dataset })
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	return out, oc.firstErr
+}
+
+// retuneDataset re-selects λ for one dataset and evaluates both selections.
+func retuneDataset(ctx context.Context, opt RetuneOptions, name string, acc *RunResult, fp string) (*RetuneResult, error) {
+	start := time.Now()
+	u, err := dataset.LoadUCI(opt.DataDir, name)
+	if err != nil {
+		return nil, loadError{err}
+	}
+	orig := acc.Search.Best
+	bound := quant.BoundForBits(opt.Bits)
+	lambdas := acc.Search.Grid.Lambdas
+	li := slices.Index(lambdas, orig.Lambda)
+	if li < 0 {
+		return nil, fmt.Errorf("the accuracy study's λ %g is not in its own grid %v", orig.Lambda, lambdas)
+	}
+	g := Grid{Ns: []int{orig.N}, Lambdas: lambdas, Kappas: []int{orig.Kappa}}
+	res, err := Search(ctx, u, IntRVFL, SearchOptions{Grid: g, Regularizer: acc.Reg(), Bits: opt.Bits})
+	if err != nil {
+		return nil, err
+	}
+	r := &RetuneResult{Dataset: name, Fingerprint: fp, Regularizer: acc.Reg(), Bits: opt.Bits, Bound: bound,
+		Original: orig, Retuned: res.Best, OriginalRoundedCorrect: res.Correct[0][0][li], MaxLambda: slices.Max(lambdas)}
+	ro := ReadoutOptions{DataDir: opt.DataDir, Bounds: []int{bound}, Seeds: opt.Seeds, NoGA: true, TestNorm: opt.TestNorm}
+	ro.defaults()
+	atOrig, err := readoutDataset(ctx, ro, name, orig, acc.Reg(), "")
+	if err != nil {
+		return nil, fmt.Errorf("λ=%g: %w", orig.Lambda, err)
+	}
+	r.FloatOriginal, r.RoundedOriginal = atOrig.Float, atOrig.Round[0]
+	r.FloatRetuned, r.RoundedRetuned = r.FloatOriginal, r.RoundedOriginal
+	if r.Retuned.Lambda != orig.Lambda {
+		atNew, err := readoutDataset(ctx, ro, name, r.Retuned, acc.Reg(), "")
+		if err != nil {
+			return nil, fmt.Errorf("λ=%g: %w", r.Retuned.Lambda, err)
+		}
+		r.FloatRetuned, r.RoundedRetuned = atNew.Float, atNew.Round[0]
+	}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}

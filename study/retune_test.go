@@ -1,0 +1,104 @@
+package study
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hdlgen/hdlgen/model"
+)
+
+// TestRetuneStudy runs the retune stage on the accuracy results of a few
+// small datasets and checks what holds by construction: N and κ are kept, the
+// retuned λ comes from the grid and never has fewer correct validation
+// predictions of the rounded readout than the original λ, the float readout at
+// the original λ is the accuracy study's, an unchanged λ gives identical
+// accuracies; then the report, and that a rerun reuses every result.
+func TestRetuneStudy(t *testing.T) {
+	dir := collection(t)
+	out := t.TempDir()
+	names := []string{"iris", "balloons", "hayes-roth", "tic-tac-toe"} // hayes-roth has a separate test file
+	seeds := []uint64{0, 1}
+	grid := Grid{Ns: []int{50, 100}, Lambdas: []float64{1.0 / 64, 0.25, 4, 64, 1024}, Kappas: []int{1, 3}}
+	acc, err := RunAccuracy(context.Background(), ReproduceOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Networks: []Network{IntRVFL}, Grid: grid, Seeds: seeds, Regularizer: model.RegIdentity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accMean := map[string]float64{}
+	for _, r := range acc.Results {
+		accMean[r.Dataset] = r.Eval.Mean
+	}
+	opt := RetuneOptions{DataDir: dir, OutDir: out, Datasets: append(slices.Clone(names), "fertility"), Bits: 3, Seeds: seeds}
+	s, err := RunRetune(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Results) != len(names) || len(s.Skipped) != 1 || s.Skipped[0].Dataset != "fertility" {
+		t.Fatalf("%d results, skipped %+v; want %d and fertility (no accuracy result)", len(s.Results), s.Skipped, len(names))
+	}
+	changed := 0
+	for _, r := range s.Results {
+		o, n := r.Original, r.Retuned
+		if n.N != o.N || n.Kappa != o.Kappa || !slices.Contains(grid.Lambdas, n.Lambda) {
+			t.Errorf("%s: retuned %+v from original %+v", r.Dataset, n, o)
+		}
+		if r.Bits != 3 || r.Bound != 3 || r.Regularizer != model.RegIdentity {
+			t.Errorf("%s: bits %d bound %d penalty %s", r.Dataset, r.Bits, r.Bound, r.Regularizer)
+		}
+		if n.Correct < r.OriginalRoundedCorrect {
+			t.Errorf("%s: retuned λ %g has %d correct validation predictions, the original λ %g %d",
+				r.Dataset, n.Lambda, n.Correct, o.Lambda, r.OriginalRoundedCorrect)
+		}
+		if r.FloatOriginal != accMean[r.Dataset] {
+			t.Errorf("%s: float readout %v, the accuracy study's %v", r.Dataset, r.FloatOriginal, accMean[r.Dataset])
+		}
+		if n.Lambda == o.Lambda {
+			if r.FloatRetuned != r.FloatOriginal || r.RoundedRetuned != r.RoundedOriginal || n.Correct != r.OriginalRoundedCorrect {
+				t.Errorf("%s: λ unchanged but the results differ: %+v", r.Dataset, r)
+			}
+		} else {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Errorf("no dataset changed λ for a 3-bit readout; the test does not exercise the second evaluation")
+	}
+	sum, err := WriteRetuneReport(out, s, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Datasets != len(names) || sum.LambdaChanged != changed || sum.Bound != 3 {
+		t.Errorf("summary %+v", sum)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "retune-summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "3-bit rounded") || !strings.Contains(string(md), "levels −3…3") {
+		t.Errorf("retune-summary.md:\n%s", md)
+	}
+	tsv, err := os.ReadFile(filepath.Join(out, "retune.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(tsv), "\n"); got != len(names)+1 {
+		t.Errorf("retune.tsv has %d lines, want %d", got, len(names)+1)
+	}
+	again, err := RunRetune(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Reused != len(names) {
+		t.Errorf("rerun reused %d datasets, want %d", again.Reused, len(names))
+	}
+	if d := cmp.Diff(s.Results, again.Results); d != "" {
+		t.Errorf("reused results differ (-computed +reused):\n%s", d)
+	}
+}
