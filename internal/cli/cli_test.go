@@ -40,6 +40,10 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"train", "--data", "example:iris", "--n", "0", "-o", "x.json"}, "--n 0"},
 		{[]string{"train", "--bogus"}, "unknown flag"},
 		{[]string{"eval", "--data", ".", "--dataset", "x", "--n", "5", "--seeds", "0"}, "--seeds 0"},
+		{[]string{"search", "--data", ".", "--dataset", "x", "--bits", "1"}, "--bits 1"},
+		{[]string{"search", "--data", ".", "--dataset", "x", "--arch", "rvfl", "--bits", "5"}, "for --arch intrvfl"},
+		{[]string{"reproduce", "--data", ".", "--stages", "retune", "--retune-bits", "17"}, "--retune-bits 17"},
+		{[]string{"reproduce", "--data", ".", "--stages", "bogus"}, `unknown stage "bogus"`},
 	}
 	for _, tc := range tests {
 		code, _, errs := run(t, tc.args...)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/study"
 )
 
@@ -92,6 +93,9 @@ OUT/retune-summary.{json,md}.`,
 					return usagef("--stages: unknown stage %q (want accuracy, readout, retune, budget)", st)
 				}
 				stages[st] = true
+			}
+			if stages["retune"] && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
+				return usagef("--retune-bits %d: want %d…%d", o.bits, quant.MinBits, quant.MaxBits)
 			}
 			command := "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " ")
 			datasets := study.DatasetList(o.datasets)

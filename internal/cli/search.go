@@ -8,6 +8,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/study"
 )
 
@@ -42,6 +43,12 @@ the rounded one (docs/semantics.md).`,
 			nw, err := study.ParseNetwork(o.arch)
 			if err != nil {
 				return usagef("--arch: %v", err)
+			}
+			if o.bits != 0 && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
+				return usagef("--bits %d: want %d…%d, or 0 for the float readout", o.bits, quant.MinBits, quant.MaxBits)
+			}
+			if o.bits != 0 && nw != study.IntRVFL {
+				return usagef("--bits: the integer-readout search is for --arch intrvfl, not %s", nw)
 			}
 			g, err := parseGrid(o.grid)
 			if err != nil {
