@@ -523,11 +523,7 @@ func RunBudget(ctx context.Context, opt BudgetOptions) (*BudgetStudy, error) {
 			}
 		}
 	}
-	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].cost > jobs[j].cost })
-	total := 0.0
-	for _, j := range jobs {
-		total += j.cost
-	}
+	total := largestFirst(jobs, func(j budgetJob) float64 { return j.cost })
 	fmt.Fprintf(opt.Progress, "budget study: %d jobs to run, %d reused, %d datasets skipped so far\n", len(jobs), out.Reused, len(out.Skipped))
 
 	var (
@@ -546,10 +542,8 @@ func RunBudget(ctx context.Context, opt BudgetOptions) (*BudgetStudy, error) {
 			fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s failed: %v\n", done, len(jobs), j.b.Label, j.meta.Name, j.nw, err)
 		case jobDone:
 			out.Results = append(out.Results, r)
-			elapsed := time.Since(start)
-			eta := time.Duration(float64(elapsed) * (total - doneCost) / math.Max(doneCost, 1e-9))
 			fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s: %s ETA %s\n", done, len(jobs), j.b.Label, j.meta.Name, j.nw,
-				budgetLine(r), eta.Round(time.Second))
+				budgetLine(r), timeLeft(start, doneCost, total))
 		}
 	})
 	out.WallSeconds = time.Since(start).Seconds()

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"sort"
 	"sync"
+	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
 )
@@ -135,4 +138,21 @@ func intRVFLAccuracyResults(st store, dataDir string, names []string) ([]*RunRes
 		found = append(found, acc)
 	}
 	return found, skipped, nil
+}
+
+// largestFirst sorts jobs by decreasing cost, so that with several workers the
+// long jobs do not end up last, and returns their total cost.
+func largestFirst[J any](jobs []J, cost func(J) float64) float64 {
+	sort.SliceStable(jobs, func(i, j int) bool { return cost(jobs[i]) > cost(jobs[j]) })
+	total := 0.0
+	for _, j := range jobs {
+		total += cost(j)
+	}
+	return total
+}
+
+// timeLeft extrapolates, from the time since start spent on the cost done so
+// far, the time the rest of total needs.
+func timeLeft(start time.Time, done, total float64) time.Duration {
+	return time.Duration(float64(time.Since(start)) * (total - done) / math.Max(done, 1e-9)).Round(time.Second)
 }

@@ -147,7 +147,7 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 		cost := float64(min(acc.Rows, opt.MaxGARows)) * float64(b.N) * float64(acc.L)
 		jobs = append(jobs, rjob{name, b, acc.Reg(), dfp, cost})
 	}
-	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].cost > jobs[j].cost })
+	largestFirst(jobs, func(j rjob) float64 { return j.cost })
 	fmt.Fprintf(opt.Progress, "readout study: %d datasets to run, %d reused\n", len(jobs), out.Reused)
 	oc := newOutcomes(&out.Skipped, "readout study")
 	done := 0
@@ -230,13 +230,19 @@ func readoutFingerprint(studyFP string, best Best, reg model.Regularizer) string
 }
 
 func readoutDataset(ctx context.Context, opt ReadoutOptions, name string, best Best, reg model.Regularizer, fp string) (*ReadoutResult, error) {
-	start := time.Now()
 	u, err := dataset.LoadUCI(opt.DataDir, name)
 	if err != nil {
 		return nil, loadError{err}
 	}
+	return readoutOf(ctx, opt, u, best, reg, fp)
+}
+
+// readoutOf evaluates the float and rounded readouts (and the GA strategies
+// unless opt.NoGA) of the intRVFL best on the loaded dataset u.
+func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, best Best, reg model.Regularizer, fp string) (*ReadoutResult, error) {
+	start := time.Now()
 	nb := len(opt.Bounds)
-	r := &ReadoutResult{Dataset: name, Fingerprint: fp, Config: best, Regularizer: reg, Bounds: opt.Bounds,
+	r := &ReadoutResult{Dataset: u.Meta.Name, Fingerprint: fp, Config: best, Regularizer: reg, Bounds: opt.Bounds,
 		Round: make([]float64, nb), RoundGA: make([]float64, nb), GARounded: make([]float64, nb), GARandom: make([]float64, nb)}
 	isGASeed := map[uint64]bool{}
 	for _, s := range opt.GASeeds {

@@ -125,12 +125,7 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 			jobs = append(jobs, job{meta: meta, nw: nw, cost: estimateCost(meta, nw, opt.Grid)})
 		}
 	}
-	// Largest first: with several workers the long jobs do not end up last.
-	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].cost > jobs[j].cost })
-	total := 0.0
-	for _, j := range jobs {
-		total += j.cost
-	}
+	total := largestFirst(jobs, func(j job) float64 { return j.cost })
 	fmt.Fprintf(opt.Progress, "accuracy study: %d jobs to run, %d reused, %d datasets skipped so far\n", len(jobs), out.Reused, len(out.Skipped))
 
 	var (
@@ -147,12 +142,10 @@ func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, err
 			fmt.Fprintf(opt.Progress, "[%d/%d] skipped %s/%s: %v\n", done, len(jobs), j.meta.Name, j.nw, err)
 		case jobDone:
 			out.Results = append(out.Results, r)
-			elapsed := time.Since(start)
-			eta := time.Duration(float64(elapsed) * (total - doneCost) / math.Max(doneCost, 1e-9))
 			b := r.Search.Best
 			fmt.Fprintf(opt.Progress, "[%d/%d] %s/%s: N=%d λ=%g%s val %.4f → %s %.4f ± %.4f (search %.1fs, eval %.1fs) ETA %s\n",
 				done, len(jobs), j.meta.Name, j.nw, b.N, b.Lambda, kappaText(b.Kappa), b.ValAccuracy,
-				r.Eval.Protocol, r.Eval.Mean, r.Eval.Std, r.Search.Seconds, r.Eval.Seconds, eta.Round(time.Second))
+				r.Eval.Protocol, r.Eval.Mean, r.Eval.Std, r.Search.Seconds, r.Eval.Seconds, timeLeft(start, doneCost, total))
 		}
 	})
 	out.WallSeconds = time.Since(start).Seconds()

@@ -117,7 +117,7 @@ func RunRetune(ctx context.Context, opt RetuneOptions) (*RetuneStudy, error) {
 		cost := float64(acc.Rows) * float64(acc.Search.Best.N) * float64(acc.Search.Best.N+acc.L)
 		jobs = append(jobs, job{name, acc, fp, cost})
 	}
-	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].cost > jobs[j].cost })
+	largestFirst(jobs, func(j job) float64 { return j.cost })
 	fmt.Fprintf(opt.Progress, "retune study (%d-bit readout): %d datasets to run, %d reused\n", opt.Bits, len(jobs), out.Reused)
 	oc := newOutcomes(&out.Skipped, "retune study")
 	done := 0
@@ -167,16 +167,16 @@ func retuneDataset(ctx context.Context, opt RetuneOptions, name string, acc *Run
 	}
 	r := &RetuneResult{Dataset: name, Fingerprint: fp, Regularizer: acc.Reg(), Bits: opt.Bits, Bound: bound,
 		Original: orig, Retuned: res.Best, OriginalRoundedCorrect: res.Correct[0][0][li], MaxLambda: slices.Max(lambdas)}
-	ro := ReadoutOptions{DataDir: opt.DataDir, Bounds: []int{bound}, Seeds: opt.Seeds, NoGA: true, TestNorm: opt.TestNorm}
+	ro := ReadoutOptions{Bounds: []int{bound}, Seeds: opt.Seeds, NoGA: true, TestNorm: opt.TestNorm}
 	ro.defaults()
-	atOrig, err := readoutDataset(ctx, ro, name, orig, acc.Reg(), "")
+	atOrig, err := readoutOf(ctx, ro, u, orig, acc.Reg(), "")
 	if err != nil {
 		return nil, fmt.Errorf("λ=%g: %w", orig.Lambda, err)
 	}
 	r.FloatOriginal, r.RoundedOriginal = atOrig.Float, atOrig.Round[0]
 	r.FloatRetuned, r.RoundedRetuned = r.FloatOriginal, r.RoundedOriginal
 	if r.Retuned.Lambda != orig.Lambda {
-		atNew, err := readoutDataset(ctx, ro, name, r.Retuned, acc.Reg(), "")
+		atNew, err := readoutOf(ctx, ro, u, r.Retuned, acc.Reg(), "")
 		if err != nil {
 			return nil, fmt.Errorf("λ=%g: %w", r.Retuned.Lambda, err)
 		}
