@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/dataset"
-	"github.com/hdlgen/hdlgen/study"
+	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 type evalOptions struct {
@@ -44,7 +44,7 @@ the accuracy over seeds. A seed's accuracy is the mean of its fold accuracies.`,
 	f.BoolVar(&t.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels")
 	f.IntVar(&t.threads, "threads", 2, "threads for the linear algebra")
 	f.IntVar(&o.seeds, "seeds", 5, "number of random initialisations (seeds 0…S−1)")
-	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), testNormHelp)
+	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), testNormHelp)
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
 	for _, name := range []string{"data", "dataset", "n"} {
 		_ = cmd.MarkFlagRequired(name)
@@ -60,7 +60,7 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	if o.seeds < 1 {
 		return usagef("--seeds %d: want at least 1", o.seeds)
 	}
-	tn, err := study.ParseTestNorm(o.testNorm)
+	tn, err := protocol.ParseTestNorm(o.testNorm)
 	if err != nil {
 		return usagef("--test-norm: %v", err)
 	}
@@ -72,13 +72,13 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	for i := range seeds {
 		seeds[i] = uint64(i)
 	}
-	res, err := study.Evaluate(cmd.Context(), u, cfg, study.EvalOptions{Seeds: seeds, TestNorm: tn})
+	res, err := protocol.Evaluate(cmd.Context(), u, cfg, protocol.EvalOptions{Seeds: seeds, TestNorm: tn})
 	if err != nil {
 		return err
 	}
 	if o.json {
 		out := struct {
-			*study.EvalResult
+			*protocol.EvalResult
 			Arch   string  `json:"arch"`
 			N      int     `json:"n"`
 			Lambda float64 `json:"lambda"`

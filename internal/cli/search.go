@@ -9,7 +9,7 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
-	"github.com/hdlgen/hdlgen/study"
+	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 type searchOptions struct {
@@ -40,14 +40,14 @@ the rounded one (docs/semantics.md).`,
   hdlgen search --data ../shared/uci121 --dataset tic-tac-toe --arch intrvfl --regularizer identity --bits 5`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			nw, err := study.ParseNetwork(o.arch)
+			nw, err := protocol.ParseNetwork(o.arch)
 			if err != nil {
 				return usagef("--arch: %v", err)
 			}
 			if o.bits != 0 && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
 				return usagef("--bits %d: want %d…%d, or 0 for the float readout", o.bits, quant.MinBits, quant.MaxBits)
 			}
-			if o.bits != 0 && nw != study.IntRVFL {
+			if o.bits != 0 && nw != protocol.IntRVFL {
 				return usagef("--bits: the integer-readout search is for --arch intrvfl, not %s", nw)
 			}
 			g, err := parseGrid(o.grid)
@@ -62,7 +62,7 @@ the rounded one (docs/semantics.md).`,
 			if err != nil {
 				return usagef("--regularizer: %v", err)
 			}
-			res, err := study.Search(cmd.Context(), u, nw, study.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Bits: o.bits})
+			res, err := protocol.Search(cmd.Context(), u, nw, protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Bits: o.bits})
 			if err != nil {
 				return err
 			}
@@ -98,14 +98,14 @@ the rounded one (docs/semantics.md).`,
 }
 
 // parseGrid maps a --grid name to a grid.
-func parseGrid(name string) (study.Grid, error) {
+func parseGrid(name string) (protocol.Grid, error) {
 	switch name {
 	case "paper":
-		return study.PaperGrid(), nil
+		return protocol.PaperGrid(), nil
 	case "wide":
-		return study.WideGrid(), nil
+		return protocol.WideGrid(), nil
 	case "small":
-		return study.Grid{Ns: []int{50, 100, 150}, Lambdas: []float64{0.25, 1, 4}, Kappas: []int{1, 3}}, nil
+		return protocol.Grid{Ns: []int{50, 100, 150}, Lambdas: []float64{0.25, 1, 4}, Kappas: []int{1, 3}}, nil
 	}
-	return study.Grid{}, usagef("--grid %q: want paper, wide or small", name)
+	return protocol.Grid{}, usagef("--grid %q: want paper, wide or small", name)
 }

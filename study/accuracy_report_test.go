@@ -2,6 +2,7 @@ package study
 
 import (
 	"encoding/json"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +15,8 @@ import (
 func TestWriteAccuracyReportWithNoFinishedDataset(t *testing.T) {
 	dir := t.TempDir()
 	s := &AccuracyStudy{Skipped: []Skipped{{Dataset: "miniboone", Reason: "data file missing"}},
-		Results: []*RunResult{{Dataset: "iris", Network: IntRVFL, Search: &SearchResult{}, Eval: &EvalResult{Mean: 0.9}}}}
-	sum, err := WriteAccuracyReport(dir, s, []Network{IntRVFL, RVFL}, "test", time.Now())
+		Results: []*RunResult{{Dataset: "iris", Network: protocol.IntRVFL, Search: &protocol.SearchResult{}, Eval: &protocol.EvalResult{Mean: 0.9}}}}
+	sum, err := WriteAccuracyReport(dir, s, []protocol.Network{protocol.IntRVFL, protocol.RVFL}, "test", time.Now())
 	if err != nil {
 		t.Fatalf("report of an interrupted study: %v", err)
 	}

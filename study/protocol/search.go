@@ -1,9 +1,8 @@
-package study
+package protocol
 
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -12,54 +11,6 @@ import (
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/ridge"
 )
-
-// Grid is a hyperparameter grid.
-type Grid struct {
-	Ns      []int     `json:"n"`
-	Lambdas []float64 `json:"lambda"`
-	Kappas  []int     `json:"kappa"`
-}
-
-// PaperGrid is the protocol's grid: N ∈ {50,…,1500} step 50, λ ∈ 2^{−10…5},
-// κ ∈ {1, 3, 7, 15}.
-func PaperGrid() Grid {
-	g := Grid{Kappas: []int{1, 3, 7, 15}}
-	for n := 50; n <= 1500; n += 50 {
-		g.Ns = append(g.Ns, n)
-	}
-	for e := -10; e <= 5; e++ {
-		g.Lambdas = append(g.Lambdas, math.Ldexp(1, e))
-	}
-	return g
-}
-
-// WideGridMaxExp is the largest λ exponent of WideGrid.
-const WideGridMaxExp = 15
-
-// WideGrid is PaperGrid with λ extended upwards to 2^WideGridMaxExp. The
-// paper's λ range stops at 2^5, and on the UCI-121 collection the intRVFL's
-// search selects that largest λ on most datasets (66 of 120 with the variance
-// penalty, 83 of 120 with the identity penalty; results/uci121*/accuracy.tsv):
-// its integer activations (up to ±κ, so HᵀH grows with κ²) want stronger
-// regularisation than the grid offers. An option beyond the paper, reported
-// apart from the paper-protocol reproduction.
-func WideGrid() Grid {
-	g := PaperGrid()
-	for e := 6; e <= WideGridMaxExp; e++ {
-		g.Lambdas = append(g.Lambdas, math.Ldexp(1, e))
-	}
-	return g
-}
-
-// Best is the selected configuration.
-type Best struct {
-	N           int     `json:"n"`
-	Lambda      float64 `json:"lambda"`
-	Kappa       int     `json:"kappa,omitempty"`
-	Correct     int     `json:"correct"`
-	ValRows     int     `json:"val_rows"`
-	ValAccuracy float64 `json:"val_accuracy"`
-}
 
 // SearchResult is the outcome of a grid search on the train/validation split.
 type SearchResult struct {
@@ -81,24 +32,24 @@ type SearchResult struct {
 	Bits int `json:"bits,omitempty"`
 }
 
-// searchSplit is the normalised train/validation split of conxuntos.dat.
-type searchSplit struct {
-	k, l             int
-	xTrain, xVal     []float64 // normalised rows
-	yTrain, yVal     []int
-	mTrain, mVal     int
-	classes          int
-	trainIdx, valIdx []int
+// Split is the normalised train/validation split of conxuntos.dat that the
+// search scores on: min-max fitted on the training rows.
+type Split struct {
+	K, L         int       // features, classes
+	XTrain, XVal []float64 // normalised rows, row-major M×K
+	YTrain, YVal []int
+	MTrain, MVal int
 }
 
-func newSearchSplit(u *dataset.UCIDataset) *searchSplit {
+// NewSplit normalises the search split of u.
+func NewSplit(u *dataset.UCIDataset) *Split {
 	tr := u.Data.Subset(u.Search.Train)
 	va := u.Data.Subset(u.Search.Test)
 	k := u.Data.K()
 	norm := model.FitNormalizer(tr.X, tr.M(), k)
-	return &searchSplit{k: k, l: u.Data.L(), classes: u.Data.L(),
-		xTrain: norm.Apply(tr.X, tr.M()), xVal: norm.Apply(va.X, va.M()),
-		yTrain: tr.Y, yVal: va.Y, mTrain: tr.M(), mVal: va.M()}
+	return &Split{K: k, L: u.Data.L(),
+		XTrain: norm.Apply(tr.X, tr.M()), XVal: norm.Apply(va.X, va.M()),
+		YTrain: tr.Y, YVal: va.Y, MTrain: tr.M(), MVal: va.M()}
 }
 
 // SearchOptions configures Search.
@@ -115,13 +66,13 @@ type SearchOptions struct {
 }
 
 // Search runs the grid search of the protocol for one network on the
-// conxuntos.dat split and selects the best configuration: the most correct
-// validation predictions; ties go to the smallest N, then the largest λ
-// (cheapest, most regularised), then the smallest κ.
+// conxuntos.dat split and selects the best configuration by Better: the most
+// correct validation predictions; ties go to the smallest N, then the largest
+// λ (cheapest, most regularised), then the smallest κ.
 func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOptions) (*SearchResult, error) {
 	g, seed := so.Grid, so.Seed
 	start := time.Now()
-	sp := newSearchSplit(u)
+	sp := NewSplit(u)
 	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits}
 	if !nw.HasKappa() {
 		res.Grid.Kappas = nil
@@ -140,12 +91,12 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 		t0 := time.Now()
 		defer func() { res.SolveSeconds += time.Since(t0).Seconds() }()
 		if so.Bits != 0 { // the intRVFL's one prefix is the whole H
-			c, jittered, err := deployedCounts(solver, sp, htr, hva, cols, g.Lambdas, quant.BoundForBits(so.Bits))
+			c, jittered, err := DeployedCounts(solver, sp, htr, hva, cols, g.Lambdas, quant.BoundForBits(so.Bits))
 			res.Jittered += jittered
 			return [][]int{c}, err
 		}
-		gr, err := solver.Grid(ridge.Data{H: htr, Rows: sp.mTrain, Cols: cols, Labels: sp.yTrain},
-			ridge.Data{H: hva, Rows: sp.mVal, Cols: cols, Labels: sp.yVal}, sp.classes, g.Lambdas, prefixes)
+		gr, err := solver.Grid(ridge.Data{H: htr, Rows: sp.MTrain, Cols: cols, Labels: sp.YTrain},
+			ridge.Data{H: hva, Rows: sp.MVal, Cols: cols, Labels: sp.YVal}, sp.L, g.Lambdas, prefixes)
 		if err != nil {
 			return nil, err
 		}
@@ -177,17 +128,17 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 		hidden(func() {
 			cfg := nw.Config(maxN, 1, 0)
 			if nw == RVFL8 {
-				net := model.QuantizeFloatNet(model.NewFloatNet(sp.k, maxN, seed))
-				htr, hva = net.HiddenMatrix(sp.xTrain, sp.mTrain), net.HiddenMatrix(sp.xVal, sp.mVal)
+				net := model.QuantizeFloatNet(model.NewFloatNet(sp.K, maxN, seed))
+				htr, hva = net.HiddenMatrix(sp.XTrain, sp.MTrain), net.HiddenMatrix(sp.XVal, sp.MVal)
 				return
 			}
-			net := model.NewFloatNet(sp.k, maxN, seed)
+			net := model.NewFloatNet(sp.K, maxN, seed)
 			net.DirectLinks = cfg.DirectLinks
 			cols = net.Columns()
 			if net.DirectLinks {
-				off = sp.k
+				off = sp.K
 			}
-			htr, hva = net.HiddenMatrix(sp.xTrain, sp.mTrain), net.HiddenMatrix(sp.xVal, sp.mVal)
+			htr, hva = net.HiddenMatrix(sp.XTrain, sp.MTrain), net.HiddenMatrix(sp.XVal, sp.MVal)
 		})
 		prefixes := make([]int, len(g.Ns))
 		for i, n := range g.Ns {
@@ -206,9 +157,9 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 			}
 			var htr, hva []float64
 			hidden(func() {
-				net := model.NewFloatNet(sp.k, n, seed)
+				net := model.NewFloatNet(sp.K, n, seed)
 				net.InputLevels = n
-				htr, hva = net.HiddenMatrix(sp.xTrain, sp.mTrain), net.HiddenMatrix(sp.xVal, sp.mVal)
+				htr, hva = net.HiddenMatrix(sp.XTrain, sp.MTrain), net.HiddenMatrix(sp.XVal, sp.MVal)
 			})
 			var c [][]int
 			if c, err = grid(htr, hva, n, []int{n}); err != nil {
@@ -222,7 +173,7 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	if err != nil {
 		return nil, fmt.Errorf("search %s %s: %w", u.Meta.Name, nw, err)
 	}
-	res.Best = selectBest(res, sp.mVal)
+	res.Best = selectBest(res, sp.MVal)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -230,7 +181,7 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 // searchIntRVFL fills res.Correct for the intRVFL: one hidden-input matrix S per
 // N (it does not depend on κ), clipped for each κ; κ values that cannot clip
 // (κ ≥ K) give the same H and are solved once.
-func searchIntRVFL(ctx context.Context, sp *searchSplit, g Grid, seed uint64, res *SearchResult,
+func searchIntRVFL(ctx context.Context, sp *Split, g Grid, seed uint64, res *SearchResult,
 	grid func(htr, hva []float64, cols int, prefixes []int) ([][]int, error), hidden func(func())) error {
 	res.Correct = make([][][]int, len(g.Kappas))
 	for ki := range g.Kappas {
@@ -239,30 +190,30 @@ func searchIntRVFL(ctx context.Context, sp *searchSplit, g Grid, seed uint64, re
 	// Buffers for the largest N, reused for every (N, κ): fresh multi-hundred-MB
 	// allocations per grid point cost more in page faults than the work itself.
 	maxN := g.Ns[len(g.Ns)-1]
-	str, sva := make([]int16, sp.mTrain*maxN), make([]int16, sp.mVal*maxN)
-	htr, hva := make([]float64, sp.mTrain*maxN), make([]float64, sp.mVal*maxN)
+	str, sva := make([]int16, sp.MTrain*maxN), make([]int16, sp.MVal*maxN)
+	htr, hva := make([]float64, sp.MTrain*maxN), make([]float64, sp.MVal*maxN)
 	for ni, n := range g.Ns {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		str, sva := str[:sp.mTrain*n], sva[:sp.mVal*n]
-		htr, hva := htr[:sp.mTrain*n], hva[:sp.mVal*n]
+		str, sva := str[:sp.MTrain*n], sva[:sp.MVal*n]
+		htr, hva := htr[:sp.MTrain*n], hva[:sp.MVal*n]
 		hidden(func() {
-			net := model.NewIntNet(sp.k, n, 1, seed)
-			hiddenInputsTo(str, net, sp.xTrain, sp.mTrain)
-			hiddenInputsTo(sva, net, sp.xVal, sp.mVal)
+			net := model.NewIntNet(sp.K, n, 1, seed)
+			HiddenInputsTo(str, net, sp.XTrain, sp.MTrain)
+			HiddenInputsTo(sva, net, sp.XVal, sp.MVal)
 		})
 		solvedAt := map[int]int{} // effective κ → index of the κ solved with it
 		for ki, kappa := range g.Kappas {
-			eff := min(kappa, sp.k) // clipping at κ ≥ K changes nothing
+			eff := min(kappa, sp.K) // clipping at κ ≥ K changes nothing
 			if prev, ok := solvedAt[eff]; ok {
 				res.Correct[ki][ni] = res.Correct[prev][ni]
 				continue
 			}
-			hidden(func() { clipTo(htr, str, eff); clipTo(hva, sva, eff) })
+			hidden(func() { ClipTo(htr, str, eff); ClipTo(hva, sva, eff) })
 			c, err := grid(htr, hva, n, []int{n})
 			if err != nil {
-				return fmt.Errorf("N=%d κ=%d: %w", n, kappa, err)
+				return fmt.Errorf("grid point N=%d κ=%d: %w", n, kappa, err)
 			}
 			res.Correct[ki][ni] = c[0]
 			solvedAt[eff] = ki
@@ -271,9 +222,9 @@ func searchIntRVFL(ctx context.Context, sp *searchSplit, g Grid, seed uint64, re
 	return nil
 }
 
-// hiddenInputsTo writes the M×N matrix of hidden inputs s_j (|s_j| ≤ K) into dst,
+// HiddenInputsTo writes the M×N matrix of hidden inputs s_j (|s_j| ≤ K) into dst,
 // splitting the rows over two goroutines.
-func hiddenInputsTo(dst []int16, net *model.IntNet, xnorm []float64, m int) {
+func HiddenInputsTo(dst []int16, net *model.IntNet, xnorm []float64, m int) {
 	const workers = 2
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -296,33 +247,79 @@ func hiddenInputsTo(dst []int16, net *model.IntNet, xnorm []float64, m int) {
 	wg.Wait()
 }
 
-// clipTo writes clip(s, −κ, κ) as float64 into dst.
-func clipTo(dst []float64, s []int16, kappa int) {
+// ClipTo writes clip(s, −κ, κ) as float64 into dst.
+func ClipTo(dst []float64, s []int16, kappa int) {
 	k := int16(kappa)
 	for i, v := range s {
 		dst[i] = float64(min(max(v, -k), k))
 	}
 }
 
-// selectBest applies the tie rule: most correct; then smallest N; then largest λ;
-// then smallest κ.
+// selectBest returns the grid point that Better ranks first.
 func selectBest(res *SearchResult, valRows int) Best {
 	g := res.Grid
 	best := Best{Correct: -1, ValRows: valRows}
-	for ni, n := range g.Ns {
-		for li := len(g.Lambdas) - 1; li >= 0; li-- {
-			for ki := range res.Correct {
-				c := res.Correct[ki][ni][li]
-				if c > best.Correct {
-					best.N, best.Lambda, best.Correct = n, g.Lambdas[li], c
-					best.Kappa = 0
-					if len(g.Kappas) > 0 {
-						best.Kappa = g.Kappas[ki]
-					}
+	for ki := range res.Correct {
+		for ni, n := range g.Ns {
+			for li, lambda := range g.Lambdas {
+				c := Best{N: n, Lambda: lambda, Correct: res.Correct[ki][ni][li], ValRows: valRows}
+				if len(g.Kappas) > 0 {
+					c.Kappa = g.Kappas[ki]
+				}
+				if Better(c, best) {
+					best = c
 				}
 			}
 		}
 	}
 	best.ValAccuracy = float64(best.Correct) / float64(valRows)
 	return best
+}
+
+// DeployedCounts trains the ridge readout on htr (mTrain×n) for every λ — the
+// primal system with one Gram matrix for all λ when mTrain ≥ n, else the dual,
+// exactly as model.Train solves it — rounds it to levels −bound…bound, and
+// counts the correct validation predictions of that integer readout. The
+// scores are computed in float64 and are exact: the intRVFL's products are
+// small integers, the rvfl8's multiples of 2⁻⁸ far below 2⁵³.
+func DeployedCounts(solver ridge.Solver, sp *Split, htr, hva []float64, n int, lambdas []float64, bound int) ([]int, int, error) {
+	d := ridge.Data{H: htr, Rows: sp.MTrain, Cols: n, Labels: sp.YTrain}
+	var nm *ridge.Normal
+	var err error
+	if d.Rows >= n {
+		if nm, err = solver.NewNormal(d, sp.L); err != nil {
+			return nil, 0, err
+		}
+	}
+	correct := make([]int, len(lambdas))
+	jittered := 0
+	q := make([]float64, sp.L*n)
+	for li, lambda := range lambdas {
+		var w []float64
+		var info ridge.Info
+		if nm != nil {
+			w, info, err = solver.SolveNormal(nm, lambda, n)
+		} else {
+			w, info, err = solver.SolveDual(d, sp.L, lambda)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if info.Jitter > 0 {
+			jittered++
+		}
+		r, err := quant.Quantize(w, sp.L, n, bound)
+		if err != nil {
+			return nil, 0, fmt.Errorf("λ=%g: %w", lambda, err)
+		}
+		for i, v := range r.Weights {
+			q[i] = float64(v)
+		}
+		for i, p := range ridge.Predict(hva, sp.MVal, n, q, sp.L, 1) {
+			if p == sp.YVal[i] {
+				correct[li]++
+			}
+		}
+	}
+	return correct, jittered, nil
 }

@@ -1,4 +1,4 @@
-package study
+package protocol
 
 import (
 	"context"
@@ -67,7 +67,7 @@ type SeedSummary struct {
 }
 
 func summarize(v []float64) *SeedSummary {
-	return &SeedSummary{PerSeed: v, Mean: mean(v), Std: stddev(v)}
+	return &SeedSummary{PerSeed: v, Mean: Mean(v), Std: StdDev(v)}
 }
 
 // DefaultSeeds are the five initialisations of the protocol.
@@ -114,7 +114,7 @@ func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 			folds[f] = acc
 		}
 		res.PerFold = append(res.PerFold, folds)
-		res.PerSeed = append(res.PerSeed, mean(folds))
+		res.PerSeed = append(res.PerSeed, Mean(folds))
 	}
 	if u.HasTestFile() {
 		res.Own, res.Train = summarize(own), summarize(train)
@@ -123,8 +123,8 @@ func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 			res.PerSeed = train
 		}
 	}
-	res.Mean = mean(res.PerSeed)
-	res.Std = stddev(res.PerSeed)
+	res.Mean = Mean(res.PerSeed)
+	res.Std = StdDev(res.PerSeed)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -198,25 +198,34 @@ func trainData(d *dataset.Dataset) model.Data {
 		FeatureNames: d.FeatureNames, LabelName: d.LabelName}
 }
 
-func mean(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
+// Part is one train/test unit of the protocol's final step: a fold, or the
+// train and test files.
+type Part struct {
+	XTrain, XTest []float64 // normalised rows, row-major M×K
+	YTrain, YTest []int
+	MTrain, MTest int
 }
 
-func stddev(v []float64) float64 {
-	if len(v) < 2 {
-		return 0
+// Parts returns the protocol's train/test units of u: the folds, or the two
+// files (the test file normalised per tn). Normalisation is fitted on each
+// training part.
+func Parts(u *dataset.UCIDataset, tn TestNorm) []Part {
+	mk := func(tr, te *dataset.Dataset, own bool) Part {
+		norm := model.FitNormalizer(tr.X, tr.M(), tr.K())
+		tnorm := norm
+		if own {
+			tnorm = model.FitNormalizer(te.X, te.M(), te.K())
+		}
+		return Part{XTrain: norm.Apply(tr.X, tr.M()), XTest: tnorm.Apply(te.X, te.M()),
+			YTrain: tr.Y, YTest: te.Y, MTrain: tr.M(), MTest: te.M()}
 	}
-	m := mean(v)
-	var s float64
-	for _, x := range v {
-		s += (x - m) * (x - m)
+	if u.HasTestFile() {
+		own := tn == TestNormOwn || (tn == TestNormAuto && FilesMismatched(u))
+		return []Part{mk(u.Data, u.TestData, own)}
 	}
-	return math.Sqrt(s / float64(len(v)-1))
+	var out []Part
+	for _, f := range u.Folds {
+		out = append(out, mk(u.Data.Subset(f.Train), u.Data.Subset(f.Test), false))
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package study
 import (
 	"bytes"
 	"context"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,7 @@ import (
 	"time"
 )
 
-var smallGrid = Grid{Ns: []int{50, 100}, Lambdas: []float64{0.25, 4}, Kappas: []int{1, 3}}
+var smallGrid = protocol.Grid{Ns: []int{50, 100}, Lambdas: []float64{0.25, 4}, Kappas: []int{1, 3}}
 
 // TestReproducePipelineAndResume runs the whole accuracy study on three small
 // datasets of the collection (plus the incomplete miniboone), checks the report,
@@ -19,14 +20,14 @@ func TestReproducePipelineAndResume(t *testing.T) {
 	dir := collection(t)
 	out := t.TempDir()
 	var progress bytes.Buffer
-	opt := ReproduceOptions{DataDir: dir, OutDir: out, Datasets: []string{"iris", "fertility", "balloons", "miniboone"},
+	opt := AccuracyOptions{DataDir: dir, OutDir: out, Datasets: []string{"iris", "fertility", "balloons", "miniboone"},
 		Grid: smallGrid, Seeds: []uint64{0, 1}, Progress: &progress}
 	s, err := RunAccuracy(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Results) != 3*len(AccuracyNetworks) {
-		t.Fatalf("%d results, want %d", len(s.Results), 3*len(AccuracyNetworks))
+	if len(s.Results) != 3*len(protocol.AccuracyNetworks) {
+		t.Fatalf("%d results, want %d", len(s.Results), 3*len(protocol.AccuracyNetworks))
 	}
 	if len(s.Skipped) != 1 || s.Skipped[0].Dataset != "miniboone" || !strings.Contains(s.Skipped[0].Reason, "missing") {
 		t.Errorf("skipped = %+v, want miniboone with its reason", s.Skipped)
@@ -73,7 +74,7 @@ func TestReproducePipelineAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if third.Reused != 0 || len(third.Results) != len(AccuracyNetworks) {
+	if third.Reused != 0 || len(third.Results) != len(protocol.AccuracyNetworks) {
 		t.Errorf("changed grid: reused %d of %d", third.Reused, len(third.Results))
 	}
 }
@@ -85,7 +86,7 @@ func TestReproduceInterruptKeepsFinishedWork(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &cancelAfter{marker: "] ", cancel: cancel}
-	opt := ReproduceOptions{DataDir: dir, OutDir: out, Datasets: []string{"iris", "balloons"}, Grid: smallGrid,
+	opt := AccuracyOptions{DataDir: dir, OutDir: out, Datasets: []string{"iris", "balloons"}, Grid: smallGrid,
 		Seeds: []uint64{0}, Workers: 1, Progress: w}
 	s, err := RunAccuracy(ctx, opt)
 	if err == nil {

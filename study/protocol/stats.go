@@ -1,4 +1,4 @@
-package study
+package protocol
 
 import (
 	"math"
@@ -29,9 +29,9 @@ type Comparison struct {
 // Compare computes the statistics for paired lists a and b.
 func Compare(a, b []float64) Comparison {
 	if len(a) != len(b) {
-		panic("study: Compare of lists of different lengths")
+		panic("protocol: Compare of lists of different lengths")
 	}
-	c := Comparison{N: len(a), MeanA: mean(a), MeanB: mean(b), Pearson: pearson(a, b)}
+	c := Comparison{N: len(a), MeanA: Mean(a), MeanB: Mean(b), Pearson: pearson(a, b)}
 	d := make([]float64, len(a))
 	for i := range a {
 		d[i] = b[i] - a[i]
@@ -51,7 +51,7 @@ func Compare(a, b []float64) Comparison {
 }
 
 func pearson(a, b []float64) float64 {
-	ma, mb := mean(a), mean(b)
+	ma, mb := Mean(a), Mean(b)
 	var sab, saa, sbb float64
 	for i := range a {
 		da, db := a[i]-ma, b[i]-mb
@@ -73,27 +73,27 @@ func twoSidedT(t, df float64) float64 {
 
 func oneSampleT(d []float64) float64 {
 	n := float64(len(d))
-	s := stddev(d)
+	s := StdDev(d)
 	if s == 0 {
-		if mean(d) == 0 {
+		if Mean(d) == 0 {
 			return 1
 		}
 		return 0
 	}
-	return twoSidedT(mean(d)/(s/math.Sqrt(n)), n-1)
+	return twoSidedT(Mean(d)/(s/math.Sqrt(n)), n-1)
 }
 
 func twoSampleT(a, b []float64) float64 {
 	na, nb := float64(len(a)), float64(len(b))
-	va, vb := stddev(a), stddev(b)
+	va, vb := StdDev(a), StdDev(b)
 	pooled := ((na-1)*va*va + (nb-1)*vb*vb) / (na + nb - 2)
 	if pooled == 0 {
-		if mean(a) == mean(b) {
+		if Mean(a) == Mean(b) {
 			return 1
 		}
 		return 0
 	}
-	t := (mean(b) - mean(a)) / math.Sqrt(pooled*(1/na+1/nb))
+	t := (Mean(b) - Mean(a)) / math.Sqrt(pooled*(1/na+1/nb))
 	return twoSidedT(t, na+nb-2)
 }
 
@@ -136,4 +136,41 @@ func wilcoxon(d []float64) float64 {
 		z = 0
 	}
 	return 2 * distuv.UnitNormal.CDF(-z)
+}
+
+// Mean is the arithmetic mean of v (NaN for an empty list).
+func Mean(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// StdDev is the sample standard deviation of v (n−1 denominator; 0 below two values).
+func StdDev(v []float64) float64 {
+	if len(v) < 2 {
+		return 0
+	}
+	m := Mean(v)
+	var s float64
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	return math.Sqrt(s / float64(len(v)-1))
+}
+
+// Median of sorted values (0 for an empty list).
+func Median(sorted []float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }

@@ -1,4 +1,4 @@
-package study
+package protocol
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func (nw Network) Config(n int, lambda float64, kappa int) model.Config {
 	case RVFL8:
 		c.Arch = model.RVFL8
 	default:
-		panic("study: unknown network " + string(nw))
+		panic("protocol: unknown network " + string(nw))
 	}
 	return c
 }

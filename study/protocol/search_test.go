@@ -1,4 +1,4 @@
-package study
+package protocol
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestSearchMatchesDirectTraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := Grid{Ns: []int{20, 40}, Lambdas: []float64{0.25, 4}, Kappas: []int{1, 3, 7}}
-	sp := newSearchSplit(u)
+	sp := NewSplit(u)
 	for _, nw := range []Network{IntRVFL, RVFL, RVFLQuant, RVFLDirect, RVFL8} {
 		res, err := Search(context.Background(), u, nw, SearchOptions{Grid: g})
 		if err != nil {
@@ -41,14 +41,14 @@ func TestSearchMatchesDirectTraining(t *testing.T) {
 					}
 					cfg := nw.Config(n, lambda, kappa)
 					tr := u.Data.Subset(u.Search.Train)
-					m, err := model.TrainNormalized(trainData(tr), sp.xTrain, model.FitNormalizer(tr.X, tr.M(), tr.K()), cfg)
+					m, err := model.TrainNormalized(trainData(tr), sp.XTrain, model.FitNormalizer(tr.X, tr.M(), tr.K()), cfg)
 					if err != nil {
 						t.Fatal(err)
 					}
 					m.Readout = nil // the search scores the float readout
 					want := 0
-					for r, p := range m.PredictNormalized(sp.xVal, sp.mVal) {
-						if p == sp.yVal[r] {
+					for r, p := range m.PredictNormalized(sp.XVal, sp.MVal) {
+						if p == sp.YVal[r] {
 							want++
 						}
 					}
@@ -86,8 +86,8 @@ func TestSearchWithBitsMatchesDeployedModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp := newSearchSplit(u)
-	g := Grid{Ns: []int{20, 2 * sp.mTrain}, Lambdas: []float64{1.0 / 64, 0.25, 4}, Kappas: []int{1, 3}}
+	sp := NewSplit(u)
+	g := Grid{Ns: []int{20, 2 * sp.MTrain}, Lambdas: []float64{1.0 / 64, 0.25, 4}, Kappas: []int{1, 3}}
 	k := u.Data.K()
 	for _, bits := range []int{2, 5} {
 		for _, reg := range []model.Regularizer{model.RegVariance, model.RegIdentity} {
@@ -103,12 +103,12 @@ func TestSearchWithBitsMatchesDeployedModel(t *testing.T) {
 					for li, lambda := range g.Lambdas {
 						cfg := IntRVFL.Config(n, lambda, kappa)
 						cfg.Regularizer, cfg.ReadoutBits = reg, bits
-						d := model.Data{X: sp.xTrain, Y: sp.yTrain, ClassNames: u.Data.ClassNames}
-						m, err := model.TrainNormalized(d, sp.xTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
+						d := model.Data{X: sp.XTrain, Y: sp.YTrain, ClassNames: u.Data.ClassNames}
+						m, err := model.TrainNormalized(d, sp.XTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
 						if err != nil {
 							t.Fatal(err)
 						}
-						want := int(math.Round(m.AccuracyNormalized(sp.xVal, sp.mVal, sp.yVal) * float64(sp.mVal)))
+						want := int(math.Round(m.AccuracyNormalized(sp.XVal, sp.MVal, sp.YVal) * float64(sp.MVal)))
 						if got := res.Correct[ki][ni][li]; got != want {
 							t.Errorf("bits %d %s N=%d λ=%g κ=%d: search %d correct, deployed model %d", bits, reg, n, lambda, kappa, got, want)
 						}
@@ -125,4 +125,12 @@ func TestSearchWithBitsMatchesDeployedModel(t *testing.T) {
 			t.Errorf("%s with bits %d: no error", tc.nw, tc.bits)
 		}
 	}
+}
+
+func onesVec(k int) []float64 {
+	v := make([]float64, k)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
+	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -27,9 +29,9 @@ const (
 
 // NetworkSummary aggregates one network over the common datasets.
 type NetworkSummary struct {
-	Network      Network `json:"network"`
-	Datasets     int     `json:"datasets"`
-	MeanAccuracy float64 `json:"mean_accuracy"`
+	Network      protocol.Network `json:"network"`
+	Datasets     int              `json:"datasets"`
+	MeanAccuracy float64          `json:"mean_accuracy"`
 	// The same mean with the two-file datasets' test files normalised by the
 	// training statistics, and by the auto rule (evaluate.go).
 	MeanTestNormTrain float64 `json:"mean_accuracy_test_norm_train"`
@@ -42,30 +44,30 @@ type NetworkSummary struct {
 
 // AccuracySummary is summary.json of the accuracy study.
 type AccuracySummary struct {
-	Command     string            `json:"command"`
-	Date        string            `json:"date"`
-	Machine     string            `json:"machine"`
-	WallSeconds float64           `json:"wall_seconds"`
-	Reused      int               `json:"reused_jobs"`
-	Datasets    int               `json:"datasets"` // with a result for every network
-	Networks    []NetworkSummary  `json:"networks"`
-	IntVsRVFL   *Comparison       `json:"intrvfl_vs_rvfl,omitempty"`
-	QuantVsRVFL *Comparison       `json:"rvfl_qin_vs_rvfl,omitempty"`
-	Skipped     []Skipped         `json:"skipped"`
-	Incomplete  []string          `json:"incomplete,omitempty"` // datasets missing some network
-	Paper       map[string]string `json:"paper"`
+	Command     string               `json:"command"`
+	Date        string               `json:"date"`
+	Machine     string               `json:"machine"`
+	WallSeconds float64              `json:"wall_seconds"`
+	Reused      int                  `json:"reused_jobs"`
+	Datasets    int                  `json:"datasets"` // with a result for every network
+	Networks    []NetworkSummary     `json:"networks"`
+	IntVsRVFL   *protocol.Comparison `json:"intrvfl_vs_rvfl,omitempty"`
+	QuantVsRVFL *protocol.Comparison `json:"rvfl_qin_vs_rvfl,omitempty"`
+	Skipped     []Skipped            `json:"skipped"`
+	Incomplete  []string             `json:"incomplete,omitempty"` // datasets missing some network
+	Paper       map[string]string    `json:"paper"`
 }
 
 // WriteAccuracyReport writes accuracy.tsv, summary.json, summary.md and
 // fig5-rvfl-vs-intrvfl.svg into dir.
-func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []Network, command string, now time.Time) (*AccuracySummary, error) {
+func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []protocol.Network, command string, now time.Time) (*AccuracySummary, error) {
 	if len(networks) == 0 {
-		networks = AccuracyNetworks
+		networks = protocol.AccuracyNetworks
 	}
-	byDS := map[string]map[Network]*RunResult{}
+	byDS := map[string]map[protocol.Network]*RunResult{}
 	for _, r := range s.Results {
 		if byDS[r.Dataset] == nil {
-			byDS[r.Dataset] = map[Network]*RunResult{}
+			byDS[r.Dataset] = map[protocol.Network]*RunResult{}
 		}
 		byDS[r.Dataset][r.Network] = r
 	}
@@ -88,8 +90,9 @@ func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []Network, comma
 
 	sum := &AccuracySummary{Command: command, Date: now.UTC().Format("2006-01-02"), Machine: machine(),
 		WallSeconds: s.WallSeconds, Reused: s.Reused, Datasets: len(common), Skipped: s.Skipped, Incomplete: incomplete,
-		Paper: map[string]string{"rvfl": "0.76", "intrvfl": "0.80", "pearson": "0.86", "rvfl-qin": "0.753", "rvfl-direct": "0.762", "significance": "5% two-sample test"}}
-	acc := map[Network][]float64{}
+		Paper: map[string]string{"rvfl": paperFigure(PaperMeanRVFL), "intrvfl": paperFigure(PaperMeanIntRVFL), "pearson": paperFigure(PaperPearson),
+			"rvfl-qin": paperFigure(PaperMeanRVFLQuant), "rvfl-direct": paperFigure(PaperMeanRVFLDirect), "significance": "5% two-sample test"}}
+	acc := map[protocol.Network][]float64{}
 	for _, nw := range networks {
 		ns := NetworkSummary{Network: nw, Datasets: len(common)}
 		var trainNorm, autoNorm []float64
@@ -110,18 +113,18 @@ func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []Network, comma
 			ns.EvalSeconds += r.Eval.Seconds
 		}
 		if len(common) > 0 { // else the means stay 0 with Datasets 0 (an interrupted first run)
-			ns.MeanAccuracy = mean(acc[nw])
-			ns.MeanTestNormTrain, ns.MeanTestNormAuto = mean(trainNorm), mean(autoNorm)
+			ns.MeanAccuracy = protocol.Mean(acc[nw])
+			ns.MeanTestNormTrain, ns.MeanTestNormAuto = protocol.Mean(trainNorm), protocol.Mean(autoNorm)
 		}
 		sum.Networks = append(sum.Networks, ns)
 	}
 	if len(common) > 1 {
-		if a, b := acc[RVFL], acc[IntRVFL]; a != nil && b != nil {
-			c := Compare(a, b)
+		if a, b := acc[protocol.RVFL], acc[protocol.IntRVFL]; a != nil && b != nil {
+			c := protocol.Compare(a, b)
 			sum.IntVsRVFL = &c
 		}
-		if a, b := acc[RVFL], acc[RVFLQuant]; a != nil && b != nil {
-			c := Compare(a, b)
+		if a, b := acc[protocol.RVFL], acc[protocol.RVFLQuant]; a != nil && b != nil {
+			c := protocol.Compare(a, b)
 			sum.QuantVsRVFL = &c
 		}
 	}
@@ -131,19 +134,19 @@ func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []Network, comma
 	}
 	files := map[string][]byte{
 		"accuracy.tsv": accuracyTSV(s.Results),
-		"summary.md":   []byte(sum.markdown() + runLogMarkdown(dir)),
+		"summary.md":   []byte(sum.markdown() + jobs.RunLogMarkdown(dir)),
 	}
 	js, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	files["summary.json"] = append(js, '\n')
-	if acc[RVFL] != nil && acc[IntRVFL] != nil {
+	if acc[protocol.RVFL] != nil && acc[protocol.IntRVFL] != nil {
 		var pts []svgplot.Point
 		for i, ds := range common {
-			pts = append(pts, svgplot.Point{X: acc[RVFL][i], Y: acc[IntRVFL][i], Label: ds})
+			pts = append(pts, svgplot.Point{X: acc[protocol.RVFL][i], Y: acc[protocol.IntRVFL][i], Label: ds})
 		}
-		notes := []string{fmt.Sprintf("%d datasets; mean RVFL %.3f, intRVFL %.3f", len(common), mean(acc[RVFL]), mean(acc[IntRVFL]))}
+		notes := []string{fmt.Sprintf("%d datasets; mean RVFL %.3f, intRVFL %.3f", len(common), protocol.Mean(acc[protocol.RVFL]), protocol.Mean(acc[protocol.IntRVFL]))}
 		if sum.IntVsRVFL != nil {
 			notes = append(notes, fmt.Sprintf("Pearson %.3f; paired t p=%.2g; wins/ties/losses %d/%d/%d",
 				sum.IntVsRVFL.Pearson, sum.IntVsRVFL.PairedT, sum.IntVsRVFL.Wins, sum.IntVsRVFL.Ties, sum.IntVsRVFL.Losses))
@@ -197,51 +200,28 @@ func (s *AccuracySummary) markdown() string {
 		return b.String()
 	}
 	b.WriteString("\n| network | mean accuracy | paper | test norm train | test norm auto | search time | of it hidden / solve | eval time |\n|---|---|---|---|---|---|---|---|\n")
-	paper := map[Network]string{IntRVFL: "0.80", RVFL: "0.76", RVFLQuant: "0.753", RVFLDirect: "0.762"}
+	paper := map[protocol.Network]float64{protocol.IntRVFL: PaperMeanIntRVFL, protocol.RVFL: PaperMeanRVFL,
+		protocol.RVFLQuant: PaperMeanRVFLQuant, protocol.RVFLDirect: PaperMeanRVFLDirect}
 	for _, n := range s.Networks {
-		fmt.Fprintf(&b, "| %s | %.4f | %s | %.4f | %.4f | %.0f s | %.0f s / %.0f s | %.0f s |\n", n.Network, n.MeanAccuracy, paper[n.Network],
+		fmt.Fprintf(&b, "| %s | %.4f | %s | %.4f | %.4f | %.0f s | %.0f s / %.0f s | %.0f s |\n", n.Network, n.MeanAccuracy, paperFigure(paper[n.Network]),
 			n.MeanTestNormTrain, n.MeanTestNormAuto, n.SearchSeconds, n.HiddenSeconds, n.SolveSeconds, n.EvalSeconds)
 	}
 	if c := s.IntVsRVFL; c != nil {
-		fmt.Fprintf(&b, "\nintRVFL vs RVFL over %d datasets: Pearson %.3f (paper 0.86); wins/ties/losses of the intRVFL %d/%d/%d; "+
+		fmt.Fprintf(&b, "\nintRVFL vs RVFL over %d datasets: Pearson %.3f (paper %s); wins/ties/losses of the intRVFL %d/%d/%d; "+
 			"p-values: paired t %.3g, two-sample t %.3g (the paper's test; significant at 5%% in the paper), Wilcoxon signed-rank %.3g.\n",
-			c.N, c.Pearson, c.Wins, c.Ties, c.Losses, c.PairedT, c.TwoSampleT, c.Wilcoxon)
+			c.N, c.Pearson, paperFigure(PaperPearson), c.Wins, c.Ties, c.Losses, c.PairedT, c.TwoSampleT, c.Wilcoxon)
 	}
 	if c := s.QuantVsRVFL; c != nil {
-		fmt.Fprintf(&b, "\nRVFL with quantised inputs vs RVFL: Pearson %.3f (paper 0.986), mean %.4f vs %.4f.\n", c.Pearson, c.MeanB, c.MeanA)
+		fmt.Fprintf(&b, "\nRVFL with quantised inputs vs RVFL: Pearson %.3f (paper %s), mean %.4f vs %.4f.\n", c.Pearson, paperFigure(PaperPearsonQuant), c.MeanB, c.MeanA)
 	}
 	return b.String()
 }
 
-// runLogMarkdown renders the folder's run log as a Markdown section.
-func runLogMarkdown(dir string) string {
-	log := readRunLog(dir)
-	if log == "" {
-		return ""
+// paperFigure prints a figure of the paper as the paper does: two decimals,
+// or three where it gives three.
+func paperFigure(v float64) string {
+	if c := v * 100; math.Abs(c-math.Round(c)) < 1e-9 {
+		return fmt.Sprintf("%.2f", v)
 	}
-	var b strings.Builder
-	b.WriteString("\n## Invocations (run-log.tsv)\n\n| stage | date (UTC) | wall time | jobs run | jobs reused | command |\n|---|---|---|---|---|---|\n")
-	for i, line := range strings.Split(strings.TrimSpace(log), "\n") {
-		f := strings.SplitN(line, "\t", 6)
-		if i == 0 || len(f) != 6 {
-			continue
-		}
-		var secs float64
-		fmt.Sscan(f[2], &secs)
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | `%s` |\n", f[0], f[1], (time.Duration(secs) * time.Second).String(), f[3], f[4], f[5])
-	}
-	return b.String()
-}
-
-func machine() string {
-	cpu := "unknown CPU"
-	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(data), "\n") {
-			if name, ok := strings.CutPrefix(line, "model name"); ok {
-				cpu = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":"))
-				break
-			}
-		}
-	}
-	return fmt.Sprintf("%s, %d logical CPUs, %s %s/%s", cpu, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("%.3f", v)
 }
