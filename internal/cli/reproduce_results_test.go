@@ -322,7 +322,7 @@ func stageJobFiles(t *testing.T, dir, summary string, sample []string) []string 
 // of the budget stage's candidates ("energy_j", "total_j"), which follow the
 // power model's coefficients (the fingerprint covers the sized N and P, not
 // the estimates; the committed budget jobs predate a refit of the
-// coefficients, so their estimates differ from today's by under 1 %, logged);
+// coefficients, so their estimates differ from today's by a few per cent, logged);
 // and a "regularizer" absent from jobs stored before the field existed, which
 // all used the variance form.
 func jobDiff(t *testing.T, committed, recomputed string) string {

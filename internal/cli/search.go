@@ -3,10 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/study/protocol"
@@ -19,6 +21,7 @@ type searchOptions struct {
 	reg                 string
 	json                bool
 	bits                int
+	shard               string
 }
 
 func newSearchCmd(app *App) *cobra.Command {
@@ -62,27 +65,28 @@ the rounded one (docs/semantics.md).`,
 			if err != nil {
 				return usagef("--regularizer: %v", err)
 			}
-			res, err := protocol.Search(cmd.Context(), u, nw, protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Bits: o.bits})
+			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Bits: o.bits}
+			if o.shard != "" {
+				shard, err := jobs.ParseShard(o.shard)
+				if err != nil {
+					return usagef("--shard: %v", err)
+				}
+				// Balanced by the cost of an N, about N² (the hidden layer and the Gram matrix).
+				if so.Ns = jobs.Select(shard, g.Ns, func(n int) float64 { return float64(n) * float64(n) }); len(so.Ns) == 0 {
+					return usagef("--shard %s: the grid has only %d values of N", o.shard, len(g.Ns))
+				}
+			}
+			res, err := protocol.Search(cmd.Context(), u, nw, so)
 			if err != nil {
 				return err
 			}
-			if o.json {
-				res.Correct = nil
+			if o.shard != "" { // the counts, for search merge
 				return json.NewEncoder(app.Out).Encode(res)
 			}
-			b := res.Best
-			fmt.Fprintf(app.Out, "%s %s: N=%d λ=%g", res.Dataset, nw, b.N, b.Lambda)
-			if b.Kappa != 0 {
-				fmt.Fprintf(app.Out, " κ=%d", b.Kappa)
-			}
-			readout := ""
-			if o.bits != 0 {
-				readout = fmt.Sprintf(" (%d-bit rounded readout)", o.bits)
-			}
-			fmt.Fprintf(app.Out, " validation accuracy%s %.4f (%d/%d) in %.1fs\n", readout, b.ValAccuracy, b.Correct, b.ValRows, res.Seconds)
-			return nil
+			return printSearch(app, res, o.json)
 		},
 	}
+	cmd.AddCommand(newSearchMergeCmd(app))
 	f := cmd.Flags()
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside the collection")
@@ -92,9 +96,66 @@ the rounded one (docs/semantics.md).`,
 	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty: variance (λ·diag(var H), the authors' form) or identity (λ·I)")
 	f.BoolVar(&o.json, "json", false, "print the result as JSON")
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: score the grid by the validation accuracy of the readout rounded to this many bits (2…16; 0: the float readout)")
+	f.StringVar(&o.shard, "shard", "", "score only shard i of n of the grid's N values (i/n, 0 ≤ i < n) and print its counts as JSON, for search merge")
 	_ = cmd.MarkFlagRequired("data")
 	_ = cmd.MarkFlagRequired("dataset")
 	return cmd
+}
+
+func newSearchMergeCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "merge SHARD.json...",
+		Short: "Combine the shards of a search (search --shard i/n) into the whole grid's search",
+		Long: `Merge reads the JSON that each shard of one search printed (hdlgen search
+--shard i/n … > shard-i.json), combines their validation counts into those of
+the whole grid and prints the search result exactly as one search would: the
+same best configuration by the same tie rule.`,
+		Example: `  for i in 0 1 2; do hdlgen search --data ../shared/uci121 --dataset letter --shard $i/3 > s$i.json & done; wait
+  hdlgen search merge s0.json s1.json s2.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			var parts []*protocol.SearchResult
+			for _, p := range args {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				r := new(protocol.SearchResult)
+				if err := json.Unmarshal(data, r); err != nil {
+					return fmt.Errorf("%s: %w", p, err)
+				}
+				parts = append(parts, r)
+			}
+			res, err := protocol.MergeSearches(parts)
+			if err != nil {
+				return err
+			}
+			return printSearch(app, res, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+// printSearch prints a search's best configuration, or the result as JSON
+// (without the counts).
+func printSearch(app *App, res *protocol.SearchResult, asJSON bool) error {
+	if asJSON {
+		res.Correct = nil
+		return json.NewEncoder(app.Out).Encode(res)
+	}
+	b := res.Best
+	fmt.Fprintf(app.Out, "%s %s: N=%d λ=%g", res.Dataset, res.Network, b.N, b.Lambda)
+	if b.Kappa != 0 {
+		fmt.Fprintf(app.Out, " κ=%d", b.Kappa)
+	}
+	readout := ""
+	if res.Bits != 0 {
+		readout = fmt.Sprintf(" (%d-bit rounded readout)", res.Bits)
+	}
+	fmt.Fprintf(app.Out, " validation accuracy%s %.4f (%d/%d) in %.1fs\n", readout, b.ValAccuracy, b.Correct, b.ValRows, res.Seconds)
+	return nil
 }
 
 // parseGrid maps a --grid name to a grid.

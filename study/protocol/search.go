@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -63,6 +64,11 @@ type SearchOptions struct {
 	// of its readout rounded to Bits bits (quant.BoundForBits: the deployed
 	// integer model) instead of the float readout. intRVFL only.
 	Bits int
+	// Ns, when not empty, restricts the scoring to these N of the grid (one
+	// shard of `hdlgen search --shard`); the networks stay those of the whole
+	// grid, so every count equals the whole search's and MergeSearches of the
+	// shards gives the whole search.
+	Ns []int
 }
 
 // Search runs the grid search of the protocol for one network on the
@@ -71,6 +77,19 @@ type SearchOptions struct {
 // λ (cheapest, most regularised), then the smallest κ.
 func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOptions) (*SearchResult, error) {
 	g, seed := so.Grid, so.Seed
+	if len(g.Ns) == 0 {
+		return nil, fmt.Errorf("search %s: the grid has no N", u.Meta.Name)
+	}
+	// The RVFL variants score prefixes of the whole grid's largest network.
+	maxN := g.Ns[len(g.Ns)-1]
+	if len(so.Ns) > 0 {
+		for _, n := range so.Ns {
+			if !slices.Contains(g.Ns, n) {
+				return nil, fmt.Errorf("search %s: N=%d is not in the grid", u.Meta.Name, n)
+			}
+		}
+		g.Ns = so.Ns
+	}
 	start := time.Now()
 	sp := NewSplit(u)
 	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits}
@@ -122,7 +141,6 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	case RVFL, RVFLDirect, RVFL8:
 		// The first N neurons of the largest network are an N-neuron network
 		// (weights are drawn neuron by neuron), so one H serves every N.
-		maxN := g.Ns[len(g.Ns)-1]
 		var htr, hva []float64
 		cols, off := maxN, 0
 		hidden(func() {
@@ -322,4 +340,63 @@ func DeployedCounts(solver ridge.Solver, sp *Split, htr, hva []float64, n int, l
 		}
 	}
 	return correct, jittered, nil
+}
+
+// MergeSearches combines the searches of one dataset and network over parts
+// of a grid's N values (the shards of `hdlgen search --shard`) into the search
+// of the whole grid: the counts of every N, in increasing N, and the best
+// configuration chosen again by Better. The parts must share the dataset,
+// network, λ and κ values, readout bits and validation rows, and no N may be
+// in two parts. Timings and jitter counts add up.
+func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("merge searches: no search")
+	}
+	first := parts[0]
+	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits,
+		Grid: Grid{Lambdas: first.Grid.Lambdas, Kappas: first.Grid.Kappas}}
+	type col struct {
+		n      int
+		counts [][]int // [κ][λ]
+	}
+	var cols []col
+	seen := map[int]bool{}
+	for i, p := range parts {
+		switch {
+		case p.Dataset != first.Dataset || p.Network != first.Network || p.Bits != first.Bits:
+			return nil, fmt.Errorf("merge searches: part %d is %s %s bits %d, part 1 %s %s bits %d",
+				i+1, p.Dataset, p.Network, p.Bits, first.Dataset, first.Network, first.Bits)
+		case !slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas):
+			return nil, fmt.Errorf("merge searches: part %d has another λ or κ grid than part 1", i+1)
+		case p.Best.ValRows != first.Best.ValRows:
+			return nil, fmt.Errorf("merge searches: part %d has %d validation rows, part 1 %d", i+1, p.Best.ValRows, first.Best.ValRows)
+		case len(p.Correct) == 0:
+			return nil, fmt.Errorf("merge searches: part %d holds no validation counts", i+1)
+		}
+		for ni, n := range p.Grid.Ns {
+			if seen[n] {
+				return nil, fmt.Errorf("merge searches: N=%d is in two parts", n)
+			}
+			seen[n] = true
+			c := col{n: n}
+			for ki := range p.Correct {
+				c.counts = append(c.counts, p.Correct[ki][ni])
+			}
+			cols = append(cols, c)
+		}
+		out.Seconds += p.Seconds
+		out.HiddenSeconds += p.HiddenSeconds
+		out.SolveSeconds += p.SolveSeconds
+		out.Jittered += p.Jittered
+	}
+	slices.SortFunc(cols, func(a, b col) int { return a.n - b.n })
+	out.Correct = make([][][]int, len(cols[0].counts))
+	for _, c := range cols {
+		out.Grid.Ns = append(out.Grid.Ns, c.n)
+		for ki := range out.Correct {
+			out.Correct[ki] = append(out.Correct[ki], c.counts[ki])
+		}
+	}
+	out.Best = selectBest(out, first.Best.ValRows)
+	return out, nil
 }
