@@ -17,7 +17,9 @@ type Lock struct{}
 // LockedError says who holds the lock of a study folder.
 type LockedError struct{ Dir, Holder string }
 
-func (e *LockedError) Error() string { return fmt.Sprintf("%s is in use by another run (%s)", e.Dir, e.Holder) }
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("%s is in use by another run (%s)", e.Dir, e.Holder)
+}
 
 // LockDir creates dir; without flock it cannot lock it.
 func LockDir(dir string, _ Shard, _ string) (*Lock, error) { return &Lock{}, os.MkdirAll(dir, 0o755) }
