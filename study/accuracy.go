@@ -138,7 +138,8 @@ func RunAccuracy(ctx context.Context, opt AccuracyOptions) (*AccuracyStudy, erro
 	todo, total, err := jobs.Resume(StageAccuracy, opt.Shard, all, func(j job) float64 { return j.cost }, opt.ReuseOnly,
 		func(j job) string { return j.meta.Name + "/" + string(j.nw) },
 		func(j job) (bool, error) {
-			return reuse(st, runPath("result", j.nw, j.meta.Name), fp, j.data, &out.Results, &out.Reused)
+			ok, err := reuse(st, runPath("result", j.nw, j.meta.Name), fp, j.data, &out.Results, &out.Reused)
+			return ok || (err == nil && opt.ReuseOnly && unloadable(opt.DataDir, j.meta.Name, &out.Skipped)), err
 		})
 	if err != nil {
 		return nil, err

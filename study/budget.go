@@ -428,7 +428,8 @@ func RunBudget(ctx context.Context, opt BudgetOptions) (*BudgetStudy, error) {
 	todo, total, err := jobs.Resume(StageBudget, opt.Shard, all, func(j budgetJob) float64 { return j.cost }, opt.ReuseOnly,
 		func(j budgetJob) string { return j.b.Label + "/" + j.meta.Name + "/" + string(j.nw) },
 		func(j budgetJob) (bool, error) {
-			return reuse(st, budgetPath(j.b.Label, j.nw, j.meta.Name), j.fp, j.data, &out.Results, &out.Reused)
+			ok, err := reuse(st, budgetPath(j.b.Label, j.nw, j.meta.Name), j.fp, j.data, &out.Results, &out.Reused)
+			return ok || (err == nil && opt.ReuseOnly && unloadable(opt.DataDir, j.meta.Name, &out.Skipped)), err
 		})
 	if err != nil {
 		return nil, fmt.Errorf("budget: %w", err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/hdlgen/hdlgen/dataset"
@@ -143,6 +144,21 @@ func machine() string {
 		}
 	}
 	return fmt.Sprintf("%s, %d logical CPUs, %s %s/%s", cpu, runtime.NumCPU(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// unloadable tells, in a merge, a job that is not stored because its dataset
+// cannot be loaded — a job a single run reports as skipped, with the same
+// reason — from one that a shard has not run: it records the dataset as
+// skipped (once) and returns true.
+func unloadable(dir, name string, skipped *[]Skipped) bool {
+	_, err := dataset.LoadUCI(dir, name)
+	if err == nil {
+		return false
+	}
+	if !slices.ContainsFunc(*skipped, func(s Skipped) bool { return s.Dataset == name }) {
+		*skipped = append(*skipped, Skipped{Dataset: name, Reason: err.Error()})
+	}
+	return true
 }
 
 // reuse loads the job stored at rel with fingerprint fp and data hash data

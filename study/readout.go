@@ -143,7 +143,7 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 			out.Results = append(out.Results, r)
 			out.Reused++
 		}
-		return ok, err
+		return ok || (err == nil && opt.ReuseOnly && unloadable(opt.DataDir, acc.Dataset, &out.Skipped)), err
 	}
 	run, _, err := jobs.Resume(StageReadout, opt.Shard, accs, cost, opt.ReuseOnly, func(acc *RunResult) string { return acc.Dataset }, load)
 	if err != nil {

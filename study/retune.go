@@ -115,7 +115,8 @@ func RunRetune(ctx context.Context, opt RetuneOptions) (*RetuneStudy, error) {
 	}
 	run, _, err := jobs.Resume(StageRetune, opt.Shard, accs, cost, opt.ReuseOnly, func(acc *RunResult) string { return acc.Dataset },
 		func(acc *RunResult) (bool, error) {
-			return reuse(st, runPath("retune", protocol.IntRVFL, acc.Dataset), fpOf(acc), acc.Data, &out.Results, &out.Reused)
+			ok, err := reuse(st, runPath("retune", protocol.IntRVFL, acc.Dataset), fpOf(acc), acc.Data, &out.Results, &out.Reused)
+			return ok || (err == nil && opt.ReuseOnly && unloadable(opt.DataDir, acc.Dataset, &out.Skipped)), err
 		})
 	if err != nil {
 		return nil, err

@@ -20,6 +20,7 @@ type synthDataset struct {
 	k, l, rows int
 	testRows   int  // > 0: a separate test file
 	noData     bool // the metadata names a data file that is absent (like miniboone)
+	corrupt    bool // the data file has a field that is not a number: it fails to load
 }
 
 // synthCollection writes a small collection in the layout of the UCI-121
@@ -49,6 +50,9 @@ func synthCollection(t *testing.T, sets []synthDataset) string {
 		files[d.name+".txt"] = meta
 		if !d.noData {
 			files[train] = synthRows(rng, d.k, d.l, d.rows)
+		}
+		if d.corrupt {
+			files[train] = strings.Replace(files[train], "\n1\t", "\n1\tnot-a-number\t", 1)
 		}
 		perm := rng.Perm(d.rows)
 		files["conxuntos.dat"] = indexLine(perm[:half]) + indexLine(perm[half:])
@@ -108,6 +112,7 @@ var studySets = []synthDataset{
 	{name: "delta", k: 3, l: 2, rows: 40, testRows: 20},
 	{name: "gamma", k: 2, l: 2, rows: 40},
 	{name: "missing", k: 3, l: 2, rows: 40, noData: true},
+	{name: "corrupt", k: 2, l: 2, rows: 40, corrupt: true},
 }
 
 // TestReproduceRejectsBadCollection: an unreadable collection, unknown or
@@ -206,7 +211,8 @@ func TestReproduceRefusesALockedFolder(t *testing.T) {
 // shard processes plus a merge, with the built binary: first the accuracy and
 // budget stages with each shard in its own folder (gathered by the merge),
 // then the readout and retune stages with the three shards sharing the merged
-// folder at once. Every report must equal the single run's byte for byte,
+// folder at once. The collection has a dataset whose data file is missing
+// (skipped before any job) and one that fails to load (skipped by its jobs). Every report must equal the single run's byte for byte,
 // apart from the record of the invocation and timings (issue 15, part 3).
 func TestReproduceShardsMergeToOneRun(t *testing.T) {
 	if testing.Short() {
@@ -291,6 +297,15 @@ func TestReproduceShardsMergeToOneRun(t *testing.T) {
 		}
 		if g, w := withoutTimings(f, got), withoutTimings(f, want); !bytes.Equal(g, w) {
 			t.Errorf("merged %s differs from the single run's:\n%s", f, firstDiff(g, w))
+		}
+	}
+	sum, err := os.ReadFile(filepath.Join(merged, "out", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ds := range []string{`"dataset": "missing"`, `"dataset": "corrupt"`} {
+		if !strings.Contains(string(sum), ds) {
+			t.Errorf("merged summary does not list %s as skipped", ds)
 		}
 	}
 	// The shards ran every job once: nothing was computed twice or left out.
