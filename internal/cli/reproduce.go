@@ -61,11 +61,21 @@ the accuracy stage and chooses λ again, from the same grid and on the same
 validation split, by the validation accuracy of the rounded --retune-bits
 readout that the hardware runs; it evaluates the float and rounded readouts at
 both λ and writes OUT/runs/intrvfl/<dataset>.retune.json, OUT/retune.tsv and
-OUT/retune-summary.{json,md}.`,
+OUT/retune-summary.{json,md}.
+
+A second run into the same OUT fails at once and says who holds it (an
+advisory lock on OUT/.hdlgen.lock). To spread a study over machines, run
+each stage as shards with --shard i/n (a balanced share of the jobs each, no
+report), then merge them with the same flags and --merge SHARD_DIR,… instead
+of --shard: the merge computes nothing and writes the reports of one run
+(docs/cluster.md). Every stored job records the hash of its dataset's files,
+so a changed dataset is computed again, not reused.`,
 		Example: `  hdlgen reproduce --data ../shared/uci121 --out results/uci121
   hdlgen reproduce --data ../shared/uci121 --out /tmp/r --datasets iris,wine,seeds --grid small
   hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity --stages budget --budgets 3.2uJ,median --regularizer identity
-  hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity-wide --stages retune`,
+  hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity-wide --stages retune
+  hdlgen reproduce --data ../shared/uci121 --out /shared/r --stages accuracy --shard 0/8   # one of 8 shards
+  hdlgen reproduce --data ../shared/uci121 --out /shared/r --stages accuracy --merge /shared/r`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd, app) },
 	}
