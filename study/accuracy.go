@@ -174,11 +174,7 @@ func RunAccuracy(ctx context.Context, opt AccuracyOptions) (*AccuracyStudy, erro
 		}
 		return a.Network < b.Network
 	})
-	jobs.SortSkipped(out.Skipped)
-	if err := ctx.Err(); err != nil {
-		return out, err
-	}
-	return out, oc.FirstErr
+	return out, oc.Err(ctx)
 }
 
 // searchFingerprint identifies the settings a stored grid search depends on.

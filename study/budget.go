@@ -471,11 +471,7 @@ func RunBudget(ctx context.Context, opt BudgetOptions) (*BudgetStudy, error) {
 		}
 		return a.Network < b.Network
 	})
-	jobs.SortSkipped(out.Skipped)
-	if err := ctx.Err(); err != nil {
-		return out, err
-	}
-	return out, oc.FirstErr
+	return out, oc.Err(ctx)
 }
 
 // budgetLine is a job's progress text.

@@ -147,11 +147,7 @@ func RunRetune(ctx context.Context, opt RetuneOptions) (*RetuneStudy, error) {
 	})
 	out.WallSeconds = time.Since(start).Seconds()
 	sort.Slice(out.Results, func(i, j int) bool { return out.Results[i].Dataset < out.Results[j].Dataset })
-	jobs.SortSkipped(out.Skipped)
-	if err := ctx.Err(); err != nil {
-		return out, err
-	}
-	return out, oc.FirstErr
+	return out, oc.Err(ctx)
 }
 
 // retuneDataset re-selects λ for one dataset and evaluates both selections.

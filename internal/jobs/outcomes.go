@@ -79,3 +79,13 @@ func (o *Outcomes) Add(name string, err error) Outcome {
 		return Fail
 	}
 }
+
+// Err is a stage's error once its pool has returned: the cancellation if ctx
+// is done, else the first job failure. It sorts the skipped datasets by name.
+func (o *Outcomes) Err(ctx context.Context) error {
+	SortSkipped(*o.skipped)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return o.FirstErr
+}
