@@ -140,3 +140,48 @@ func BenchmarkMicroKernel(b *testing.B) {
 		}
 	}
 }
+
+// benchSymEigen times SymEigen (eigenvalues and eigenvectors) of an n×n
+// Gram matrix against gonum's mat.EigenSym (Dsyev: dsytrd, dorgtr, dsteqr).
+func benchSymEigen(b *testing.B, n int) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	h := randMat(rng, 2*n, n, n)
+	g := make([]float64, n*n)
+	Engine{}.Gram(2*n, n, h, n, g, n)
+	work := make([]float64, n*n)
+	w := make([]float64, n)
+	z := make([]float64, n*n)
+	e := Engine{}
+	var total time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		copy(work, g)
+		b.StartTimer()
+		t0 := time.Now()
+		if err := e.SymEigen(n, work, n, w, z, n); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(t0)
+	}
+	ours := total.Seconds() / float64(b.N)
+	sym := mat.NewSymDense(n, append([]float64(nil), g...))
+	reps := 3
+	if n > 1000 {
+		reps = 1
+	}
+	gs := medianTime(reps, func() {
+		var es mat.EigenSym
+		if !es.Factorize(sym, true) {
+			b.Fatal("gonum: EigenSym failed")
+		}
+	})
+	b.ReportMetric(ours, "s/op")
+	b.ReportMetric(gs, "gonum-s")
+	b.ReportMetric(gs/ours, "x-gonum")
+}
+
+// BenchmarkSymEigen500 against gonum's mat.EigenSym.
+func BenchmarkSymEigen500(b *testing.B) { benchSymEigen(b, 500) }
+
+// BenchmarkSymEigen1500 against gonum's mat.EigenSym.
+func BenchmarkSymEigen1500(b *testing.B) { benchSymEigen(b, 1500) }

@@ -27,6 +27,7 @@
 //	func (Engine) SolveLower(n, nrhs int, l []float64, ldl int, b []float64, ldb int)    // L X = B
 //	func (Engine) SolveLowerT(n, nrhs int, l []float64, ldl int, b []float64, ldb int)   // Lᵀ X = B
 //	func (Engine) CholeskySolve(n, nrhs int, l []float64, ldl int, b []float64, ldb int) // LLᵀ X = B
+//	func (Engine) SymEigen(n int, a []float64, lda int, w, z []float64, ldz int) error   // A = Z·diag(w)·Zᵀ
 //	func (Engine) KernelName() string
 //
 // # Threads and determinism
@@ -76,6 +77,21 @@
 // algorithm on contiguous rows. So nearly all flops run in the
 // micro-kernel. The triangular solves with several right-hand sides are
 // recursive the same way.
+//
+// SymEigen follows LAPACK's dsyevd. The Householder reduction to
+// tridiagonal form is blocked as dlatrd/dsytrd (panels of 32 columns; the
+// symmetric matrix-vector products of a panel use AVX2+FMA dot and axpy
+// kernels, the rank-64 trailing updates the product kernel). The
+// tridiagonal eigenproblem is solved by Cuppen's divide and conquer: halves
+// of ≤ 32 rows by gonum's Dsteqr (implicit QL/QR), each merge by deflation
+// (negligible components and nearly equal poles, as dlaed2), the secular
+// equation solved per root relative to its nearer pole by safeguarded Newton
+// steps, and the Gu–Eisenstat formula for orthogonal eigenvectors; the
+// eigenvector update of a merge and the back-transformation (compact WY
+// blocks, dlarft/dlarfb) run on the product kernel. Measured against
+// gonum's mat.EigenSym (Dsyev) on Gram matrices: BenchmarkSymEigen500 and
+// BenchmarkSymEigen1500 report the ratio of the same run (3.4× and 11× on
+// the loaded project machine).
 //
 // The factor of a leading p×p block of A is the leading p×p block of the
 // factor of A, and forward substitution with a leading block gives the

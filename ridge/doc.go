@@ -62,7 +62,8 @@
 // spectrum lies below n·2⁻²³·σ_max.)
 //
 // The symmetric positive semidefinite system is decomposed as
-// V·diag(e)·Vᵀ (gonum's EigenSym); its singular values are |e_i|. With
+// V·diag(e)·Vᵀ (linalg's SymEigen, checked against gonum's EigenSym and
+// SVD in the tests); its singular values are |e_i|. With
 // the identity regulariser the eigendecomposition of HᵀH serves every λ
 // (the eigenvalues shift by λ), and when Rows < Cols the M×M kernel HHᵀ
 // stands in for it: HᵀH + λI has the kernel's eigenvalues plus λ and, on

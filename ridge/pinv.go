@@ -1,12 +1,10 @@
 package ridge
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/hdlgen/hdlgen/linalg"
-	"gonum.org/v1/gonum/mat"
 )
 
 // spectrum is the eigendecomposition A = V·diag(vals)·Vᵀ of a symmetric
@@ -17,25 +15,13 @@ type spectrum struct {
 	vecs []float64 // p×p row-major; column i is the eigenvector of vals[i]
 }
 
-// errNoConvergence is returned when the eigendecomposition fails.
-var errNoConvergence = errors.New("symmetric eigendecomposition did not converge")
-
 // eigenSym decomposes the symmetric p×p matrix whose lower triangle is in
-// a (leading dimension lda).
-func eigenSym(p int, a []float64, lda int) (spectrum, error) {
-	full := make([]float64, p*p)
-	for i := 0; i < p; i++ {
-		for j, v := range a[i*lda : i*lda+i+1] {
-			full[i*p+j] = v
-			full[j*p+i] = v
-		}
+// a (leading dimension lda; destroyed) with linalg's SymEigen.
+func (s Solver) eigenSym(p int, a []float64, lda int) (spectrum, error) {
+	sp := spectrum{p: p, vals: make([]float64, p), vecs: make([]float64, p*p)}
+	if err := s.engine().SymEigen(p, a, lda, sp.vals, sp.vecs, p); err != nil {
+		return spectrum{}, err
 	}
-	var es mat.EigenSym
-	if !es.Factorize(mat.NewSymDense(p, full), true) {
-		return spectrum{}, errNoConvergence
-	}
-	sp := spectrum{p: p, vals: es.Values(nil), vecs: make([]float64, p*p)}
-	es.VectorsTo(mat.NewDense(p, p, sp.vecs))
 	return sp, nil
 }
 
@@ -121,7 +107,7 @@ func (s Solver) pinvDual(d Data, classes int, lambda float64) ([]float64, int, e
 // kernel K = HHᵀ of an M×n matrix H, and the dropped counts.
 func (s Solver) pinvDualAll(k []float64, m, n int, labels []int, L int, lambdas []float64, dropped []int) ([]float64, error) {
 	e := s.engine()
-	sp, err := eigenSym(m, k, m)
+	sp, err := s.eigenSym(m, k, m)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +235,7 @@ func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float6
 			}
 			primalSystem(nm, reg, 0, p, sys)
 			var err error
-			if sp, err = eigenSym(p, sys, p); err != nil {
+			if sp, err = s.eigenSym(p, sys, p); err != nil {
 				return fmt.Errorf("λ=%g: %w", lambda, err)
 			}
 			c = sp.project(e, b, L)
