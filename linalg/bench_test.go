@@ -185,3 +185,36 @@ func BenchmarkSymEigen500(b *testing.B) { benchSymEigen(b, 500) }
 
 // BenchmarkSymEigen1500 against gonum's mat.EigenSym.
 func BenchmarkSymEigen1500(b *testing.B) { benchSymEigen(b, 1500) }
+
+// benchGramInt8 times GramInt8 on an m×n matrix of integers in [−κ, κ]
+// (an intRVFL hidden layer) against Gram on the same values as float64 in
+// the same run (median of 3), and reports the ratio (x-float).
+func benchGramInt8(b *testing.B, m, n, kappa int) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	a := make([]int8, m*n)
+	f := make([]float64, m*n)
+	for i := range a {
+		a[i] = int8(rng.IntN(2*kappa+1) - kappa)
+		f[i] = float64(a[i])
+	}
+	c := make([]float64, n*n)
+	e := Engine{}
+	b.ReportMetric(0, "ns/op")
+	for b.Loop() {
+		e.GramInt8(m, n, a, n, c, n)
+	}
+	ours := b.Elapsed().Seconds() / float64(b.N)
+	fl := medianTime(3, func() { e.Gram(m, n, f, n, c, n) })
+	b.ReportMetric(ours, "s/op")
+	b.ReportMetric(fl, "float-s")
+	b.ReportMetric(fl/ours, "x-float")
+	if int8Kernel() == nil {
+		b.Log("no AVX-512 VNNI: GramInt8 is the float Gram")
+	}
+}
+
+// BenchmarkGramInt8_10000x1500 against the float Gram (κ = 3).
+func BenchmarkGramInt8_10000x1500(b *testing.B) { benchGramInt8(b, 10000, 1500, 3) }
+
+// BenchmarkGramInt8_2000x500 against the float Gram (κ = 3).
+func BenchmarkGramInt8_2000x500(b *testing.B) { benchGramInt8(b, 2000, 500, 3) }
