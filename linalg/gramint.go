@@ -6,10 +6,10 @@ import "fmt"
 // in groups of 4 (one VPDPBUSD lane), 256 groups (1024 rows) per depth
 // block, so that an int32 lane never holds more than 1024·254·127 < 2³¹.
 const (
-	i8mr       = 8
-	i8nr       = 48
-	i8group    = 4
-	i8kgroups  = 256
+	i8mr      = 8
+	i8nr      = 48
+	i8group   = 4
+	i8kgroups = 256
 )
 
 // GramInt8 computes the full symmetric n×n matrix C = AᵀA (as float64) of
