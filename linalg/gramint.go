@@ -23,6 +23,11 @@ const (
 // lanes per 1024-row block, and C = UᵀA − o·1·(1ᵀA). Elsewhere it converts
 // A to float64 and calls Gram. A value of −128 is a programmer error.
 func (e Engine) GramInt8(m, n int, a []int8, lda int, c []float64, ldc int) {
+	e.gramInt8(int8Kernel(), m, n, a, lda, c, ldc)
+}
+
+// gramInt8 is GramInt8 with the tile kernel kern (nil: the float fallback).
+func (e Engine) gramInt8(kern func(kg int, u, a []byte, c []int32), m, n int, a []int8, lda int, c []float64, ldc int) {
 	if m < 0 || n < 0 || lda < max(n, 1) || (m > 0 && n > 0 && len(a) < (m-1)*lda+n) {
 		panic(fmt.Sprintf("linalg: GramInt8: A %d×%d, lda %d, len %d", m, n, lda, len(a)))
 	}
@@ -36,7 +41,6 @@ func (e Engine) GramInt8(m, n int, a []int8, lda int, c []float64, ldc int) {
 			off = max(off, abs8(v))
 		}
 	}
-	kern := int8Kernel()
 	if kern == nil || m == 0 || n == 0 {
 		f := make([]float64, m*n)
 		for r := 0; r < m; r++ {

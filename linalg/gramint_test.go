@@ -30,14 +30,18 @@ func TestGramInt8(t *testing.T) {
 					f[r*tt.n+j] = float64(v)
 				}
 			}
-			for _, th := range []int{1, 2} {
+			for _, th := range []int{0, 1, 2} { // 0: the float fallback
 				want := make([]float64, tt.n*tt.n)
 				Engine{}.Gram(tt.m, tt.n, f, tt.n, want, tt.n)
 				got := make([]float64, tt.n*tt.n)
 				for i := range got {
 					got[i] = 12345 // GramInt8 must overwrite every element
 				}
-				Engine{Threads: th}.GramInt8(tt.m, tt.n, a, lda, got, tt.n)
+				if th == 0 {
+					Engine{}.gramInt8(nil, tt.m, tt.n, a, lda, got, tt.n)
+				} else {
+					Engine{Threads: th}.GramInt8(tt.m, tt.n, a, lda, got, tt.n)
+				}
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("threads=%d (vnni=%v): GramInt8 differs from Gram:\n%s", th, int8Kernel() != nil, diff)
 				}
