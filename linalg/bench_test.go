@@ -140,3 +140,81 @@ func BenchmarkMicroKernel(b *testing.B) {
 		}
 	}
 }
+
+// benchSymEigen times SymEigen (eigenvalues and eigenvectors) of an n×n
+// Gram matrix against gonum's mat.EigenSym (Dsyev: dsytrd, dorgtr, dsteqr).
+func benchSymEigen(b *testing.B, n int) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	h := randMat(rng, 2*n, n, n)
+	g := make([]float64, n*n)
+	Engine{}.Gram(2*n, n, h, n, g, n)
+	work := make([]float64, n*n)
+	w := make([]float64, n)
+	z := make([]float64, n*n)
+	e := Engine{}
+	var total time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		copy(work, g)
+		b.StartTimer()
+		t0 := time.Now()
+		if err := e.SymEigen(n, work, n, w, z, n); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(t0)
+	}
+	ours := total.Seconds() / float64(b.N)
+	sym := mat.NewSymDense(n, append([]float64(nil), g...))
+	reps := 3
+	if n > 1000 {
+		reps = 1
+	}
+	gs := medianTime(reps, func() {
+		var es mat.EigenSym
+		if !es.Factorize(sym, true) {
+			b.Fatal("gonum: EigenSym failed")
+		}
+	})
+	b.ReportMetric(ours, "s/op")
+	b.ReportMetric(gs, "gonum-s")
+	b.ReportMetric(gs/ours, "x-gonum")
+}
+
+// BenchmarkSymEigen500 against gonum's mat.EigenSym.
+func BenchmarkSymEigen500(b *testing.B) { benchSymEigen(b, 500) }
+
+// BenchmarkSymEigen1500 against gonum's mat.EigenSym.
+func BenchmarkSymEigen1500(b *testing.B) { benchSymEigen(b, 1500) }
+
+// benchGramInt8 times GramInt8 on an m×n matrix of integers in [−κ, κ]
+// (an intRVFL hidden layer) against Gram on the same values as float64 in
+// the same run (median of 3), and reports the ratio (x-float).
+func benchGramInt8(b *testing.B, m, n, kappa int) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	a := make([]int8, m*n)
+	f := make([]float64, m*n)
+	for i := range a {
+		a[i] = int8(rng.IntN(2*kappa+1) - kappa)
+		f[i] = float64(a[i])
+	}
+	c := make([]float64, n*n)
+	e := Engine{}
+	b.ReportMetric(0, "ns/op")
+	for b.Loop() {
+		e.GramInt8(m, n, a, n, c, n)
+	}
+	ours := b.Elapsed().Seconds() / float64(b.N)
+	fl := medianTime(3, func() { e.Gram(m, n, f, n, c, n) })
+	b.ReportMetric(ours, "s/op")
+	b.ReportMetric(fl, "float-s")
+	b.ReportMetric(fl/ours, "x-float")
+	if int8Kernel() == nil {
+		b.Log("no AVX-512 VNNI: GramInt8 is the float Gram")
+	}
+}
+
+// BenchmarkGramInt8_10000x1500 against the float Gram (κ = 3).
+func BenchmarkGramInt8_10000x1500(b *testing.B) { benchGramInt8(b, 10000, 1500, 3) }
+
+// BenchmarkGramInt8_2000x500 against the float Gram (κ = 3).
+func BenchmarkGramInt8_2000x500(b *testing.B) { benchGramInt8(b, 2000, 500, 3) }

@@ -14,6 +14,9 @@ type GridResult struct {
 	Correct  [][]int     // [prefix][λ]: correct validation predictions
 	Jitter   [][]float64 // [prefix][λ]: relative diagonal jitter used (0: none)
 	Dual     []bool      // [prefix]: solved through the dual system
+	// Dropped is, for PinvCutoff, [prefix][λ]: singular values of the
+	// primal system at or below the cutoff (nil for Exact).
+	Dropped [][]int
 }
 
 // Grid evaluates the ridge readout on a fixed train/validation split for
@@ -34,6 +37,9 @@ type GridResult struct {
 // incrementally over the prefixes, and each (prefix, λ) costs one
 // Rows×Rows Cholesky.
 func (s Solver) Grid(train, val Data, classes int, lambdas []float64, prefixes []int) (*GridResult, error) {
+	if err := s.checkMethod(); err != nil {
+		return nil, err
+	}
 	if err := train.validate("training data", classes); err != nil {
 		return nil, err
 	}
@@ -68,7 +74,13 @@ func (s Solver) Grid(train, val Data, classes int, lambdas []float64, prefixes [
 		res.Jitter[i] = make([]float64, len(lambdas))
 		res.Dual[i] = prefixes[i] > train.Rows
 	}
-	r := s.Reg.Diag(train.H, train.Rows, train.Cols)
+	r := s.regDiag(train.H, train.Rows, train.Cols)
+	if s.Method == PinvCutoff {
+		if err := s.gridPinv(train, val, classes, r, res); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 	nPrimal := 0
 	for nPrimal < len(prefixes) && !res.Dual[nPrimal] {
 		nPrimal++

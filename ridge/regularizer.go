@@ -46,6 +46,11 @@ func ParseRegularizer(s string) (Regularizer, error) {
 // so a column's R_jj does not depend on which other columns are present
 // (a prefix of the columns gets the prefix of the diagonal).
 func (r Regularizer) Diag(h []float64, m, n int) []float64 {
+	return r.diag(h, m, n, 1)
+}
+
+// diag is Diag with zeroVar as R_jj of a zero-variance column.
+func (r Regularizer) diag(h []float64, m, n int, zeroVar float64) []float64 {
 	d := make([]float64, n)
 	switch r {
 	case Identity:
@@ -83,10 +88,21 @@ func (r Regularizer) Diag(h []float64, m, n int) []float64 {
 	for j := range d {
 		d[j] /= float64(m - 1)
 		if d[j] == 0 {
-			d[j] = 1
+			d[j] = zeroVar
 		}
 	}
 	return d
+}
+
+// regDiag returns the diagonal of R as s uses it: Diag for the exact
+// solver. For PinvCutoff a zero-variance column keeps R_jj = 0, as in the
+// authors' code (torch.var of a constant column is 0, and the
+// pseudo-inverse needs no positive definite system).
+func (s Solver) regDiag(h []float64, m, n int) []float64 {
+	if s.Method == PinvCutoff {
+		return s.Reg.diag(h, m, n, 0)
+	}
+	return s.Reg.Diag(h, m, n)
 }
 
 // checkFinite returns an error naming the first non-finite value of x.

@@ -390,7 +390,7 @@ func TestArgmaxTies(t *testing.T) {
 		{[]float64{1, 3, 3}, 1},
 		{[]float64{2, 2}, 0},
 		{[]float64{-1}, 0},
-		{[]float64{0, -0.0, 0}, 0},
+		{[]float64{0, math.Copysign(0, -1), 0}, 0},
 		{[]float64{-5, -2, -2, -9}, 1},
 	}
 	for _, tt := range tests {

@@ -42,10 +42,14 @@ func checkLambda(lambda float64) error {
 }
 
 // Solver solves ridge readouts. Its zero value uses the Variance
-// regulariser on one goroutine.
+// regulariser and the Exact method on one goroutine.
 type Solver struct {
 	Reg     Regularizer
 	Threads int // goroutines for the linear algebra; results do not depend on it
+	Method  Method
+	// RTol is PinvCutoff's relative tolerance: singular values at or below
+	// RTol·σ_max of the n×n system are dropped. 0 means DefaultRTol(n).
+	RTol float64
 }
 
 func (s Solver) engine() linalg.Engine { return linalg.Engine{Threads: s.Threads} }
@@ -56,6 +60,9 @@ type Info struct {
 	// Jitter is the relative diagonal jitter δ that was needed: the system's
 	// diagonal was multiplied by 1+δ after a Cholesky failure (0: none).
 	Jitter float64
+	// Dropped is, for PinvCutoff, the number of singular values of the n×n
+	// primal system at or below the cutoff.
+	Dropped int
 }
 
 // jitterLadder is the sequence of relative diagonal jitters tried when the
@@ -69,13 +76,20 @@ var jitterLadder = [...]float64{1e-10, 1e-8, 1e-6, 1e-4, 1e-2}
 // Solve returns W_out (classes×Cols, row-major) of the ridge readout for λ:
 // the primal n×n system when Rows ≥ Cols, the dual Rows×Rows one otherwise.
 func (s Solver) Solve(d Data, classes int, lambda float64) ([]float64, Info, error) {
+	if err := s.checkMethod(); err != nil {
+		return nil, Info{}, err
+	}
+	if s.Method == PinvCutoff {
+		return s.solvePinv(d, classes, lambda)
+	}
 	if d.Rows >= d.Cols {
 		return s.SolvePrimal(d, classes, lambda)
 	}
 	return s.SolveDual(d, classes, lambda)
 }
 
-// SolvePrimal returns W_out with W_outᵀ = (HᵀH + λR)⁻¹HᵀY.
+// SolvePrimal returns W_out with W_outᵀ = (HᵀH + λR)⁻¹HᵀY (with
+// PinvCutoff, the pseudo-inverse).
 func (s Solver) SolvePrimal(d Data, classes int, lambda float64) ([]float64, Info, error) {
 	nm, err := s.NewNormal(d, classes)
 	if err != nil {
@@ -97,6 +111,9 @@ type Normal struct {
 
 // NewNormal computes HᵀH, HᵀY and R for d.
 func (s Solver) NewNormal(d Data, classes int) (*Normal, error) {
+	if err := s.checkMethod(); err != nil {
+		return nil, err
+	}
 	if err := d.validate("training data", classes); err != nil {
 		return nil, err
 	}
@@ -105,7 +122,7 @@ func (s Solver) NewNormal(d Data, classes int) (*Normal, error) {
 		N: n, Classes: classes,
 		Gram:  make([]float64, n*n),
 		HtY:   classSums(d, classes, n),
-		RDiag: s.Reg.Diag(d.H, d.Rows, n),
+		RDiag: s.regDiag(d.H, d.Rows, n),
 	}
 	s.engine().Gram(d.Rows, n, d.H, n, nm.Gram, n)
 	return nm, nil
@@ -138,13 +155,27 @@ func transpose(rows, cols int, a []float64) []float64 {
 
 // SolveNormal returns W_out (Classes×p) for the network made of the first
 // p columns of H: W_outᵀ = (G_p + λR_p)⁻¹ (HᵀY)_p with G_p the leading
-// p×p block of the Gram matrix.
+// p×p block of the Gram matrix (with PinvCutoff, the pseudo-inverse). nm
+// must come from NewNormal of a Solver with the same Method (it fixes R).
 func (s Solver) SolveNormal(nm *Normal, lambda float64, p int) ([]float64, Info, error) {
+	if err := s.checkMethod(); err != nil {
+		return nil, Info{}, err
+	}
 	if err := checkLambda(lambda); err != nil {
 		return nil, Info{}, err
 	}
 	if p < 1 || p > nm.N {
 		return nil, Info{}, fmt.Errorf("ridge: prefix %d outside [1,%d]", p, nm.N)
+	}
+	if s.Method == PinvCutoff {
+		wt, dropped, err := s.pinvPrimal(nm, lambda, p)
+		if err != nil {
+			return nil, Info{}, fmt.Errorf("ridge: pinv of the primal %d×%d system, λ=%g: %w", p, p, lambda, err)
+		}
+		if err := checkFinite("W_out", wt, nm.Classes); err != nil {
+			return nil, Info{}, fmt.Errorf("ridge: pinv solve, λ=%g: %w", lambda, err)
+		}
+		return transpose(p, nm.Classes, wt), Info{Dropped: dropped}, nil
 	}
 	e := s.engine()
 	sys := make([]float64, p*p)
@@ -243,7 +274,16 @@ func oneHot(labels []int, classes int) []float64 {
 
 // SolveDual returns W_out through the dual system: with H' = H R^{-1/2},
 // W_outᵀ = R^{-1/2} H'ᵀ (H'H'ᵀ + λI)⁻¹ Y, which equals the primal solution.
+// With PinvCutoff it is Solve: the dual kernel serves the identity
+// regulariser only (the cutoff applies to the primal system's singular
+// values, which the rescaled kernel of the variance form does not keep).
 func (s Solver) SolveDual(d Data, classes int, lambda float64) ([]float64, Info, error) {
+	if err := s.checkMethod(); err != nil {
+		return nil, Info{}, err
+	}
+	if s.Method == PinvCutoff {
+		return s.solvePinv(d, classes, lambda)
+	}
 	if err := d.validate("training data", classes); err != nil {
 		return nil, Info{}, err
 	}
