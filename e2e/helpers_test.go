@@ -71,7 +71,7 @@ func trainShape(t *testing.T, s shape) *model.Model {
 	if s.arch == model.IntRVFL {
 		cfg.ReadoutBits = s.bits
 	}
-	m, err := model.Train(d, cfg)
+	m, err := model.Train(context.Background(), d, cfg)
 	if err != nil {
 		t.Fatalf("%s: train: %v", s, err)
 	}

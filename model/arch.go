@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Arch names a network architecture as written in model.json and on the command line.
 type Arch string
@@ -16,11 +19,40 @@ const (
 	RVFL8 Arch = "rvfl8"
 )
 
+// netTypes lists every network type, in the order docs and errors name them.
+// Adding a network type is one file (its hidden layer implementing Network, its
+// model.json section and its training hook, gathered in a netType) plus its line
+// here.
+var netTypes = []*netType{intrvflType, rvflType, rvfl8Type}
+
+// typeOf returns the network type named arch, or nil.
+func typeOf(arch Arch) *netType {
+	for _, t := range netTypes {
+		if t.arch == arch {
+			return t
+		}
+	}
+	return nil
+}
+
+// Archs returns the architecture names in their documented order.
+func Archs() []Arch {
+	out := make([]Arch, len(netTypes))
+	for i, t := range netTypes {
+		out[i] = t.arch
+	}
+	return out
+}
+
 // ParseArch validates an architecture name.
 func ParseArch(s string) (Arch, error) {
-	switch a := Arch(s); a {
-	case IntRVFL, RVFL, RVFL8:
-		return a, nil
+	if t := typeOf(Arch(s)); t != nil {
+		return t.arch, nil
 	}
-	return "", fmt.Errorf("unknown architecture %q (want %s, %s or %s)", s, IntRVFL, RVFL, RVFL8)
+	names := make([]string, len(netTypes))
+	for i, t := range netTypes {
+		names[i] = string(t.arch)
+	}
+	return "", fmt.Errorf("unknown architecture %q (want %s or %s)", s,
+		strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

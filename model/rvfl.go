@@ -105,3 +105,92 @@ func (net *FloatNet) HiddenMatrix(xnorm []float64, m int) []float64 {
 	}
 	return h
 }
+
+// The float RVFL as a Network (network.go). It has no integer datapath.
+
+// Arch is RVFL.
+func (net *FloatNet) Arch() Arch { return RVFL }
+
+// Dims returns K and N.
+func (net *FloatNet) Dims() (k, n int) { return net.K, net.N }
+
+// Readout: the float RVFL has no integer readout.
+func (net *FloatNet) Readout() ReadoutRule { return ReadoutRule{} }
+
+func (net *FloatNet) describe() string { return "" }
+
+// wireFloatNet is the "rvfl" section of model.json.
+type wireFloatNet struct {
+	DirectLinks bool        `json:"direct_links"`
+	InputLevels int         `json:"input_levels"`
+	Bias        []float64   `json:"bias"`
+	Win         [][]float64 `json:"w_in"`
+}
+
+func (net *FloatNet) section() any {
+	return wireFloatNet{DirectLinks: net.DirectLinks, InputLevels: net.InputLevels,
+		Bias: net.Bias, Win: splitRows(net.Win, net.K)}
+}
+
+var rvflType = &netType{
+	arch:  RVFL,
+	check: func(*Config) error { return nil },
+	build: func(k int, c Config) Network {
+		net := NewFloatNet(k, c.N, c.Seed)
+		net.DirectLinks = c.DirectLinks
+		if c.QuantizedInputs {
+			net.InputLevels = c.N
+		}
+		return net
+	},
+	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
+		o, err := d.object(sec, string(RVFL), "direct_links", "input_levels", "bias", "w_in")
+		if err != nil {
+			return nil, err
+		}
+		net := &FloatNet{K: k, N: n}
+		v, p, err := o.req("direct_links")
+		if err != nil {
+			return nil, err
+		}
+		if net.DirectLinks, err = d.boolean(v, p); err != nil {
+			return nil, err
+		}
+		if v, p, err = o.req("input_levels"); err != nil {
+			return nil, err
+		}
+		if net.InputLevels, err = d.integer(v, p); err != nil {
+			return nil, err
+		}
+		if net.InputLevels < 0 || net.InputLevels > MaxHidden {
+			return nil, d.errAt(v.off, p, "%d outside [0, %d]", net.InputLevels, MaxHidden)
+		}
+		if v, p, err = o.req("bias"); err != nil {
+			return nil, err
+		}
+		if net.Bias, err = d.numbers(v, p); err != nil {
+			return nil, err
+		}
+		if len(net.Bias) != n {
+			return nil, fe(p, "%d values, want %d", len(net.Bias), n)
+		}
+		if v, p, err = o.req("w_in"); err != nil {
+			return nil, err
+		}
+		rows, err := d.numberRows(v, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) != n {
+			return nil, fe(p, "%d rows, want %d", len(rows), n)
+		}
+		net.Win = make([]float64, 0, n*k)
+		for j, row := range rows {
+			if len(row) != k {
+				return nil, fe(fmt.Sprintf("%s[%d]", p, j), "%d values, want %d", len(row), k)
+			}
+			net.Win = append(net.Win, row...)
+		}
+		return net, nil
+	},
+}

@@ -122,3 +122,145 @@ func (q *FixedNet) HiddenMatrix(xnorm []float64, m int) []float64 {
 	}
 	return h
 }
+
+// The 8-bit RVFL as a Network (network.go).
+
+// Arch is RVFL8.
+func (q *FixedNet) Arch() Arch { return RVFL8 }
+
+// Dims returns K and N.
+func (q *FixedNet) Dims() (k, n int) { return q.K, q.N }
+
+// Columns is N.
+func (q *FixedNet) Columns() int { return q.N }
+
+// FeaturesTo writes the N hidden values h·2^-8 of one normalised row.
+func (q *FixedNet) FeaturesTo(dst, xnorm []float64) {
+	a := make([]uint8, q.K)
+	InputCodesTo(a, xnorm)
+	h := make([]int, q.N)
+	q.HiddenTo(h, a)
+	for j, v := range h {
+		dst[j] = float64(v) / (1 << HiddenFracBits)
+	}
+}
+
+// Readout: the 8-bit readout is required.
+func (q *FixedNet) Readout() ReadoutRule {
+	return ReadoutRule{Allowed: true, Required: true, Bits: ReadoutBits}
+}
+
+// InputsTo writes the 8-bit input codes of one normalised row.
+func (q *FixedNet) InputsTo(dst []int, xnorm []float64) {
+	for i, x := range xnorm {
+		dst[i] = int(InputCode(x))
+	}
+}
+
+// HiddenIntsTo writes the 8-bit hidden codes of one row of input codes (each in [0, 255]).
+func (q *FixedNet) HiddenIntsTo(dst []int, inputs []int) {
+	a := make([]uint8, len(inputs))
+	for i, v := range inputs {
+		a[i] = uint8(v)
+	}
+	q.HiddenTo(dst, a)
+}
+
+// HiddenMax is the largest hidden code, 255.
+func (q *FixedNet) HiddenMax() int64 { return 255 }
+
+// HiddenScale is 2^8: HiddenMatrix holds h·2^-8.
+func (q *FixedNet) HiddenScale() float64 { return 1 << HiddenFracBits }
+
+func (q *FixedNet) describe() string { return "" }
+
+// wireFixedNet is the "rvfl8" section of model.json.
+type wireFixedNet struct {
+	Bias       []int   `json:"bias"`
+	SigmoidLUT []int   `json:"sigmoid_lut"`
+	Win        [][]int `json:"w_in"`
+}
+
+func (q *FixedNet) section() any {
+	win := make([]int, len(q.Win))
+	for i, w := range q.Win {
+		win[i] = int(w)
+	}
+	bias := make([]int, len(q.Bias))
+	for j, b := range q.Bias {
+		bias[j] = int(b)
+	}
+	lut := make([]int, len(q.LUT))
+	for a, v := range q.LUT {
+		lut[a] = int(v)
+	}
+	return wireFixedNet{Bias: bias, SigmoidLUT: lut, Win: splitRows(win, q.K)}
+}
+
+var rvfl8Type = &netType{
+	arch:  RVFL8,
+	check: func(*Config) error { return nil },
+	build: func(k int, c Config) Network { return QuantizeFloatNet(NewFloatNet(k, c.N, c.Seed)) },
+	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
+		o, err := d.object(sec, string(RVFL8), "bias", "sigmoid_lut", "w_in")
+		if err != nil {
+			return nil, err
+		}
+		q := &FixedNet{K: k, N: n, Win: make([]int8, 0, n*k), Bias: make([]int8, n), LUT: make([]uint8, LUTSize)}
+		v, p, err := o.req("bias")
+		if err != nil {
+			return nil, err
+		}
+		bias, err := d.integers(v, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(bias) != n {
+			return nil, fe(p, "%d values, want %d", len(bias), n)
+		}
+		for j, c := range bias {
+			if c < -128 || c > 127 {
+				return nil, fe(fmt.Sprintf("%s[%d]", p, j), "%d outside the int8 range", c)
+			}
+			q.Bias[j] = int8(c)
+		}
+		if v, p, err = o.req("sigmoid_lut"); err != nil {
+			return nil, err
+		}
+		lut, err := d.integers(v, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(lut) != LUTSize {
+			return nil, fe(p, "%d entries, want %d", len(lut), LUTSize)
+		}
+		for a, c := range lut {
+			if c < 0 || c > 255 {
+				return nil, fe(fmt.Sprintf("%s[%d]", p, a), "%d outside [0, 255]", c)
+			}
+			q.LUT[a] = uint8(c)
+		}
+		if v, p, err = o.req("w_in"); err != nil {
+			return nil, err
+		}
+		rows, err := d.integerRows(v, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) != n {
+			return nil, fe(p, "%d rows, want %d", len(rows), n)
+		}
+		for j, row := range rows {
+			if len(row) != k {
+				return nil, fe(fmt.Sprintf("%s[%d]", p, j), "%d values, want %d", len(row), k)
+			}
+			for i, w := range row {
+				if w < -128 || w > 127 {
+					return nil, fe(fmt.Sprintf("%s[%d][%d]", p, j, i), "%d outside the int8 range", w)
+				}
+				q.Win = append(q.Win, int8(w))
+			}
+		}
+		return q, nil
+	},
+}

@@ -215,17 +215,13 @@ func Emit(m *model.Model, opts Options, dir string) (*Report, error) {
 // crossCheck compares the simulator's scores with the model package's own
 // arithmetic: a disagreement is a bug in hdlgen, never in the input.
 func crossCheck(m *model.Model, st sim.Stimulus, runs ...*sim.Run) error {
+	net, err := m.Integer()
+	if err != nil {
+		return fmt.Errorf("rtl: %w", err)
+	}
 	h := make([]int, m.N())
 	for v, in := range st.Inputs {
-		if m.Int != nil {
-			m.Int.HiddenTo(h, in)
-		} else {
-			a := make([]uint8, len(in))
-			for i, x := range in {
-				a[i] = uint8(x)
-			}
-			m.Fixed.HiddenTo(h, a)
-		}
+		net.HiddenIntsTo(h, in)
 		want := m.Readout.Scores(h, m.L())
 		for _, run := range runs {
 			if run == nil {

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
@@ -238,25 +238,25 @@ func TestROMLayout(t *testing.T) {
 			g, p := j/pl.P, j%pl.P
 			for i := 0; i < pl.K; i++ {
 				var got, want int64
-				if m.Int != nil {
+				if net, ok := m.Net.(*model.IntNet); ok {
 					got = ufield(win[g], i*pl.P+p, 1)
-					if j < pl.N && m.Int.Signs.Negative(j, i) {
+					if j < pl.N && net.Signs.Negative(j, i) {
 						want = 1
 					}
 				} else {
 					got = field(win[g], (p*(pl.K+1)+i)*8, 8)
 					if j < pl.N {
-						want = int64(m.Fixed.Win[j*pl.K+i])
+						want = int64(m.Net.(*model.FixedNet).Win[j*pl.K+i])
 					}
 				}
 				if got != want {
 					t.Fatalf("%s: W_in[%d][%d] = %d in the ROM, %d in the model", tc.shape, j, i, got, want)
 				}
 			}
-			if m.Fixed != nil {
+			if net, ok := m.Net.(*model.FixedNet); ok {
 				want := int64(0)
 				if j < pl.N {
-					want = int64(m.Fixed.Bias[j])
+					want = int64(net.Bias[j])
 				}
 				if got := field(win[g], (p*(pl.K+1)+pl.K)*8, 8); got != want {
 					t.Fatalf("%s: bias[%d] = %d in the ROM, %d in the model", tc.shape, j, got, want)
@@ -272,9 +272,9 @@ func TestROMLayout(t *testing.T) {
 				}
 			}
 		}
-		if m.Fixed != nil {
+		if net, ok := m.Net.(*model.FixedNet); ok {
 			lut := hexRows(t, string(files[pl.ROM(plan.ROMLUT).File]))
-			for a, v := range m.Fixed.LUT {
+			for a, v := range net.LUT {
 				if lut[a].Int64() != int64(v) {
 					t.Fatalf("LUT[%d] = %d, want %d", a, lut[a].Int64(), v)
 				}
@@ -374,7 +374,7 @@ func TestVectorFiles(t *testing.T) {
 
 func hidden(m *model.Model, levels []int) []int {
 	h := make([]int, m.N())
-	m.Int.HiddenTo(h, levels)
+	m.Net.(*model.IntNet).HiddenTo(h, levels)
 	return h
 }
 
@@ -422,17 +422,17 @@ func TestStreamTopFiles(t *testing.T) {
 		}
 		got := streamTopFiles(pl, withAxis.RTLFiles)
 		if diff := cmp.Diff(plain.RTLFiles, got); diff != "" {
-			t.Errorf("%s: stream top files (-without --axis +stream list with --axis):\n%s", m.Arch, diff)
+			t.Errorf("%s: stream top files (-without --axis +stream list with --axis):\n%s", m.Arch(), diff)
 		}
 		mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := "STREAM_RTL := " + strings.Join(got, " ") + "\n"; !strings.Contains(string(mk), want) {
-			t.Errorf("%s: Makefile lacks %q", m.Arch, want)
+			t.Errorf("%s: Makefile lacks %q", m.Arch(), want)
 		}
 		if !strings.Contains(string(mk), "read_verilog $(STREAM_RTL)") {
-			t.Errorf("%s: the Makefile's synth target does not read $(STREAM_RTL)", m.Arch)
+			t.Errorf("%s: the Makefile's synth target does not read $(STREAM_RTL)", m.Arch())
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")

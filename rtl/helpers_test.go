@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
 )
 
 // harnessDir holds rtl's own minimal testbenches (the product testbenches come

@@ -202,7 +202,7 @@ func TestBudgetSearchMatchesDeployedModel(t *testing.T) {
 					}
 					d := model.Data{X: sp.xTrain, Y: sp.yTrain, ClassNames: u.Data.ClassNames}
 					k := u.Data.K()
-					m, err := model.TrainNormalized(d, sp.xTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
+					m, err := model.TrainNormalized(context.Background(), d, sp.xTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
 					if err != nil {
 						t.Fatal(err)
 					}

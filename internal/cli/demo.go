@@ -44,7 +44,7 @@ The same commands, one by one, are in the README.`,
 				return err
 			}
 			data := model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
-			m, err := model.Train(data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
+			m, err := model.Train(cmd.Context(), data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
 			if err != nil {
 				return err
 			}

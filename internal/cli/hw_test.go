@@ -137,7 +137,7 @@ func trainedTiny(t *testing.T) *model.Model {
 		d.Y = append(d.Y, y)
 		d.X = append(d.X, float64(y)+0.1*float64(r%5), float64(1-y)+0.05*float64(r%3), float64(r%7))
 	}
-	m, err := model.Train(d, model.Config{Arch: model.IntRVFL, N: 32, Kappa: 3, Lambda: 1, ReadoutBits: 5})
+	m, err := model.Train(context.Background(), d, model.Config{Arch: model.IntRVFL, N: 32, Kappa: 3, Lambda: 1, ReadoutBits: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

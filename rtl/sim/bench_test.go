@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 )
 
 // The paper's median network: K=16, N=512, L=4, κ=3, 5-bit readout.

@@ -5,23 +5,19 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // reference computes the scores with the model package's own arithmetic.
 func reference(m *model.Model, in []int) []int64 {
 	h := make([]int, m.N())
-	if m.Int != nil {
-		m.Int.HiddenTo(h, in)
-	} else {
-		a := make([]uint8, len(in))
-		for i, v := range in {
-			a[i] = uint8(v)
-		}
-		m.Fixed.HiddenTo(h, a)
+	net, err := m.Integer()
+	if err != nil {
+		panic(err)
 	}
+	net.HiddenIntsTo(h, in)
 	return m.Readout.Scores(h, m.L())
 }
 
@@ -116,7 +112,7 @@ func TestTrainedModels(t *testing.T) {
 		for r := 0; r < len(d.Y); r++ {
 			raw := d.X[r*k : (r+1)*k]
 			var in []int
-			if m.Int != nil {
+			if m.Arch() == model.IntRVFL {
 				in = m.Levels(raw)
 			} else {
 				for _, a := range m.InputCodes(raw) {
