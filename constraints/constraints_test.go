@@ -1,8 +1,7 @@
 package constraints_test
 
 import (
-	"flag"
-	"os"
+	"github.com/hdlgen/hdlgen/internal/golden"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,8 +12,6 @@ import (
 	"github.com/hdlgen/hdlgen/constraints"
 	"github.com/hdlgen/hdlgen/testbench"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var designs = map[string]testbench.Design{
 	"axis": {
@@ -30,20 +27,7 @@ var designs = map[string]testbench.Design{
 func TestGolden(t *testing.T) {
 	for name, d := range designs {
 		got := constraints.ZedBoardXDC(d)
-		golden := filepath.Join("testdata", name+".xdc")
-		if *update {
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s (-golden +got):\n%s", golden, diff)
-		}
+		golden.Check(t, filepath.Join("testdata", name+".xdc"), got)
 		files, err := constraints.Files(d)
 		if err != nil {
 			t.Fatal(err)
