@@ -199,6 +199,11 @@ func FuzzUnmarshal(f *testing.F) {
 	}
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[`))
+	// A mismatched arch and section (issue 10 item 1), two sections, none.
+	f.Add([]byte(fixture(RVFL, IntRVFL, IntRVFL)))
+	f.Add([]byte(fixture(RVFL8, RVFL8, RVFL)))
+	f.Add([]byte(fixture(IntRVFL, IntRVFL, IntRVFL, RVFL8)))
+	f.Add([]byte(fixture(IntRVFL, IntRVFL)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Unmarshal(data)
 		if err != nil {
