@@ -55,7 +55,7 @@ func (net *IntNet) HiddenInputsTo(dst []int, levels []int) {
 	}
 	words := net.Signs.words
 	var small [4]uint64
-	mask := small[:0]
+	var mask []uint64
 	if words <= len(small) {
 		mask = small[:words]
 	} else {
