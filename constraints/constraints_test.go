@@ -10,17 +10,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/constraints"
-	"github.com/hdlgen/hdlgen/testbench"
 )
 
-var designs = map[string]testbench.Design{
+var designs = map[string]constraints.Design{
 	"axis": {
 		Prefix: "iris", StreamTop: "iris_top", AxisTop: "iris_axis",
-		RTLFiles: []string{"rtl/iris_top.v", "rtl/iris_axis.v"},
 	},
 	"stream": {
 		Prefix: "m_3x", StreamTop: "m_3x_top",
-		RTLFiles: []string{"rtl/m_3x_top.v"}, Part: "xc7z020clg484-1", ClockPeriodNS: 8,
+		Part: "xc7z020clg484-1", ClockPeriodNS: 8,
 	},
 }
 
@@ -32,7 +30,7 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(map[string][]byte{testbench.XDCPath: got}, files); diff != "" {
+		if diff := cmp.Diff(map[string][]byte{constraints.XDCPath: got}, files); diff != "" {
 			t.Errorf("Files (-want +got):\n%s", diff)
 		}
 	}
@@ -100,7 +98,7 @@ func TestErrors(t *testing.T) {
 	}
 	bad := designs["axis"]
 	bad.Prefix = ""
-	if _, err := constraints.Files(bad); err == nil || !strings.HasPrefix(err.Error(), "constraints: testbench: prefix") {
+	if _, err := constraints.Files(bad); err == nil || !strings.HasPrefix(err.Error(), "constraints: prefix") {
 		t.Errorf("bad design: %v", err)
 	}
 	defer func() {

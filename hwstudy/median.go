@@ -292,7 +292,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 		return nil, err
 	}
 	for _, s := range syn {
-		r := YosysResources(s.Yosys)
+		r := power.YosysResources(s.Yosys)
 		e, err := power.EvaluatePlan(s.Design, r, s.Plan.Latency, s.Plan.II, params)
 		if err != nil {
 			return nil, err

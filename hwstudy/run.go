@@ -34,31 +34,7 @@ func emitAndSynth(ctx context.Context, m *model.Model, p int, dir string, so syn
 	if err != nil {
 		return nil, err
 	}
-	return &Synthesized{Dir: rep.Dir, Design: DesignOfModel(rep.Plan, m), Plan: rep.Plan, Yosys: r}, nil
-}
-
-// DesignOf is the power model's view of a plan.
-func DesignOf(pl *plan.Plan) power.Design {
-	s := power.Shape{Arch: pl.Arch, K: pl.K, L: pl.L}
-	if pl.Arch == model.IntRVFL {
-		s.Kappa, s.Bits = pl.Kappa, pl.ReadoutBits
-	}
-	return power.Design{Shape: s, N: pl.N, P: pl.P}
-}
-
-// DesignOfModel is DesignOf with the effective readout width of model m's codes.
-func DesignOfModel(pl *plan.Plan, m *model.Model) power.Design {
-	d := DesignOf(pl)
-	if m != nil && m.Readout != nil {
-		d.EffBits = power.EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
-	}
-	return d
-}
-
-// YosysResources converts a synthesis report into the power model's resources.
-func YosysResources(r *synth.Report) power.Resources {
-	return power.Resources{LUTs: r.EstimatedLCs, FFs: r.FFs, CARRY4: r.CARRY4, MUXF: r.MUXF7 + r.MUXF8,
-		DSP48E1: r.DSP48E1, BRAM36: r.BRAM36(), LUTRAM: r.LUTRAM + r.SRL, Source: "yosys"}
+	return &Synthesized{Dir: rep.Dir, Design: power.DesignOfModel(rep.Plan, m), Plan: rep.Plan, Yosys: r}, nil
 }
 
 // job is one design to emit and synthesise.

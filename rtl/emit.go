@@ -3,6 +3,8 @@ package rtl
 import (
 	"errors"
 	"fmt"
+	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/constraints"
 	"io/fs"
 	"os"
 	"path"
@@ -21,9 +23,9 @@ const (
 	DefaultVectors          = 1000
 	DefaultReadyProbability = 0.7
 	DefaultMaxGap           = 4
-	// Part and ClockPeriodNS are the ZedBoard target (DESIGN.md, "Hardware").
-	Part          = "xc7z020clg484-1"
-	ClockPeriodNS = 10.0
+	// Part and ClockPeriodNS are the target's (package board).
+	Part          = board.Part
+	ClockPeriodNS = board.ClockPeriodNS
 	// MarkerFile marks a directory written by Emit; Emit replaces such a directory
 	// without asking.
 	MarkerFile = ".hdlgen-emit"
@@ -183,7 +185,7 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 		rep.Testbench = true
 	}
 	if boardXDC != nil {
-		files["constraints/zedboard.xdc"] = boardXDC(d)
+		files[constraints.XDCPath] = boardXDC(d)
 	}
 	files[MarkerFile] = []byte("This directory was written by `hdlgen emit`; the next emit into it replaces it as a whole.\n")
 	for name := range files {
