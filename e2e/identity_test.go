@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
@@ -43,7 +44,7 @@ func TestEmittedBytesUnchanged(t *testing.T) {
 		if p == 0 {
 			p = m.N()
 		}
-		files, _, err := rtl.Generate(m, rtl.Options{Parallel: p, Axis: true, Vectors: 1000, Seed: 3})
+		files, _, err := rtl.Generate(context.Background(), m, rtl.Options{Parallel: p, Axis: true, Vectors: 1000, Seed: 3})
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}

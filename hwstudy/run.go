@@ -26,7 +26,7 @@ type Synthesized struct {
 // emitAndSynth writes model m with parallelism p to dir and synthesises it.
 // Reports persist in so.CacheDir across re-emits (an emit replaces dir/build).
 func emitAndSynth(ctx context.Context, m *model.Model, p int, dir string, so synth.Options) (*Synthesized, error) {
-	rep, err := rtl.Emit(m, rtl.Options{Parallel: p, Vectors: 4}, dir)
+	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4}, dir)
 	if err != nil {
 		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, p, err)
 	}

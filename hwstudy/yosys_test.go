@@ -51,7 +51,7 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			dir := filepath.Join(root, s.Name())
-			if _, err := rtl.Emit(RandomModel(s, 1), rtl.Options{Parallel: s.P, Vectors: 4}, dir); err != nil {
+			if _, err := rtl.Emit(context.Background(), RandomModel(s, 1), rtl.Options{Parallel: s.P, Vectors: 4}, dir); err != nil {
 				errs[i] = fmt.Errorf("emit: %w", err)
 				return
 			}

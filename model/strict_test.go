@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -144,5 +145,15 @@ func TestNormalizeExtremeRange(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestTrainCancelled: a cancelled context stops training with its error.
+func TestTrainCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Train(ctx, blobs(60, 3, 2, 1), Config{Arch: IntRVFL, N: 20, Kappa: 3, Lambda: 1})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Train with a cancelled context: %v, want context.Canceled", err)
 	}
 }

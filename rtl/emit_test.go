@@ -3,6 +3,9 @@ package rtl
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
+	"io/fs"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -73,7 +76,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 	}
 
 	// A fresh directory: only DIR appears beside it.
-	if _, err := Emit(m, o, dir); err != nil {
+	if _, err := Emit(context.Background(), m, o, dir); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"out"}, listParent()); diff != "" {
@@ -84,7 +87,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Emit(m, o, dir); err != nil {
+	if _, err := Emit(context.Background(), m, o, dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
@@ -96,7 +99,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 
 	// A failed emit leaves the previous contents and nothing beside them.
 	before := readTree(t, dir)
-	if _, err := Emit(m, Options{Parallel: 99}, dir); err == nil {
+	if _, err := Emit(context.Background(), m, Options{Parallel: 99}, dir); err == nil {
 		t.Fatal("P > N did not fail")
 	}
 	if diff := cmp.Diff(before, readTree(t, dir)); diff != "" {
@@ -106,7 +109,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 		t.Errorf("files beside DIR after a failed emit (-want +got):\n%s", diff)
 	}
 	// A failed emit into a new directory creates nothing.
-	if _, err := Emit(m, Options{Parallel: 99}, filepath.Join(parent, "never")); err == nil {
+	if _, err := Emit(context.Background(), m, Options{Parallel: 99}, filepath.Join(parent, "never")); err == nil {
 		t.Fatal("P > N did not fail")
 	}
 	if diff := cmp.Diff([]string{"out"}, listParent()); diff != "" {
@@ -121,25 +124,25 @@ func TestEmitDirectoryRules(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Emit(m, o, foreign); err == nil || !strings.Contains(err.Error(), "not written by hdlgen") {
+	if _, err := Emit(context.Background(), m, o, foreign); err == nil || !strings.Contains(err.Error(), "not written by hdlgen") {
 		t.Errorf("emit into a foreign directory: %v", err)
 	}
 	if b, err := os.ReadFile(filepath.Join(foreign, "notes.txt")); err != nil || string(b) != "keep" {
 		t.Errorf("the foreign directory was touched: %q %v", b, err)
 	}
 	o.Force = true
-	if _, err := Emit(m, o, foreign); err != nil {
+	if _, err := Emit(context.Background(), m, o, foreign); err != nil {
 		t.Errorf("forced emit: %v", err)
 	}
 	// An empty existing directory is fine; a file is not.
 	empty := filepath.Join(parent, "empty")
 	os.Mkdir(empty, 0o755)
-	if _, err := Emit(m, Options{Vectors: 10}, empty); err != nil {
+	if _, err := Emit(context.Background(), m, Options{Vectors: 10}, empty); err != nil {
 		t.Errorf("emit into an empty directory: %v", err)
 	}
 	file := filepath.Join(parent, "file")
 	os.WriteFile(file, nil, 0o644)
-	if _, err := Emit(m, Options{Vectors: 10}, file); err == nil {
+	if _, err := Emit(context.Background(), m, Options{Vectors: 10}, file); err == nil {
 		t.Error("emit over a file did not fail")
 	}
 }
@@ -165,7 +168,7 @@ func TestEmitErrors(t *testing.T) {
 		{"axis too wide", wide, Options{Axis: true, Parallel: 9000}, "AW ≤ 32"},
 	}
 	for _, tc := range tests {
-		_, _, err := Generate(tc.m, tc.o)
+		_, _, err := Generate(context.Background(), tc.m, tc.o)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want it to mention %q", tc.name, err, tc.want)
 		}
@@ -224,7 +227,7 @@ func TestROMLayout(t *testing.T) {
 		p     int
 	}{{intShape(70, 11, 3, 3, 6), 4}, {r8Shape(3, 7, 3), 3}} {
 		m := testmodel.Random(tc.shape, "rom", 5)
-		files, rep, err := Generate(m, Options{Parallel: tc.p, Vectors: 1})
+		files, rep, err := Generate(context.Background(), m, Options{Parallel: tc.p, Vectors: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +294,7 @@ func TestVectorFiles(t *testing.T) {
 	for r := range data.Y {
 		rows = append(rows, data.X[r*4:(r+1)*4])
 	}
-	files, rep, err := Generate(m, Options{Parallel: 3, Vectors: 200, Seed: 1, Rows: rows, Axis: true})
+	files, rep, err := Generate(context.Background(), m, Options{Parallel: 3, Vectors: 200, Seed: 1, Rows: rows, Axis: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,5 +437,20 @@ func TestStreamTopFiles(t *testing.T) {
 		if !strings.Contains(string(mk), "read_verilog $(STREAM_RTL)") {
 			t.Errorf("%s: the Makefile's synth target does not read $(STREAM_RTL)", m.Arch())
 		}
+	}
+}
+
+// TestEmitCancelled: a cancelled context stops Emit with its error and
+// writes nothing.
+func TestEmitCancelled(t *testing.T) {
+	m := testmodel.Random(intShape(3, 5, 3, 2, 4), "c", 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Emit(ctx, m, Options{}, dir); !errors.Is(err, context.Canceled) {
+		t.Errorf("Emit with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s exists after a cancelled emit (%v)", dir, err)
 	}
 }

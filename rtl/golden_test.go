@@ -1,6 +1,7 @@
 package rtl
 
 import (
+	"context"
 	"github.com/hdlgen/hdlgen/internal/golden"
 	"path/filepath"
 	"strings"
@@ -43,7 +44,7 @@ func TestGolden(t *testing.T) {
 			}
 			rows = append(rows, row)
 		}
-		files, _, err := Generate(m, Options{Parallel: tc.p, Axis: true, Vectors: 12, Seed: 1, Rows: rows})
+		files, _, err := Generate(context.Background(), m, Options{Parallel: tc.p, Axis: true, Vectors: 12, Seed: 1, Rows: rows})
 		if err != nil {
 			t.Fatal(err)
 		}

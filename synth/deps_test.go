@@ -156,7 +156,7 @@ func TestAxisFilesDoNotChangeStat(t *testing.T) {
 	var reports []*Report
 	for _, axis := range []bool{false, true} {
 		dir := filepath.Join(t.TempDir(), "d")
-		rep, err := rtl.Emit(m, rtl.Options{Parallel: 8, Axis: axis, Vectors: 4}, dir)
+		rep, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 8, Axis: axis, Vectors: 4}, dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func emitTiny(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "tiny")
-	if _, err := rtl.Emit(m, rtl.Options{Vectors: 4}, dir); err != nil {
+	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Vectors: 4}, dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir

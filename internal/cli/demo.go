@@ -70,7 +70,7 @@ The same commands, one by one, are in the README.`,
 				rows[r] = d.Row(r)
 			}
 			hw := filepath.Join(o.out, "hw")
-			rep, err := rtl.Emit(m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
+			rep, err := rtl.Emit(cmd.Context(), m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
 			if err != nil {
 				return err
 			}

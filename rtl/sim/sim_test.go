@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -157,7 +158,7 @@ func TestRunStream(t *testing.T) {
 				maxGap int
 			}{{"free", 1, 0}, {"gaps", 1, 5}, {"backpressure", 0.3, 0}, {"both", 0.6, 3}} {
 				st := stimulus(c, 40, mode.readyP, mode.maxGap, uint64(ci))
-				run, err := c.RunStream(st)
+				run, err := c.RunStream(context.Background(), st)
 				if err != nil {
 					t.Fatalf("%s P=%d %s: %v", tc.shape, p, mode.name, err)
 				}
@@ -212,7 +213,7 @@ func TestRunAxis(t *testing.T) {
 				maxGap int
 			}{{"free", 1, 0}, {"both", 0.5, 4}} {
 				st := stimulus(c, 40, mode.readyP, mode.maxGap, uint64(ci))
-				run, err := c.RunAxis(st)
+				run, err := c.RunAxis(context.Background(), st)
 				if err != nil {
 					t.Fatalf("%s P=%d %s: %v", tc.shape, p, mode.name, err)
 				}
@@ -258,7 +259,7 @@ func TestStimulusErrors(t *testing.T) {
 		{"too few cycles", Stimulus{Inputs: [][]int{{0, 1}}, Gaps: []int{0}, Ready: []bool{true}, MaxCycles: 3}},
 	}
 	for _, tc := range tests {
-		if _, err := c.RunStream(tc.st); err == nil {
+		if _, err := c.RunStream(context.Background(), tc.st); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}
