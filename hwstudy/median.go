@@ -30,10 +30,10 @@ const (
 // width as in its energy-budget experiment).
 const (
 	MedianDataset = "pendigits"
-	MedianN       = 512
-	MedianKappa   = 3
-	MedianBits    = 5
-	MedianClasses = 4 // digits 0–3 of pendigits: K = 16, L = 4
+	MedianN       = power.MedianN
+	MedianKappa   = power.MedianKappa
+	MedianBits    = power.MedianBits
+	MedianClasses = power.MedianL // digits 0–3 of pendigits: K = 16, L = 4
 	MedianSeed    = 1
 )
 

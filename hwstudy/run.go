@@ -3,6 +3,7 @@ package hwstudy
 import (
 	"context"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -98,8 +99,8 @@ func writeOutputs(outDir, base string, md []byte, js []byte) error {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("hwstudy: %w", err)
 	}
-	if err := synth.WriteFileAtomic(filepath.Join(outDir, base+".md"), md); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(outDir, base+".md"), md, 0o644); err != nil {
 		return err
 	}
-	return synth.WriteFileAtomic(filepath.Join(outDir, base+".json"), js)
+	return atomicfile.WriteFile(filepath.Join(outDir, base+".json"), js, 0o644)
 }
