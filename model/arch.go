@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -19,11 +20,19 @@ const (
 	RVFL8 Arch = "rvfl8"
 )
 
-// netTypes lists every network type, in the order docs and errors name them.
-// Adding a network type is one file (its hidden layer implementing Network, its
-// model.json section and its training hook, gathered in a netType) plus its line
-// here.
-var netTypes = []*netType{intrvflType, rvflType, rvfl8Type}
+// netTypes lists every network type, sorted by name. Adding a network type is
+// one file: its hidden layer implementing Network, its model.json section and
+// its training hook, gathered in a netType that the file's init registers.
+var netTypes []*netType
+
+// register adds a network type; each network's file calls it from init.
+func register(t *netType) {
+	if typeOf(t.arch) != nil {
+		panic("model: network type " + string(t.arch) + " registered twice")
+	}
+	netTypes = append(netTypes, t)
+	slices.SortFunc(netTypes, func(a, b *netType) int { return strings.Compare(string(a.arch), string(b.arch)) })
+}
 
 // typeOf returns the network type named arch, or nil.
 func typeOf(arch Arch) *netType {

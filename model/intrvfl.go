@@ -180,6 +180,8 @@ func (net *IntNet) section() any {
 	return wireIntNet{Kappa: net.Kappa, WinSigns: rows}
 }
 
+func init() { register(intrvflType) }
+
 var intrvflType = &netType{
 	arch: IntRVFL,
 	check: func(c *Config) error {

@@ -132,6 +132,8 @@ func (net *FloatNet) section() any {
 		Bias: net.Bias, Win: splitRows(net.Win, net.K)}
 }
 
+func init() { register(rvflType) }
+
 var rvflType = &netType{
 	arch:  RVFL,
 	check: func(*Config) error { return nil },

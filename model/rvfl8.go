@@ -197,6 +197,8 @@ func (q *FixedNet) section() any {
 	return wireFixedNet{Bias: bias, SigmoidLUT: lut, Win: splitRows(win, q.K)}
 }
 
+func init() { register(rvfl8Type) }
+
 var rvfl8Type = &netType{
 	arch:  RVFL8,
 	check: func(*Config) error { return nil },

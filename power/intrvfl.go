@@ -11,6 +11,8 @@ import (
 // intrvflNet is the intRVFL's part of the power model.
 type intrvflNet struct{}
 
+func init() { register(intrvflNet{}) }
+
 func (intrvflNet) arch() model.Arch { return model.IntRVFL }
 
 func (intrvflNet) fixedBits() int { return 0 }

@@ -2,6 +2,8 @@ package power
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -54,8 +56,18 @@ func raw(lut, ff float64, carry int) Component {
 	return Component{RawLUT: lut, RawFF: ff, RawCarry: float64(carry)}
 }
 
-// networks are the network types with RTL.
-var networks = []network{intrvflNet{}, rvfl8Net{}}
+// networks are the network types with RTL, sorted by name; each network's
+// file registers it from init.
+var networks []network
+
+// register adds a network type.
+func register(n network) {
+	if netOf(n.arch()) != nil {
+		panic("power: network " + string(n.arch()) + " registered twice")
+	}
+	networks = append(networks, n)
+	slices.SortFunc(networks, func(a, b network) int { return strings.Compare(string(a.arch()), string(b.arch())) })
+}
 
 // netOf returns the network of arch, or nil.
 func netOf(arch model.Arch) network {

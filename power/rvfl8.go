@@ -11,6 +11,8 @@ import (
 // rvfl8Net is the 8-bit RVFL's part of the power model.
 type rvfl8Net struct{}
 
+func init() { register(rvfl8Net{}) }
+
 func (rvfl8Net) arch() model.Arch { return model.RVFL8 }
 
 func (rvfl8Net) fixedBits() int { return model.ReadoutBits }

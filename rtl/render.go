@@ -108,7 +108,7 @@ func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, fil
 	}
 	type gen struct{ tmpl, module, role string }
 	gens := []gen{
-		{"core_" + string(pl.Arch) + ".v.tmpl", pl.Prefix + "_core", "the datapath"},
+		{pl.Layer().CoreTemplate(), pl.Prefix + "_core", "the datapath"},
 		{"top.v.tmpl", pl.Prefix + "_top", "the stream top"},
 	}
 	if axis {

@@ -11,6 +11,8 @@ import (
 // thermometer comparison and XOR per feature, a popcount tree and a clip.
 type intrvflLayer struct{}
 
+func init() { register(intrvflLayer{}) }
+
 func (intrvflLayer) Arch() model.Arch { return model.IntRVFL }
 
 func (intrvflLayer) MaxInput(pl *Plan) int { return pl.N }
@@ -18,6 +20,8 @@ func (intrvflLayer) MaxInput(pl *Plan) int { return pl.N }
 func (intrvflLayer) Primitives() []string {
 	return []string{"hdlgen_level_offset.v", "hdlgen_intrvfl_hidden.v"}
 }
+
+func (intrvflLayer) CoreTemplate() string { return "core_intrvfl.v.tmpl" }
 
 func (intrvflLayer) GroupBase() bool { return true }
 

@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/hdlgen/hdlgen/model"
 )
 
@@ -16,6 +19,8 @@ type Layer interface {
 	// Primitives lists the hand-written modules the hidden layer adds to the
 	// shared ones (rtl/templates).
 	Primitives() []string
+	// CoreTemplate names the core's template in rtl/templates.
+	CoreTemplate() string
 	// GroupBase reports whether the core takes the issued group's first
 	// neuron g·P (issue_base_i).
 	GroupBase() bool
@@ -42,8 +47,18 @@ type Layer interface {
 	hiddenRegW(pl *Plan) int
 }
 
-// layers are the network types with RTL.
-var layers = []Layer{intrvflLayer{}, rvfl8Layer{}}
+// layers are the network types with RTL, sorted by name; each Layer's file
+// registers it from init.
+var layers []Layer
+
+// register adds a network type's Layer.
+func register(l Layer) {
+	if LayerOf(l.Arch()) != nil {
+		panic("plan: layer " + string(l.Arch()) + " registered twice")
+	}
+	layers = append(layers, l)
+	slices.SortFunc(layers, func(a, b Layer) int { return strings.Compare(string(a.Arch()), string(b.Arch())) })
+}
 
 // LayerOf returns the Layer of arch, or nil when the network type has no RTL.
 func LayerOf(arch model.Arch) Layer {

@@ -27,11 +27,15 @@ const (
 // products and the bias summed by a pre-activation tree, then the sigmoid LUT.
 type rvfl8Layer struct{}
 
+func init() { register(rvfl8Layer{}) }
+
 func (rvfl8Layer) Arch() model.Arch { return model.RVFL8 }
 
 func (rvfl8Layer) MaxInput(*Plan) int { return 1<<rvfl8CodeW - 1 }
 
 func (rvfl8Layer) Primitives() []string { return []string{"hdlgen_rvfl8_hidden.v"} }
+
+func (rvfl8Layer) CoreTemplate() string { return "core_rvfl8.v.tmpl" }
 
 func (rvfl8Layer) GroupBase() bool { return false }
 

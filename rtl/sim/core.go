@@ -28,11 +28,9 @@ type hiddenLayer interface {
 	hidden(in []int, base, lane int) int
 }
 
-// hiddenLayers builds the simulator of each network type with RTL.
-var hiddenLayers = map[model.Arch]func(m *model.Model, pl *plan.Plan) hiddenLayer{
-	model.IntRVFL: newIntrvfl,
-	model.RVFL8:   newRvfl8,
-}
+// hiddenLayers builds the simulator of each network type with RTL; each
+// network's file registers its constructor from init.
+var hiddenLayers = map[model.Arch]func(m *model.Model, pl *plan.Plan) hiddenLayer{}
 
 // New prepares the simulator of m as laid out by pl (which must be plan.New(m, …)).
 func New(m *model.Model, pl *plan.Plan) (*Core, error) {

@@ -15,6 +15,8 @@ type intrvfl struct {
 	signs []uint64 // N×words
 }
 
+func init() { hiddenLayers[model.IntRVFL] = newIntrvfl }
+
 func newIntrvfl(m *model.Model, pl *plan.Plan) hiddenLayer {
 	net := m.Net.(*model.IntNet)
 	h := &intrvfl{k: pl.K, clip: pl.ClipBound, words: (pl.K + 63) / 64}

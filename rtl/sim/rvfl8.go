@@ -13,6 +13,8 @@ type rvfl8 struct {
 	lut  []uint8 // 256
 }
 
+func init() { hiddenLayers[model.RVFL8] = newRvfl8 }
+
 func newRvfl8(m *model.Model, pl *plan.Plan) hiddenLayer {
 	net := m.Net.(*model.FixedNet)
 	return &rvfl8{k: pl.K, win: net.Win, bias: net.Bias, lut: net.LUT}
