@@ -69,9 +69,6 @@ func (c *Config) check() error {
 	if c.Arch != RVFL && (c.DirectLinks || c.QuantizedInputs) {
 		return fmt.Errorf("direct links and quantised inputs are options of the float rvfl only")
 	}
-	if c.ReadoutBits != 0 && c.Arch != IntRVFL {
-		return fmt.Errorf("--bits applies to the intrvfl only (rvfl8 is always 8-bit, rvfl is float)")
-	}
 	if c.ReadoutBits != 0 && (c.ReadoutBits < quant.MinBits || c.ReadoutBits > quant.MaxBits) {
 		return fmt.Errorf("readout bits %d outside [%d, %d]", c.ReadoutBits, quant.MinBits, quant.MaxBits)
 	}
@@ -120,6 +117,9 @@ func TrainNormalized(ctx context.Context, d Data, xnorm []float64, norm Normaliz
 		Seed: cfg.Seed, Norm: norm,
 		Training: TrainingInfo{Lambda: cfg.Lambda, Regularizer: cfg.Regularizer, Rows: m, Data: d.Name, LabelName: d.LabelName}}
 	mod.Net = typeOf(cfg.Arch).build(k, cfg) // cfg was checked above
+	if rule := mod.Net.Readout(); cfg.ReadoutBits != 0 && (!rule.Allowed || rule.Bits != 0) {
+		return nil, fmt.Errorf("train: --bits applies to the intrvfl only (rvfl8 is always 8-bit, rvfl is float)")
+	}
 	// The hidden matrix row block by row block (each row's values do not
 	// depend on the blocking), checking ctx in between.
 	c := mod.Columns()
