@@ -17,6 +17,8 @@ func (intrvflNet) arch() model.Arch { return model.IntRVFL }
 
 func (intrvflNet) fixedBits() int { return 0 }
 
+func (intrvflNet) hasKappa() bool { return true }
+
 func (intrvflNet) check(d Design) error {
 	if d.Kappa < 1 {
 		return fmt.Errorf("power: κ=%d, want ≥ 1", d.Kappa)

@@ -18,6 +18,8 @@ type network interface {
 	// fixedBits is the readout width the network type fixes, or 0 when the
 	// Shape's Bits say it.
 	fixedBits() int
+	// hasKappa reports whether the Shape's Kappa is a parameter of the network.
+	hasKappa() bool
 	// check validates the network's own Shape fields.
 	check(d Design) error
 	// name is the design's one-line description.
@@ -86,4 +88,22 @@ func (d Design) net() network {
 		panic(fmt.Sprintf("power: architecture %q has no RTL", d.Arch))
 	}
 	return n
+}
+
+// ShapeOf returns the Shape of network type arch with k features and l
+// classes, keeping κ and the readout width only where the network type has
+// them; it fails for a network type without RTL.
+func ShapeOf(arch model.Arch, k, l, kappa, bits int) (Shape, error) {
+	n := netOf(arch)
+	if n == nil {
+		return Shape{}, fmt.Errorf("power: architecture %q has no RTL (want %s)", arch, archNames())
+	}
+	s := Shape{Arch: arch, K: k, L: l}
+	if n.hasKappa() {
+		s.Kappa = kappa
+	}
+	if n.fixedBits() == 0 {
+		s.Bits = bits
+	}
+	return s, nil
 }

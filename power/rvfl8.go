@@ -17,6 +17,8 @@ func (rvfl8Net) arch() model.Arch { return model.RVFL8 }
 
 func (rvfl8Net) fixedBits() int { return model.ReadoutBits }
 
+func (rvfl8Net) hasKappa() bool { return false }
+
 func (rvfl8Net) check(Design) error { return nil }
 
 func (rvfl8Net) name(d Design) string {
