@@ -2,8 +2,8 @@ package model
 
 import (
 	"fmt"
-	"slices"
-	"strings"
+
+	"github.com/hdlgen/hdlgen/internal/registry"
 )
 
 // Arch names a network architecture as written in model.json and on the command line.
@@ -20,35 +20,25 @@ const (
 	RVFL8 Arch = "rvfl8"
 )
 
-// netTypes lists every network type, sorted by name. Adding a network type is
-// one file: its hidden layer implementing Network, its model.json section and
-// its training hook, gathered in a netType that the file's init registers.
-var netTypes []*netType
+// netTypes holds every network type by name. Adding a network type is one
+// file: its hidden layer implementing Network, its model.json section and its
+// training hook, gathered in a netType that the file's init adds here.
+var netTypes = registry.New[*netType]("model: network type")
 
 // register adds a network type; each network's file calls it from init.
-func register(t *netType) {
-	if typeOf(t.arch) != nil {
-		panic("model: network type " + string(t.arch) + " registered twice")
-	}
-	netTypes = append(netTypes, t)
-	slices.SortFunc(netTypes, func(a, b *netType) int { return strings.Compare(string(a.arch), string(b.arch)) })
-}
+func register(t *netType) { netTypes.Add(string(t.arch), t) }
 
 // typeOf returns the network type named arch, or nil.
 func typeOf(arch Arch) *netType {
-	for _, t := range netTypes {
-		if t.arch == arch {
-			return t
-		}
-	}
-	return nil
+	t, _ := netTypes.Get(string(arch))
+	return t
 }
 
-// Archs returns the architecture names in their documented order.
+// Archs returns the architecture names in order.
 func Archs() []Arch {
-	out := make([]Arch, len(netTypes))
-	for i, t := range netTypes {
-		out[i] = t.arch
+	var out []Arch
+	for _, n := range netTypes.Names() {
+		out = append(out, Arch(n))
 	}
 	return out
 }
@@ -58,10 +48,5 @@ func ParseArch(s string) (Arch, error) {
 	if t := typeOf(Arch(s)); t != nil {
 		return t.arch, nil
 	}
-	names := make([]string, len(netTypes))
-	for i, t := range netTypes {
-		names[i] = string(t.arch)
-	}
-	return "", fmt.Errorf("unknown architecture %q (want %s or %s)", s,
-		strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return "", fmt.Errorf("unknown architecture %q (want %s)", s, netTypes.Alternatives())
 }

@@ -2,8 +2,8 @@ package power
 
 import (
 	"fmt"
-	"slices"
-	"strings"
+
+	"github.com/hdlgen/hdlgen/internal/registry"
 
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -58,27 +58,17 @@ func raw(lut, ff float64, carry int) Component {
 	return Component{RawLUT: lut, RawFF: ff, RawCarry: float64(carry)}
 }
 
-// networks are the network types with RTL, sorted by name; each network's
-// file registers it from init.
-var networks []network
+// networks holds the network types with RTL by name; each network's file
+// adds it from init.
+var networks = registry.New[network]("power: network")
 
 // register adds a network type.
-func register(n network) {
-	if netOf(n.arch()) != nil {
-		panic("power: network " + string(n.arch()) + " registered twice")
-	}
-	networks = append(networks, n)
-	slices.SortFunc(networks, func(a, b network) int { return strings.Compare(string(a.arch()), string(b.arch())) })
-}
+func register(n network) { networks.Add(string(n.arch()), n) }
 
 // netOf returns the network of arch, or nil.
 func netOf(arch model.Arch) network {
-	for _, n := range networks {
-		if n.arch() == arch {
-			return n
-		}
-	}
-	return nil
+	n, _ := networks.Get(string(arch))
+	return n
 }
 
 // net returns d's network; d must have passed Check.
@@ -96,7 +86,7 @@ func (d Design) net() network {
 func ShapeOf(arch model.Arch, k, l, kappa, bits int) (Shape, error) {
 	n := netOf(arch)
 	if n == nil {
-		return Shape{}, fmt.Errorf("power: architecture %q has no RTL (want %s)", arch, archNames())
+		return Shape{}, fmt.Errorf("power: architecture %q has no RTL (want %s)", arch, networks.Alternatives())
 	}
 	s := Shape{Arch: arch, K: k, L: l}
 	if n.hasKappa() {

@@ -43,7 +43,7 @@ func (d Design) String() string {
 func (d Design) Check() error {
 	n := netOf(d.Arch)
 	if n == nil {
-		return fmt.Errorf("power: architecture %q has no RTL (want %s)", d.Arch, archNames())
+		return fmt.Errorf("power: architecture %q has no RTL (want %s)", d.Arch, networks.Alternatives())
 	}
 	if err := n.check(d); err != nil {
 		return err
@@ -168,20 +168,4 @@ func (d Design) readoutBits() int {
 		return b
 	}
 	return d.Bits
-}
-
-// archNames lists the network types with RTL, for errors.
-func archNames() string {
-	s := ""
-	for i, n := range networks {
-		switch {
-		case i == 0:
-		case i == len(networks)-1:
-			s += " or "
-		default:
-			s += ", "
-		}
-		s += string(n.arch())
-	}
-	return s
 }

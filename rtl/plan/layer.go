@@ -1,9 +1,7 @@
 package plan
 
 import (
-	"slices"
-	"strings"
-
+	"github.com/hdlgen/hdlgen/internal/registry"
 	"github.com/hdlgen/hdlgen/model"
 )
 
@@ -47,27 +45,17 @@ type Layer interface {
 	hiddenRegW(pl *Plan) int
 }
 
-// layers are the network types with RTL, sorted by name; each Layer's file
-// registers it from init.
-var layers []Layer
+// layers holds the network types with RTL by name; each Layer's file adds
+// its Layer from init.
+var layers = registry.New[Layer]("plan: layer")
 
 // register adds a network type's Layer.
-func register(l Layer) {
-	if LayerOf(l.Arch()) != nil {
-		panic("plan: layer " + string(l.Arch()) + " registered twice")
-	}
-	layers = append(layers, l)
-	slices.SortFunc(layers, func(a, b Layer) int { return strings.Compare(string(a.Arch()), string(b.Arch())) })
-}
+func register(l Layer) { layers.Add(string(l.Arch()), l) }
 
 // LayerOf returns the Layer of arch, or nil when the network type has no RTL.
 func LayerOf(arch model.Arch) Layer {
-	for _, l := range layers {
-		if l.Arch() == arch {
-			return l
-		}
-	}
-	return nil
+	l, _ := layers.Get(string(arch))
+	return l
 }
 
 // Layer returns the plan's network Layer.

@@ -179,7 +179,7 @@ func New(m *model.Model, o Options) (*Plan, error) {
 	}
 	layer := LayerOf(m.Arch())
 	if layer == nil {
-		return nil, fmt.Errorf("plan: architecture %q has no RTL (want %s)", m.Arch(), layerNames())
+		return nil, fmt.Errorf("plan: architecture %q has no RTL (want %s)", m.Arch(), layers.Alternatives())
 	}
 	if m.Readout == nil {
 		return nil, fmt.Errorf("plan: %s model %q has no integer readout (train it with readout bits, e.g. --bits 5)", m.Arch(), m.Name)
@@ -379,20 +379,4 @@ func (pl *Plan) JSON() ([]byte, error) {
 		return nil, fmt.Errorf("plan: encode design.json: %w", err)
 	}
 	return append(b, '\n'), nil
-}
-
-// layerNames lists the network types with RTL, for errors.
-func layerNames() string {
-	s := ""
-	for i, l := range layers {
-		switch {
-		case i == 0:
-		case i == len(layers)-1:
-			s += " or "
-		default:
-			s += ", "
-		}
-		s += string(l.Arch())
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/registry"
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -29,8 +30,8 @@ type hiddenLayer interface {
 }
 
 // hiddenLayers builds the simulator of each network type with RTL; each
-// network's file registers its constructor from init.
-var hiddenLayers = map[model.Arch]func(m *model.Model, pl *plan.Plan) hiddenLayer{}
+// network's file adds its constructor from init.
+var hiddenLayers = registry.New[func(m *model.Model, pl *plan.Plan) hiddenLayer]("sim: hidden layer")
 
 // New prepares the simulator of m as laid out by pl (which must be plan.New(m, …)).
 func New(m *model.Model, pl *plan.Plan) (*Core, error) {
@@ -40,7 +41,7 @@ func New(m *model.Model, pl *plan.Plan) (*Core, error) {
 	if m.Arch() != pl.Arch || m.K() != pl.K || m.N() != pl.N || m.L() != pl.L || m.Readout == nil {
 		return nil, fmt.Errorf("sim: plan (%s K=%d N=%d L=%d) does not match model %s", pl.Arch, pl.K, pl.N, pl.L, m)
 	}
-	build, ok := hiddenLayers[pl.Arch]
+	build, ok := hiddenLayers.Get(string(pl.Arch))
 	if !ok || pl.Layer() == nil {
 		return nil, fmt.Errorf("sim: architecture %q has no RTL", pl.Arch)
 	}

@@ -15,7 +15,7 @@ type intrvfl struct {
 	signs []uint64 // N×words
 }
 
-func init() { hiddenLayers[model.IntRVFL] = newIntrvfl }
+func init() { hiddenLayers.Add(string(model.IntRVFL), newIntrvfl) }
 
 func newIntrvfl(m *model.Model, pl *plan.Plan) hiddenLayer {
 	net := m.Net.(*model.IntNet)

@@ -13,7 +13,7 @@ type rvfl8 struct {
 	lut  []uint8 // 256
 }
 
-func init() { hiddenLayers[model.RVFL8] = newRvfl8 }
+func init() { hiddenLayers.Add(string(model.RVFL8), newRvfl8) }
 
 func newRvfl8(m *model.Model, pl *plan.Plan) hiddenLayer {
 	net := m.Net.(*model.FixedNet)
