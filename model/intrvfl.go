@@ -196,35 +196,28 @@ var intrvflType = &netType{
 		if err != nil {
 			return nil, err
 		}
-		v, p, err := o.req("kappa")
-		if err != nil {
-			return nil, err
-		}
-		kappa, err := d.integer(v, p)
+		kappa, at, err := field(o, "kappa", d.integer)
 		if err != nil {
 			return nil, err
 		}
 		if kappa < 1 || kappa > maxKappa {
-			return nil, d.errAt(v.off, p, "%d outside [1, %d]", kappa, maxKappa)
+			return nil, at.errf("%d outside [1, %d]", kappa, maxKappa)
 		}
-		if v, p, err = o.req("w_in_signs"); err != nil {
-			return nil, err
-		}
-		rows, err := d.strings(v, p)
+		rows, at, err := field(o, "w_in_signs", d.strings)
 		if err != nil {
 			return nil, err
 		}
 		if len(rows) != n {
-			return nil, fe(p, "%d rows, want %d (one per hidden neuron)", len(rows), n)
+			return nil, fe(at.path, "%d rows, want %d (one per hidden neuron)", len(rows), n)
 		}
 		for j, r := range rows {
 			if _, err := ParseSignRows([]string{r}, k); err != nil {
-				return nil, fe(fmt.Sprintf("%s[%d]", p, j), "%v", err)
+				return nil, fe(fmt.Sprintf("%s[%d]", at.path, j), "%v", err)
 			}
 		}
 		s, err := ParseSignRows(rows, k)
 		if err != nil {
-			return nil, fe(p, "%v", err)
+			return nil, fe(at.path, "%v", err)
 		}
 		return &IntNet{K: k, N: n, Kappa: kappa, Signs: s}, nil
 	},

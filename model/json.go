@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
 )
@@ -265,64 +266,47 @@ func (d *decoder) model(root *node) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, p, err := o.req("format")
+	format, at, err := field(o, "format", d.str)
 	if err != nil {
 		return nil, err
 	}
-	if s, err := d.str(v, p); err != nil || s != FormatName {
-		if err != nil {
-			return nil, err
-		}
-		return nil, d.errAt(v.off, p, "%q is not %q", s, FormatName)
+	if format != FormatName {
+		return nil, at.errf("%q is not %q", format, FormatName)
 	}
-	if v, p, err = o.req("version"); err != nil {
+	version, at, err := field(o, "version", d.integer)
+	if err != nil {
 		return nil, err
 	}
-	if ver, err := d.integer(v, p); err != nil || ver != FormatVersion {
-		if err != nil {
-			return nil, err
-		}
-		return nil, d.errAt(v.off, p, "unsupported version %d (this hdlgen reads version %d)", ver, FormatVersion)
+	if version != FormatVersion {
+		return nil, at.errf("unsupported version %d (this hdlgen reads version %d)", version, FormatVersion)
 	}
 	m := &Model{}
-	if v, p, err = o.req("name"); err != nil {
+	if m.Name, _, err = field(o, "name", d.str); err != nil {
 		return nil, err
 	}
-	if m.Name, err = d.str(v, p); err != nil {
-		return nil, err
-	}
-	if v, p, err = o.req("arch"); err != nil {
-		return nil, err
-	}
-	archName, err := d.str(v, p)
+	archName, at, err := field(o, "arch", d.str)
 	if err != nil {
 		return nil, err
 	}
 	arch, err := ParseArch(archName)
 	if err != nil {
-		return nil, d.errAt(v.off, p, "%v", err)
+		return nil, at.errf("%v", err)
 	}
 	sizes := []struct {
 		key    string
 		lo, hi int
 	}{{"features", 1, MaxFeatures}, {"hidden", 1, MaxHidden}, {"classes", 2, MaxClasses}}
 	var kNL [3]int
-	for i, s := range sizes {
-		if v, p, err = o.req(s.key); err != nil {
+	for i, sz := range sizes {
+		if kNL[i], at, err = field(o, sz.key, d.integer); err != nil {
 			return nil, err
 		}
-		if kNL[i], err = d.integer(v, p); err != nil {
-			return nil, err
-		}
-		if kNL[i] < s.lo || kNL[i] > s.hi {
-			return nil, d.errAt(v.off, p, "%d outside [%d, %d]", kNL[i], s.lo, s.hi)
+		if kNL[i] < sz.lo || kNL[i] > sz.hi {
+			return nil, at.errf("%d outside [%d, %d]", kNL[i], sz.lo, sz.hi)
 		}
 	}
 	k, n, l := kNL[0], kNL[1], kNL[2]
-	if v, p, err = o.req("class_names"); err != nil {
-		return nil, err
-	}
-	if m.ClassNames, err = d.strings(v, p); err != nil {
+	if m.ClassNames, _, err = field(o, "class_names", d.strings); err != nil {
 		return nil, err
 	}
 	if len(m.ClassNames) != l {
@@ -338,58 +322,57 @@ func (d *decoder) model(root *node) (*Model, error) {
 		}
 		seen[c] = true
 	}
-	if v, p := o.opt("feature_names"); v != nil {
-		if m.FeatureNames, err = d.strings(v, p); err != nil {
-			return nil, err
+	names, ok, _, err := optField(o, "feature_names", d.strings)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if len(names) != k {
+			return nil, fe("feature_names", "%d names for %d features", len(names), k)
 		}
-		if len(m.FeatureNames) != k {
-			return nil, fe("feature_names", "%d names for %d features", len(m.FeatureNames), k)
-		}
+		m.FeatureNames = names
 	}
-	if v, p, err = o.req("seed"); err != nil {
+	if m.Seed, _, err = field(o, "seed", d.uinteger); err != nil {
 		return nil, err
 	}
-	if m.Seed, err = d.uinteger(v, p); err != nil {
+	if m.Training, _, err = field(o, "training", d.training); err != nil {
 		return nil, err
 	}
-	if v, p, err = o.req("training"); err != nil {
-		return nil, err
-	}
-	if m.Training, err = d.training(v, p); err != nil {
-		return nil, err
-	}
-	if v, p, err = o.req("normalization"); err != nil {
-		return nil, err
-	}
-	if m.Norm, err = d.normalization(v, p, k); err != nil {
+	if m.Norm, _, err = field(o, "normalization", func(v *node, p string) (Normalizer, error) { return d.normalization(v, p, k) }); err != nil {
 		return nil, err
 	}
 	if m.Net, err = d.network(o, arch, k, n); err != nil {
 		return nil, err
 	}
 	cols := m.Net.Columns()
-	if v, p, err = o.req("w_out"); err != nil {
-		return nil, err
-	}
-	rows, err := d.numberRows(v, p)
+	rows, _, err := field(o, "w_out", d.numberRows)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) != l {
-		return nil, fe("w_out", "%d rows, want %d (one per class)", len(rows), l)
+	if m.Wout, err = flatten(rows, l, cols, "w_out", "(one per class)"); err != nil {
+		return nil, err
 	}
-	m.Wout = make([]float64, 0, l*cols)
-	for r, row := range rows {
-		if len(row) != cols {
-			return nil, fe(fmt.Sprintf("w_out[%d]", r), "%d values, want %d", len(row), cols)
-		}
-		m.Wout = append(m.Wout, row...)
-	}
-	v, p = o.opt("readout")
+	v, p := o.opt("readout")
 	if m.Readout, err = d.readout(v, p, m.Net, l, cols); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// flatten checks that rows is rows×cols (a FieldError at path otherwise;
+// note qualifies the row count) and returns it row-major.
+func flatten[T any](rows [][]T, nrows, cols int, path, note string) ([]T, error) {
+	if len(rows) != nrows {
+		return nil, fe(path, "%d rows, want %d%s", len(rows), nrows, strings.TrimRight(" "+note, " "))
+	}
+	out := make([]T, 0, nrows*cols)
+	for r, row := range rows {
+		if len(row) != cols {
+			return nil, fe(fmt.Sprintf("%s[%d]", path, r), "%d values, want %d", len(row), cols)
+		}
+		out = append(out, row...)
+	}
+	return out, nil
 }
 
 // network finds the one network section, checks that it is the one arch
@@ -421,52 +404,37 @@ func (d *decoder) training(v *node, path string) (TrainingInfo, error) {
 	if err != nil {
 		return t, err
 	}
-	v, p, err := o.req("lambda")
-	if err != nil {
-		return t, err
-	}
-	if t.Lambda, err = d.number(v, p); err != nil {
+	var at pos
+	if t.Lambda, at, err = field(o, "lambda", d.number); err != nil {
 		return t, err
 	}
 	if !(t.Lambda > 0) {
-		return t, d.errAt(v.off, p, "%v, want a finite number > 0", t.Lambda)
+		return t, at.errf("%v, want a finite number > 0", t.Lambda)
 	}
-	if v, p, err = o.req("regularizer"); err != nil {
-		return t, err
-	}
-	s, err := d.str(v, p)
+	reg, at, err := field(o, "regularizer", d.str)
 	if err != nil {
 		return t, err
 	}
-	if t.Regularizer, err = ParseRegularizer(s); err != nil {
-		return t, d.errAt(v.off, p, "%v", err)
+	if t.Regularizer, err = ParseRegularizer(reg); err != nil {
+		return t, at.errf("%v", err)
 	}
-	if v, p, err = o.req("rows"); err != nil {
-		return t, err
-	}
-	if t.Rows, err = d.integer(v, p); err != nil {
+	if t.Rows, at, err = field(o, "rows", d.integer); err != nil {
 		return t, err
 	}
 	if t.Rows < 0 {
-		return t, d.errAt(v.off, p, "negative row count %d", t.Rows)
+		return t, at.errf("negative row count %d", t.Rows)
 	}
-	if v, p := o.opt("data"); v != nil {
-		if t.Data, err = d.str(v, p); err != nil {
-			return t, err
-		}
+	if t.Data, _, _, err = optField(o, "data", d.str); err != nil {
+		return t, err
 	}
-	if v, p := o.opt("label_name"); v != nil {
-		if t.LabelName, err = d.str(v, p); err != nil {
-			return t, err
-		}
+	if t.LabelName, _, _, err = optField(o, "label_name", d.str); err != nil {
+		return t, err
 	}
-	if v, p := o.opt("jitter"); v != nil {
-		if t.Jitter, err = d.number(v, p); err != nil {
-			return t, err
-		}
-		if t.Jitter < 0 {
-			return t, d.errAt(v.off, p, "%v is negative", t.Jitter)
-		}
+	if t.Jitter, _, at, err = optField(o, "jitter", d.number); err != nil {
+		return t, err
+	}
+	if t.Jitter < 0 {
+		return t, at.errf("%v is negative", t.Jitter)
 	}
 	return t, nil
 }
@@ -477,17 +445,11 @@ func (d *decoder) normalization(v *node, path string, k int) (Normalizer, error)
 	if err != nil {
 		return nz, err
 	}
-	for _, f := range []struct {
-		key string
-		dst *[]float64
-	}{{"min", &nz.Min}, {"max", &nz.Max}} {
-		v, p, err := o.req(f.key)
-		if err != nil {
-			return nz, err
-		}
-		if *f.dst, err = d.numbers(v, p); err != nil {
-			return nz, err
-		}
+	if nz.Min, _, err = field(o, "min", d.numbers); err != nil {
+		return nz, err
+	}
+	if nz.Max, _, err = field(o, "max", d.numbers); err != nil {
+		return nz, err
 	}
 	return nz, checkNorm(nz, k)
 }
@@ -529,17 +491,11 @@ func (d *decoder) readout(v *node, path string, net Network, l, cols int) (*IntR
 		return nil, err
 	}
 	r := &IntReadout{}
-	for _, f := range []struct {
-		key string
-		dst *int
-	}{{"bits", &r.Bits}, {"bound", &r.Bound}} {
-		v, p, err := o.req(f.key)
-		if err != nil {
-			return nil, err
-		}
-		if *f.dst, err = d.integer(v, p); err != nil {
-			return nil, err
-		}
+	if r.Bits, _, err = field(o, "bits", d.integer); err != nil {
+		return nil, err
+	}
+	if r.Bound, _, err = field(o, "bound", d.integer); err != nil {
+		return nil, err
 	}
 	if r.Bits < 2 || r.Bits > 16 {
 		return nil, fe("readout.bits", "%d outside [2, 16]", r.Bits)
@@ -550,48 +506,35 @@ func (d *decoder) readout(v *node, path string, net Network, l, cols int) (*IntR
 	if maxB := 1<<(r.Bits-1) - 1; r.Bound < 1 || r.Bound > maxB {
 		return nil, fe("readout.bound", "%d outside [1, %d] for %d bits", r.Bound, maxB, r.Bits)
 	}
-	v, p, err := o.req("scale")
-	if err != nil {
-		return nil, err
-	}
-	if r.Scale, err = d.number(v, p); err != nil {
+	var at pos
+	if r.Scale, at, err = field(o, "scale", d.number); err != nil {
 		return nil, err
 	}
 	if !(r.Scale > 0) {
-		return nil, d.errAt(v.off, p, "%v is not a finite positive number", r.Scale)
+		return nil, at.errf("%v is not a finite positive number", r.Scale)
 	}
-	if v, p, err = o.req("method"); err != nil {
-		return nil, err
-	}
-	if r.Method, err = d.str(v, p); err != nil {
+	if r.Method, at, err = field(o, "method", d.str); err != nil {
 		return nil, err
 	}
 	switch r.Method {
 	case MethodRound, MethodGARounded, MethodGARandom:
 	default:
-		return nil, d.errAt(v.off, p, "unknown method %q (want %s, %s or %s)", r.Method, MethodRound, MethodGARounded, MethodGARandom)
+		return nil, at.errf("unknown method %q (want %s, %s or %s)", r.Method, MethodRound, MethodGARounded, MethodGARandom)
 	}
-	if v, p, err = o.req("weights"); err != nil {
-		return nil, err
-	}
-	rows, err := d.integerRows(v, p)
+	rows, _, err := field(o, "weights", d.integerRows)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) != l {
-		return nil, fe("readout.weights", "%d rows, want %d", len(rows), l)
+	q, err := flatten(rows, l, cols, "readout.weights", "")
+	if err != nil {
+		return nil, err
 	}
-	r.Q = make([]int32, 0, l*cols)
-	for row, q := range rows {
-		if len(q) != cols {
-			return nil, fe(fmt.Sprintf("readout.weights[%d]", row), "%d values, want %d", len(q), cols)
+	r.Q = make([]int32, len(q))
+	for i, w := range q {
+		if w < -r.Bound || w > r.Bound {
+			return nil, fe(fmt.Sprintf("readout.weights[%d][%d]", i/cols, i%cols), "%d outside ±%d", w, r.Bound)
 		}
-		for c, w := range q {
-			if w < -r.Bound || w > r.Bound {
-				return nil, fe(fmt.Sprintf("readout.weights[%d][%d]", row, c), "%d outside ±%d", w, r.Bound)
-			}
-			r.Q = append(r.Q, int32(w))
-		}
+		r.Q[i] = int32(w)
 	}
 	return r, nil
 }

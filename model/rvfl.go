@@ -151,47 +151,28 @@ var rvflType = &netType{
 			return nil, err
 		}
 		net := &FloatNet{K: k, N: n}
-		v, p, err := o.req("direct_links")
-		if err != nil {
+		if net.DirectLinks, _, err = field(o, "direct_links", d.boolean); err != nil {
 			return nil, err
 		}
-		if net.DirectLinks, err = d.boolean(v, p); err != nil {
-			return nil, err
-		}
-		if v, p, err = o.req("input_levels"); err != nil {
-			return nil, err
-		}
-		if net.InputLevels, err = d.integer(v, p); err != nil {
+		var at pos
+		if net.InputLevels, at, err = field(o, "input_levels", d.integer); err != nil {
 			return nil, err
 		}
 		if net.InputLevels < 0 || net.InputLevels > MaxHidden {
-			return nil, d.errAt(v.off, p, "%d outside [0, %d]", net.InputLevels, MaxHidden)
+			return nil, at.errf("%d outside [0, %d]", net.InputLevels, MaxHidden)
 		}
-		if v, p, err = o.req("bias"); err != nil {
-			return nil, err
-		}
-		if net.Bias, err = d.numbers(v, p); err != nil {
+		if net.Bias, at, err = field(o, "bias", d.numbers); err != nil {
 			return nil, err
 		}
 		if len(net.Bias) != n {
-			return nil, fe(p, "%d values, want %d", len(net.Bias), n)
+			return nil, fe(at.path, "%d values, want %d", len(net.Bias), n)
 		}
-		if v, p, err = o.req("w_in"); err != nil {
-			return nil, err
-		}
-		rows, err := d.numberRows(v, p)
+		rows, at, err := field(o, "w_in", d.numberRows)
 		if err != nil {
 			return nil, err
 		}
-		if len(rows) != n {
-			return nil, fe(p, "%d rows, want %d", len(rows), n)
-		}
-		net.Win = make([]float64, 0, n*k)
-		for j, row := range rows {
-			if len(row) != k {
-				return nil, fe(fmt.Sprintf("%s[%d]", p, j), "%d values, want %d", len(row), k)
-			}
-			net.Win = append(net.Win, row...)
+		if net.Win, err = flatten(rows, n, k, at.path, ""); err != nil {
+			return nil, err
 		}
 		return net, nil
 	},

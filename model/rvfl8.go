@@ -208,61 +208,57 @@ var rvfl8Type = &netType{
 		if err != nil {
 			return nil, err
 		}
-		q := &FixedNet{K: k, N: n, Win: make([]int8, 0, n*k), Bias: make([]int8, n), LUT: make([]uint8, LUTSize)}
-		v, p, err := o.req("bias")
-		if err != nil {
-			return nil, err
-		}
-		bias, err := d.integers(v, p)
+		q := &FixedNet{K: k, N: n}
+		bias, at, err := field(o, "bias", d.integers)
 		if err != nil {
 			return nil, err
 		}
 		if len(bias) != n {
-			return nil, fe(p, "%d values, want %d", len(bias), n)
+			return nil, fe(at.path, "%d values, want %d", len(bias), n)
 		}
-		for j, c := range bias {
-			if c < -128 || c > 127 {
-				return nil, fe(fmt.Sprintf("%s[%d]", p, j), "%d outside the int8 range", c)
-			}
-			q.Bias[j] = int8(c)
-		}
-		if v, p, err = o.req("sigmoid_lut"); err != nil {
+		if q.Bias, err = codes[int8](bias, element(at.path), -128, 127, "outside the int8 range"); err != nil {
 			return nil, err
 		}
-		lut, err := d.integers(v, p)
+		lut, at, err := field(o, "sigmoid_lut", d.integers)
 		if err != nil {
 			return nil, err
 		}
 		if len(lut) != LUTSize {
-			return nil, fe(p, "%d entries, want %d", len(lut), LUTSize)
+			return nil, fe(at.path, "%d entries, want %d", len(lut), LUTSize)
 		}
-		for a, c := range lut {
-			if c < 0 || c > 255 {
-				return nil, fe(fmt.Sprintf("%s[%d]", p, a), "%d outside [0, 255]", c)
-			}
-			q.LUT[a] = uint8(c)
-		}
-		if v, p, err = o.req("w_in"); err != nil {
+		if q.LUT, err = codes[uint8](lut, element(at.path), 0, 255, "outside [0, 255]"); err != nil {
 			return nil, err
 		}
-		rows, err := d.integerRows(v, p)
+		rows, at, err := field(o, "w_in", d.integerRows)
 		if err != nil {
 			return nil, err
 		}
-		if len(rows) != n {
-			return nil, fe(p, "%d rows, want %d", len(rows), n)
+		win, err := flatten(rows, n, k, at.path, "")
+		if err != nil {
+			return nil, err
 		}
-		for j, row := range rows {
-			if len(row) != k {
-				return nil, fe(fmt.Sprintf("%s[%d]", p, j), "%d values, want %d", len(row), k)
-			}
-			for i, w := range row {
-				if w < -128 || w > 127 {
-					return nil, fe(fmt.Sprintf("%s[%d][%d]", p, j, i), "%d outside the int8 range", w)
-				}
-				q.Win = append(q.Win, int8(w))
-			}
+		matrix := func(i int) string { return fmt.Sprintf("%s[%d][%d]", at.path, i/k, i%k) }
+		if q.Win, err = codes[int8](win, matrix, -128, 127, "outside the int8 range"); err != nil {
+			return nil, err
 		}
 		return q, nil
 	},
+}
+
+// codes converts integer codes read from model.json to T, each in [lo, hi]
+// (an error at the field name(i) with msg otherwise).
+func codes[T int8 | uint8](v []int, name func(i int) string, lo, hi int, msg string) ([]T, error) {
+	out := make([]T, len(v))
+	for i, c := range v {
+		if c < lo || c > hi {
+			return nil, fe(name(i), "%d %s", c, msg)
+		}
+		out[i] = T(c)
+	}
+	return out, nil
+}
+
+// element names element i of the array at path.
+func element(path string) func(i int) string {
+	return func(i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 }

@@ -220,6 +220,37 @@ func (o *object) opt(key string) (*node, string) {
 	return nil, joinPath(o.path, key)
 }
 
+// pos is where a field's value is, for errors found after reading it.
+type pos struct {
+	d    *decoder
+	off  int
+	path string
+}
+
+// errf returns a FieldError at the field.
+func (p pos) errf(format string, args ...any) error { return p.d.errAt(p.off, p.path, format, args...) }
+
+// field reads the required key of o with read.
+func field[T any](o *object, key string, read func(*node, string) (T, error)) (T, pos, error) {
+	v, p, err := o.req(key)
+	if err != nil {
+		var zero T
+		return zero, pos{}, err
+	}
+	x, err := read(v, p)
+	return x, pos{o.d, v.off, p}, err
+}
+
+// optField reads the optional key of o with read; ok is false when it is absent.
+func optField[T any](o *object, key string, read func(*node, string) (T, error)) (x T, ok bool, at pos, err error) {
+	v, p := o.opt(key)
+	if v == nil {
+		return x, false, pos{}, nil
+	}
+	x, err = read(v, p)
+	return x, true, pos{o.d, v.off, p}, err
+}
+
 // req is opt for a key that must be present.
 func (o *object) req(key string) (*node, string, error) {
 	v, p := o.opt(key)

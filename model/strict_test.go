@@ -157,3 +157,34 @@ func TestTrainCancelled(t *testing.T) {
 		t.Errorf("Train with a cancelled context: %v, want context.Canceled", err)
 	}
 }
+
+// TestSectionErrorsNameTheElement: errors inside a network section name the
+// element and its position.
+func TestSectionErrorsNameTheElement(t *testing.T) {
+	tests := []struct {
+		name, text, old, new, field string
+	}{
+		{"rvfl8 weight", fixture(RVFL8, RVFL8, RVFL8), `"w_in": [[1, 2]`, `"w_in": [[1, 200]`, "rvfl8.w_in[0][1]"},
+		{"rvfl8 bias", fixture(RVFL8, RVFL8, RVFL8), `"bias": [1, -1]`, `"bias": [1, -300]`, "rvfl8.bias[1]"},
+		{"rvfl8 lut", fixture(RVFL8, RVFL8, RVFL8), `"sigmoid_lut": [128, `, `"sigmoid_lut": [256, `, "rvfl8.sigmoid_lut[0]"},
+		{"rvfl row", fixture(RVFL, "", RVFL), `[0.25, 0.75]`, `[0.25]`, "rvfl.w_in[1]"},
+		{"intrvfl signs", fixture(IntRVFL, IntRVFL, IntRVFL), `"w_in_signs": ["1", "2"]`, `"w_in_signs": ["1", "x"]`, "intrvfl.w_in_signs[1]"},
+		{"readout weight", fixture(IntRVFL, IntRVFL, IntRVFL), `"weights": [[1, -1], [0, 1]]`, `"weights": [[1, -1], [0, 2]]`, "readout.weights[1][1]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Unmarshal([]byte(tc.text)); err != nil {
+				t.Fatalf("fixture: %v", err)
+			}
+			bad := strings.Replace(tc.text, tc.old, tc.new, 1)
+			if bad == tc.text {
+				t.Fatal("the edit did not apply")
+			}
+			_, err := Unmarshal([]byte(bad))
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != tc.field || fe.Line == 0 {
+				t.Errorf("error %v, want one at field %s with a position", err, tc.field)
+			}
+		})
+	}
+}
