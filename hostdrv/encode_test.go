@@ -303,4 +303,3 @@ func copyFile(t testing.TB, from, to string) {
 		t.Fatal(err)
 	}
 }
-

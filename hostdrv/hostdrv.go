@@ -39,23 +39,23 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 
 // static are the driver files copied unchanged: DIR-relative path → embedded path.
 var static = map[string]string{
-	"hdlgen.h":          "templates/hdlgen.h",
-	"hdlgen_encode.c":   "templates/hdlgen_encode.c",
-	"hdlgen.c":          "templates/hdlgen.c",
-	"hdlgen_backend.h":  "templates/hdlgen_backend.h",
-	"backend_uio.c":     "templates/backend_uio.c",
-	"hdlgen_run.c":      "templates/hdlgen_run.c",
-	"hdlgen.py":         "templates/python/hdlgen.py",
-	"hdlgen_crc32.c":    "templates/hdlgen_crc32.c",
+	"hdlgen.h":         "templates/hdlgen.h",
+	"hdlgen_encode.c":  "templates/hdlgen_encode.c",
+	"hdlgen.c":         "templates/hdlgen.c",
+	"hdlgen_backend.h": "templates/hdlgen_backend.h",
+	"backend_uio.c":    "templates/backend_uio.c",
+	"hdlgen_run.c":     "templates/hdlgen_run.c",
+	"hdlgen.py":        "templates/python/hdlgen.py",
+	"hdlgen_crc32.c":   "templates/hdlgen_crc32.c",
 }
 
 // rendered are the driver files rendered from templates: DIR-relative path → template.
 var rendered = map[string]string{
-	"hdlgen_design.h":      "hdlgen_design.h.tmpl",
-	"hdlgen_design.c":      "hdlgen_design.c.tmpl",
-	"backend_sim.cpp":      "backend_sim.cpp.tmpl",
-	"Makefile":             "Makefile.tmpl",
-	"hdlgen-overlay.dts":   "overlay.dts.tmpl",
+	"hdlgen_design.h":    "hdlgen_design.h.tmpl",
+	"hdlgen_design.c":    "hdlgen_design.c.tmpl",
+	"backend_sim.cpp":    "backend_sim.cpp.tmpl",
+	"Makefile":           "Makefile.tmpl",
+	"hdlgen-overlay.dts": "overlay.dts.tmpl",
 }
 
 // Files returns the driver's files as DIR-relative path → content (all under
