@@ -36,9 +36,10 @@
 // one vector every max(G, 2) cycles. Latency from the input transfer to the first
 // cycle of out_valid_o, for a vector that finds the output free, is
 // G + F + T_argmax + 2 cycles (plan.Plan.Latency, F the flight stages from A to the
-// lane-sum tree). The AXI4-Stream wrapper adds a K-beat deserialiser (one more
-// cycle of latency) and an (L+1)-beat serialiser that sends straight from the
-// output register.
+// lane-sum tree). The AXI4-Stream wrapper adds a deserialiser that holds K−1 beats
+// and passes the K-th straight into the input register (no extra latency; a frame
+// of the wrong length is dropped at its TLAST and counted) and an (L+1)-beat
+// serialiser that sends straight from the output register.
 //
 // What differs between network types — the hidden layer from stage A to H, its
 // ROM words, its primitives and its core template — is the network's

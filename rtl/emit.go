@@ -137,6 +137,15 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 		if axis, err = core.RunAxis(ctx, st); err != nil {
 			return nil, nil, fmt.Errorf("rtl: simulate the AXI4-Stream wrapper: %w", err)
 		}
+		junk := 0
+		for _, j := range st.AxisJunk {
+			if j != 0 {
+				junk++
+			}
+		}
+		if axis.Dropped != junk {
+			return nil, nil, fmt.Errorf("rtl: internal error: the AXI4-Stream wrapper dropped %d frames, %d were malformed", axis.Dropped, junk)
+		}
 	}
 	if err := crossCheck(ctx, m, st, stream, axis); err != nil {
 		return nil, nil, err

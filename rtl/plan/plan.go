@@ -97,7 +97,8 @@ type Plan struct {
 	Latency        int    `json:"latency"`
 	LatencyFormula string `json:"latency_formula"`
 	// AxisLatency is the same from the last input beat to the first output beat of
-	// the AXI4-Stream wrapper: Latency + 1 (the deserialiser's register).
+	// the AXI4-Stream wrapper: Latency (the last beat goes straight into the
+	// stream top's input register).
 	AxisLatency int `json:"axis_latency"`
 	// II is the stream top's steady-state initiation interval with an always-ready
 	// output: max(G, 2) cycles per vector (a result leaves the output register at
@@ -243,7 +244,7 @@ func New(m *model.Model, o Options) (*Plan, error) {
 	pl.Latency = pl.Groups + pl.FlightStages + pl.ArgmaxTree.Stages + 2
 	pl.LatencyFormula = fmt.Sprintf("G + F + T_argmax + 2 = %d + %d + %d + 2 = %d (F = %d flight stages: %s)",
 		pl.Groups, pl.FlightStages, pl.ArgmaxTree.Stages, pl.Latency, pl.FlightStages, pl.flightText())
-	pl.AxisLatency = pl.Latency + 1
+	pl.AxisLatency = pl.Latency
 	pl.II = max(pl.Groups, 2)
 	pl.AxisII = max(pl.Groups, k, l+2)
 	pl.buildROMs()
