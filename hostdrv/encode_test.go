@@ -12,6 +12,7 @@ import (
 	"github.com/hdlgen/hdlgen/hostdrv"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
 )
 
 // edgeRanges are per-feature [min, max] pairs that exercise every branch of
@@ -141,13 +142,13 @@ func encodeInput(t *testing.T, d hostdrv.Design, rows int, path string, seed uin
 }
 
 // pack is the input framing of docs/system-interface.md, in Go.
-func pack(fr hostdrv.Framing, lw int, in []int) []uint32 {
-	beats := make([]uint32, fr.Beats)
+func pack(id regmap.Identity, in []int) []uint32 {
+	beats := make([]uint32, id.Beats)
 	for i, v := range in {
-		beats[i/fr.LevelsPerBeat] |= uint32(v) << (uint(i%fr.LevelsPerBeat) * uint(lw))
+		beats[i/id.PerBeat] |= uint32(v) << (uint(i%id.PerBeat) * uint(id.LW))
 	}
-	beats[0] |= 1 << 31
-	beats[fr.Beats-1] |= 1 << 30
+	beats[0] |= regmap.BeatSOV
+	beats[id.Beats-1] |= regmap.BeatEOV
 	return beats
 }
 
@@ -159,12 +160,8 @@ func compareEncoding(t *testing.T, d hostdrv.Design, raw [][]float64, outPath st
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr, err := hostdrv.FramingOf(d.Plan)
-	if err != nil {
-		t.Fatal(err)
-	}
 	k := d.Model.K()
-	per := 4 * (k + fr.Beats)
+	per := 4 * (k + d.Identity.Beats)
 	if len(b) != per*len(raw) {
 		t.Fatalf("encode_check wrote %d bytes, want %d for %d rows", len(b), per*len(raw), len(raw))
 	}
@@ -182,7 +179,7 @@ func compareEncoding(t *testing.T, d hostdrv.Design, raw [][]float64, outPath st
 				}
 			}
 		}
-		for j, w := range pack(fr, d.Plan.LW, want) {
+		for j, w := range pack(d.Identity, want) {
 			if got := binary.LittleEndian.Uint32(rec[4*(k+j):]); got != w && report {
 				bad++
 				if bad <= 5 {

@@ -11,6 +11,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
 )
 
 // design returns a driver Design for a random model of shape s with the
@@ -29,8 +30,12 @@ func design(t testing.TB, s randmodel.Shape, norm *model.Normalizer, p int) host
 	if err != nil {
 		t.Fatal(err)
 	}
-	return hostdrv.Design{Model: m, ModelJSON: js, Plan: pl, Top: pl.Prefix + "_system",
-		RTLFiles: []string{"rtl/" + pl.Prefix + "_system.v"}, Reloadable: true, Scores: true}
+	id, err := regmap.NewIdentity(pl, js, pl.Latency, max(pl.Groups, 2), true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hostdrv.Design{Model: m, Plan: pl, Identity: id, Top: pl.Prefix + "_system",
+		RTLFiles: []string{"rtl/" + pl.Prefix + "_system.v"}}
 }
 
 // writeDriver writes the driver files of d under a new temporary directory

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
-	"github.com/hdlgen/hdlgen/weights"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
 )
 
 // Dir is the driver's directory inside an emitted design.
@@ -18,15 +18,16 @@ const Dir = "driver"
 
 // Design is what the driver needs to know about an emitted system design.
 type Design struct {
-	Model     *model.Model
-	ModelJSON []byte     // model.json as emitted: the hardware reports its hash
-	Plan      *plan.Plan // the core's plan
-	Top       string     // the system top module, <prefix>_system
+	Model *model.Model
+	Plan  *plan.Plan // the core's plan
+	// Identity is what the system's identification registers read (with the
+	// system's latency and II, rtl.SystemIdentity); the driver refuses a
+	// device that reads anything else.
+	Identity regmap.Identity
+	Top      string // the system top module, <prefix>_system
 	// RTLFiles and MemFiles are DIR-relative; the simulation backend
 	// verilates RTLFiles with Top and reads MemFiles.
 	RTLFiles, MemFiles []string
-	Reloadable         bool // emitted with a reloadable readout
-	Scores             bool // results carry the L scores
 }
 
 //go:embed templates
@@ -87,18 +88,14 @@ func Files(d Design) (map[string][]byte, error) {
 type view struct {
 	Quoted, Top, Prefix string
 	Arch                model.Arch
-	ArchCode            int
-	K, N, L, P, Kappa   int
-	Bits, Bound, AW     int
+	ID                  regmap.Identity
+	Bound               int
 	InputScale          int
 	InputMax            int
 	EncodeRule          string
-	LW, FPB, B          int
-	Scores, Reloadable  bool
 	ResultWords         int
 	HashBytes           string
-	Regs                []Register
-	RegBits             []Bit
+	RegMap              string // regmap.CDefines
 	Expect              []Expect
 	Min, Max            []string
 	ClassNames          []string
@@ -107,50 +104,45 @@ type view struct {
 }
 
 func newView(d Design) (*view, error) {
-	m, pl := d.Model, d.Plan
+	m, pl, id := d.Model, d.Plan, d.Identity
 	if m == nil || pl == nil {
 		return nil, fmt.Errorf("hostdrv: design without a model or plan")
 	}
-	if len(d.ModelJSON) == 0 {
-		return nil, fmt.Errorf("hostdrv: design without its model.json")
+	if m.K() != pl.K || m.N() != pl.N || m.L() != pl.L || id.K != pl.K || id.N != pl.N || id.L != pl.L || id.P != pl.P {
+		return nil, fmt.Errorf("hostdrv: model %s, plan (K=%d N=%d L=%d P=%d) and identity (K=%d N=%d L=%d P=%d) disagree",
+			m, pl.K, pl.N, pl.L, pl.P, id.K, id.N, id.L, id.P)
 	}
-	if m.K() != pl.K || m.N() != pl.N || m.L() != pl.L {
-		return nil, fmt.Errorf("hostdrv: model %s and plan K=%d N=%d L=%d disagree", m, pl.K, pl.N, pl.L)
-	}
-	fr, err := FramingOf(pl)
-	if err != nil {
-		return nil, err
+	if d.Top == "" {
+		return nil, fmt.Errorf("hostdrv: design without a system top")
 	}
 	v := &view{
-		Quoted: cString(m.Name), Top: d.Top, Prefix: pl.Prefix, Arch: pl.Arch,
-		K: pl.K, N: pl.N, L: pl.L, P: pl.P, Kappa: pl.Kappa, Bits: pl.ReadoutBits, Bound: pl.ReadoutBound, AW: pl.AW,
-		LW: pl.LW, FPB: fr.LevelsPerBeat, B: fr.Beats,
-		Scores: d.Scores, Reloadable: d.Reloadable,
-		RTLFiles: d.RTLFiles, MemFiles: d.MemFiles,
+		Quoted: cString(m.Name), Top: d.Top, Prefix: pl.Prefix, Arch: pl.Arch, ID: id, Bound: pl.ReadoutBound,
+		RTLFiles: d.RTLFiles, MemFiles: d.MemFiles, RegMap: regmap.CDefines("HDLGEN"),
 	}
 	switch pl.Arch {
 	case model.IntRVFL:
-		v.ArchCode, v.InputScale, v.InputMax, v.EncodeRule = ArchIntRVFL, pl.N, pl.N, "§3: v = floor(x'·N + 0.5)"
+		v.InputScale, v.InputMax, v.EncodeRule = pl.N, pl.N, "§3: v = floor(x'·N + 0.5)"
 	case model.RVFL8:
-		v.ArchCode, v.InputScale, v.InputMax, v.EncodeRule = ArchRVFL8, 1<<model.InputFracBits, 255, "§7: a = min(255, floor(256·x' + 0.5))"
+		v.InputScale, v.InputMax, v.EncodeRule = 1<<model.InputFracBits, 255, "§7: a = min(255, floor(256·x' + 0.5))"
 	default:
 		return nil, fmt.Errorf("hostdrv: architecture %s has no hardware", pl.Arch)
 	}
 	v.ResultWords = 1
-	if d.Scores {
+	if id.Scores {
 		if pl.AW > 32 {
 			return nil, fmt.Errorf("hostdrv: %d-bit scores do not fit the 32-bit result beats", pl.AW)
 		}
 		v.ResultWords += pl.L
 	}
-	h := weights.HashOf(d.ModelJSON)
 	var hb []string
-	for _, c := range h {
+	for _, c := range id.ModelHash {
 		hb = append(hb, fmt.Sprintf("0x%02x", c))
 	}
 	v.HashBytes = strings.Join(hb, ", ")
-	v.Regs, v.RegBits = registers, registerBits
-	v.Expect = Identification(pl, h, fr, d.Reloadable, d.Scores)
+	var err error
+	if v.Expect, err = expectations(id); err != nil {
+		return nil, err
+	}
 	for i := range m.Norm.Min {
 		v.Min = append(v.Min, hexDouble(m.Norm.Min[i]))
 		v.Max = append(v.Max, hexDouble(m.Norm.Max[i]))

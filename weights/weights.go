@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
 )
 
 // Format constants (doc.go).
@@ -20,8 +22,8 @@ const (
 	HeaderSize = 64
 	// TrailerSize is the CRC-32 after the weights.
 	TrailerSize = 4
-	// MaxWeights bounds L·N in an image a reader accepts (model.json's limits:
-	// MaxClasses × MaxHidden would be 2^32).
+	// MaxWeights bounds L·N and G·C in an image a reader accepts (model.json's
+	// limits: MaxClasses × MaxHidden would be 2^32).
 	MaxWeights = 1 << 26
 )
 
@@ -45,16 +47,33 @@ type Image struct {
 	Design Hash // the design it was made for
 	Model  Hash // the model its readout comes from
 	L, N   int
-	Bits   int
-	Bound  int
+	P      int     // the design's lanes (weights per class in a word)
+	Bits   int     // the model's readout width
+	Bound  int     // every weight lies in [−Bound, Bound]
+	QW     int     // bits per weight in a word
 	Q      []int32 // L×N, row-major
 }
 
-// Design is an emitted design's model as the image needs it: the model and
-// the bytes of its model.json (whose hash the hardware reports).
+// Words is G, the readout words of a bank.
+func (img *Image) Words() int { return (img.N + img.P - 1) / img.P }
+
+// Chunks is C, the 32-bit RO_DATA writes per word.
+func (img *Image) Chunks() int { return (img.P*img.L*img.QW + 31) / 32 }
+
+// shape is the part of a plan the readout window depends on.
+func (img *Image) shape() *plan.Plan {
+	return &plan.Plan{L: img.L, N: img.N, P: img.P, QW: img.QW, Groups: img.Words()}
+}
+
+// Writes returns the RO_DATA writes that load the image (after RO_ADDR = 0).
+func (img *Image) Writes() []uint32 { return regmap.ReadoutImage(img.shape(), img.Q) }
+
+// Design is what the image needs of an emitted design: its model, the bytes
+// of its model.json (whose hash the hardware reports) and its plan.
 type Design struct {
 	Model *model.Model
 	JSON  []byte
+	Plan  *plan.Plan
 }
 
 // New returns the image of m's integer readout for design d, or an error
@@ -68,8 +87,8 @@ func New(d Design, m *model.Model) (*Image, error) {
 		return nil, fmt.Errorf("weights: %w", err)
 	}
 	r := m.Readout
-	return &Image{Design: HashOf(d.JSON), Model: HashOf(mj), L: m.L(), N: m.Columns(),
-		Bits: r.Bits, Bound: r.Bound, Q: append([]int32(nil), r.Q...)}, nil
+	return &Image{Design: HashOf(d.JSON), Model: HashOf(mj), L: m.L(), N: m.Columns(), P: d.Plan.P,
+		Bits: r.Bits, Bound: r.Bound, QW: d.Plan.QW, Q: append([]int32(nil), r.Q...)}, nil
 }
 
 // MismatchError lists why a model's readout cannot be loaded into a design.
@@ -207,20 +226,20 @@ func (img *Image) MarshalBinary() ([]byte, error) {
 	if err := img.check(); err != nil {
 		return nil, err
 	}
+	writes := img.Writes()
 	var b bytes.Buffer
-	b.Grow(HeaderSize + 4*len(img.Q) + TrailerSize)
+	b.Grow(HeaderSize + 4*len(writes) + TrailerSize)
 	b.WriteString(Magic)
 	le := binary.LittleEndian
 	b.Write(le.AppendUint32(nil, Version))
 	b.Write(le.AppendUint32(nil, HeaderSize))
 	b.Write(img.Design[:])
 	b.Write(img.Model[:])
-	for _, v := range []int{img.L, img.N, img.Bits, img.Bound} {
+	for _, v := range []int{img.L, img.N, img.P, img.Bits, img.Bound, img.QW, img.Words(), img.Chunks()} {
 		b.Write(le.AppendUint32(nil, uint32(v)))
 	}
-	b.Write(make([]byte, HeaderSize-b.Len()))
-	for _, q := range img.Q {
-		b.Write(le.AppendUint32(nil, uint32(q)))
+	for _, w := range writes {
+		b.Write(le.AppendUint32(nil, w))
 	}
 	b.Write(le.AppendUint32(nil, crc32.ChecksumIEEE(b.Bytes())))
 	return b.Bytes(), nil
@@ -231,12 +250,18 @@ func (img *Image) check() error {
 	switch {
 	case img.L < 1 || img.N < 1 || img.L*img.N > MaxWeights:
 		return fmt.Errorf("weights: image shape L=%d N=%d outside [1, %d] weights", img.L, img.N, MaxWeights)
+	case img.P < 1 || img.P > img.N:
+		return fmt.Errorf("weights: image lanes P=%d outside [1, N=%d]", img.P, img.N)
 	case len(img.Q) != img.L*img.N:
 		return fmt.Errorf("weights: image has %d weights, want L·N = %d", len(img.Q), img.L*img.N)
 	case img.Bits < 2 || img.Bits > 32:
 		return fmt.Errorf("weights: image readout width %d bits outside [2, 32]", img.Bits)
 	case img.Bound < 1 || int64(img.Bound) > 1<<(img.Bits-1)-1:
 		return fmt.Errorf("weights: image bound %d does not fit %d bits", img.Bound, img.Bits)
+	case img.QW < 2 || img.QW > 32 || int64(img.Bound) > 1<<(img.QW-1)-1:
+		return fmt.Errorf("weights: image bound %d does not fit its %d-bit readout words", img.Bound, img.QW)
+	case img.Words()*img.Chunks() > MaxWeights:
+		return fmt.Errorf("weights: image of %d×%d chunks is too large", img.Words(), img.Chunks())
 	}
 	for i, q := range img.Q {
 		if q < int32(-img.Bound) || q > int32(img.Bound) {
@@ -250,8 +275,8 @@ func (img *Image) check() error {
 // valid image.
 var ErrFormat = errors.New("not a readout image")
 
-// Parse reads an image written by MarshalBinary, checking its magic, version,
-// sizes, CRC and weight range.
+// Parse reads an image written by MarshalBinary, checking its magic,
+// version, sizes, CRC, padding bits and weight range.
 func Parse(b []byte) (*Image, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("weights: %w: %s", ErrFormat, fmt.Sprintf(format, args...))
@@ -272,29 +297,69 @@ func Parse(b []byte) (*Image, error) {
 	img := &Image{}
 	copy(img.Design[:], b[16:24])
 	copy(img.Model[:], b[24:32])
-	l, n := le.Uint32(b[32:]), le.Uint32(b[36:])
-	if l == 0 || n == 0 || uint64(l)*uint64(n) > MaxWeights {
-		return nil, bad("shape L=%d N=%d outside [1, %d] weights", l, n, MaxWeights)
+	var f [8]uint32
+	for i := range f {
+		f[i] = le.Uint32(b[32+4*i:])
 	}
-	img.L, img.N = int(l), int(n)
-	bits, bound := le.Uint32(b[40:]), le.Uint32(b[44:])
-	if bits > 32 || bound > math.MaxInt32 {
-		return nil, bad("readout width %d bits, bound %d", bits, bound)
+	l, n, p, bits, bound, qw, g, c := f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]
+	if l == 0 || n == 0 || uint64(l)*uint64(n) > MaxWeights || p == 0 || p > n || bits > 32 || qw > 32 || bound > 1<<31-1 {
+		return nil, bad("shape L=%d N=%d P=%d, %d bits (±%d), QW=%d", l, n, p, bits, bound, qw)
 	}
-	img.Bits, img.Bound = int(bits), int(bound)
-	if want := HeaderSize + 4*img.L*img.N + TrailerSize; len(b) != want {
-		return nil, bad("%d bytes, want %d for L=%d N=%d", len(b), want, img.L, img.N)
+	img.L, img.N, img.P, img.Bits, img.Bound, img.QW = int(l), int(n), int(p), int(bits), int(bound), int(qw)
+	if g != uint32(img.Words()) || c != uint32(img.Chunks()) {
+		return nil, bad("%d words of %d chunks, want %d of %d for L=%d N=%d P=%d QW=%d", g, c, img.Words(), img.Chunks(),
+			l, n, p, qw)
+	}
+	writes := img.Words() * img.Chunks()
+	if want := HeaderSize + 4*writes + TrailerSize; len(b) != want {
+		return nil, bad("%d bytes, want %d for %d words of %d chunks", len(b), want, g, c)
 	}
 	body := len(b) - TrailerSize
 	if got, want := le.Uint32(b[body:]), crc32.ChecksumIEEE(b[:body]); got != want {
 		return nil, bad("CRC-32 %08x, the contents give %08x (the file is damaged)", got, want)
 	}
-	img.Q = make([]int32, img.L*img.N)
-	for i := range img.Q {
-		img.Q[i] = int32(le.Uint32(b[HeaderSize+4*i:]))
+	chunks := make([]uint32, writes)
+	for i := range chunks {
+		chunks[i] = le.Uint32(b[HeaderSize+4*i:])
 	}
+	if img.QW < 2 {
+		return nil, bad("QW=%d", img.QW)
+	}
+	img.Q = unpack(img, chunks)
 	if err := img.check(); err != nil {
 		return nil, fmt.Errorf("%w (%w)", err, ErrFormat)
 	}
+	for i, w := range img.Writes() {
+		if w != chunks[i] {
+			return nil, bad("chunk %d (word %d) has bits set outside its weights", i, i/img.Chunks())
+		}
+	}
 	return img, nil
+}
+
+// unpack is the inverse of regmap.ReadoutImage: the L×N weights in chunks.
+func unpack(img *Image, chunks []uint32) []int32 {
+	q := make([]int32, img.L*img.N)
+	c := img.Chunks()
+	for g := 0; g < img.Words(); g++ {
+		word := chunks[g*c : (g+1)*c]
+		for l := 0; l < img.L; l++ {
+			for p := 0; p < img.P; p++ {
+				j := g*img.P + p
+				if j >= img.N {
+					break
+				}
+				off := (l*img.P + p) * img.QW
+				var v uint64
+				for b := 0; b < img.QW; b++ {
+					v |= uint64(word[(off+b)/32]>>((off+b)%32)&1) << b
+				}
+				if v>>(img.QW-1)&1 == 1 {
+					v |= ^uint64(0) << img.QW
+				}
+				q[l*img.N+j] = int32(int64(v))
+			}
+		}
+	}
+	return q
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
 	"github.com/hdlgen/hdlgen/weights"
 )
 
@@ -20,7 +22,8 @@ var (
 	fixShape = randmodel.Shape{Arch: model.RVFL8, K: 4, N: 6, L: 3}
 )
 
-// design returns a random model of shape s and its model.json.
+// design returns a random model of shape s, its model.json and its plan at
+// P = 5 (which divides neither test shape's N).
 func design(t *testing.T, s randmodel.Shape, seed uint64) weights.Design {
 	t.Helper()
 	m := randmodel.Random(s, "design", seed)
@@ -28,7 +31,11 @@ func design(t *testing.T, s randmodel.Shape, seed uint64) weights.Design {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return weights.Design{Model: m, JSON: b}
+	pl, err := plan.New(m, plan.Options{Parallel: min(5, s.N)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return weights.Design{Model: m, JSON: b, Plan: pl}
 }
 
 // retrained is d's model with another readout: same hidden layer, new codes.
@@ -126,6 +133,9 @@ func TestCompatible(t *testing.T) {
 				if diff := cmp.Diff(m.Readout.Q, img.Q); diff != "" {
 					t.Errorf("weights (-model +image):\n%s", diff)
 				}
+				if diff := cmp.Diff(regmap.ReadoutImage(c.d.Plan, m.Readout.Q), img.Writes()); diff != "" {
+					t.Errorf("RO_DATA writes (-regmap +image):\n%s", diff)
+				}
 				if img.Design != weights.HashOf(c.d.JSON) {
 					t.Errorf("design hash %s, want %s", img.Design, weights.HashOf(c.d.JSON))
 				}
@@ -152,35 +162,43 @@ func TestCompatible(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	d := design(t, intShape, 1)
-	img, err := weights.New(d, retrained(t, d, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := img.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := weights.HeaderSize + 4*3*12 + 4; len(b) != want {
-		t.Errorf("%d bytes, want %d", len(b), want)
-	}
-	b2, _ := img.MarshalBinary()
-	if !bytes.Equal(b, b2) {
-		t.Error("two renders differ")
-	}
-	got, err := weights.Parse(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(img, got); diff != "" {
-		t.Errorf("(-written +read):\n%s", diff)
-	}
-	// The layout of doc.go, field by field.
-	le := binary.LittleEndian
-	if string(b[:8]) != "HDLGRDO1" || le.Uint32(b[8:]) != 1 || le.Uint32(b[12:]) != 64 ||
-		!bytes.Equal(b[16:24], img.Design[:]) || le.Uint32(b[32:]) != 3 || le.Uint32(b[36:]) != 12 ||
-		le.Uint32(b[40:]) != 5 || le.Uint32(b[44:]) != 15 || int32(le.Uint32(b[64+4*13:])) != img.Q[13] {
-		t.Errorf("layout differs from doc.go: % x", b[:72])
+	for _, s := range []randmodel.Shape{intShape, fixShape} {
+		d := design(t, s, 1)
+		img, err := weights.New(d, retrained(t, d, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := img.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, c := d.Plan.Groups, regmap.Chunks(d.Plan)
+		if want := weights.HeaderSize + 4*g*c + 4; len(b) != want {
+			t.Errorf("%d bytes, want %d", len(b), want)
+		}
+		b2, _ := img.MarshalBinary()
+		if !bytes.Equal(b, b2) {
+			t.Error("two renders differ")
+		}
+		got, err := weights.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(img, got); diff != "" {
+			t.Errorf("(-written +read):\n%s", diff)
+		}
+		// The layout of doc.go, field by field.
+		le := binary.LittleEndian
+		want := []uint32{uint32(s.L), uint32(s.N), uint32(d.Plan.P), uint32(d.Model.Readout.Bits),
+			uint32(d.Model.Readout.Bound), uint32(d.Plan.QW), uint32(g), uint32(c)}
+		var head []uint32
+		for i := range want {
+			head = append(head, le.Uint32(b[32+4*i:]))
+		}
+		if string(b[:8]) != "HDLGRDO1" || le.Uint32(b[8:]) != 1 || le.Uint32(b[12:]) != 64 ||
+			!bytes.Equal(b[16:24], img.Design[:]) || !cmp.Equal(head, want) || le.Uint32(b[64+4*(c+1)-4:]) != img.Writes()[c] {
+			t.Errorf("layout differs from doc.go: % x", b[:72])
+		}
 	}
 }
 
@@ -204,14 +222,17 @@ func TestParseErrors(t *testing.T) {
 		{"empty", func([]byte) []byte { return nil }, "0 bytes, shorter than a header"},
 		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, `magic "XDLGRDO1"`},
 		{"version", func(b []byte) []byte { b[8] = 2; return b }, "format version 2, want 1"},
-		{"truncated", func(b []byte) []byte { return b[:len(b)-8] }, "bytes, want 212 for L=3 N=12"},
+		{"truncated", func(b []byte) []byte { return b[:len(b)-8] }, "96 bytes, want 104 for 3 words of 3 chunks"},
 		{"crc", func(b []byte) []byte { b[70] ^= 1; return b }, "(the file is damaged)"},
-		{"zero L", func(b []byte) []byte { b[32] = 0; return reCRC(b) }, "shape L=0 N=12"},
+		{"zero L", func(b []byte) []byte { b[32] = 0; return reCRC(b) }, "shape L=0 N=12 P=5"},
+		{"chunks", func(b []byte) []byte { b[60] = 2; return reCRC(b) }, "3 words of 2 chunks, want 3 of 3"},
 		{"weight out of range", func(b []byte) []byte {
-			binary.LittleEndian.PutUint32(b[64+4*5:], 16)
+			binary.LittleEndian.PutUint32(b[64:], 0b01111) // weight 0 of class 0: +15 …
+			b[48] = 7                                       // … with a bound of 7
 			return reCRC(b)
-		}, "weight 5 (class 0, column 5) = 16 outside ±15"},
-		{"bound beyond bits", func(b []byte) []byte { b[44] = 16; return reCRC(b) }, "bound 16 does not fit 5 bits"},
+		}, "weight 0 (class 0, column 0) = 15 outside ±7"},
+		{"padding", func(b []byte) []byte { b[64+4*8+3] |= 0x80; return reCRC(b) }, "chunk 8 (word 2) has bits set outside its weights"},
+		{"bound beyond bits", func(b []byte) []byte { b[48] = 16; return reCRC(b) }, "bound 16 does not fit 5 bits"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -25,12 +25,15 @@
 /* How long a readout swap may stay pending before a reload gives up. */
 #define SWAP_WAIT_NS 1000000000LL
 
-/* Result beat 0: {seq[15:0], flags[3:0], class[11:0]}. */
-#define RESULT_SEQ_SHIFT 16
-#define RESULT_FLAGS_SHIFT 12
+/* Record beat 0: {seq[15:0], flags[3:0], class[11:0]} (regmap). */
 #define RESULT_FLAGS_MASK 0xFu
-#define RESULT_CLASS_MASK 0xFFFu
+#define RESULT_CLASS_MASK ((1u << HDLGEN_RECORD_CLASS_BITS) - 1u)
 #define SEQ_MASK 0xFFFFu
+
+/* The public flag names are regmap's. */
+_Static_assert(HDLGEN_RESULT_DROPPED == HDLGEN_FLAG_DROPPED, "HDLGEN_RESULT_DROPPED");
+_Static_assert(HDLGEN_RESULT_BANK1 == HDLGEN_FLAG_BANK, "HDLGEN_RESULT_BANK1");
+_Static_assert(HDLGEN_RESULT_MARKER == HDLGEN_FLAG_MARKER, "HDLGEN_RESULT_MARKER");
 
 struct hdlgen_dev {
   const struct hdlgen_backend *be;
@@ -40,10 +43,11 @@ struct hdlgen_dev {
   size_t max_batch;       /* vectors per transfer */
   uint32_t *in, *out;     /* staging buffers for one batch */
   hdlgen_result *res;
-  uint32_t ctrl; /* the level bits of CTRL the driver keeps (irq enable) */
 };
 
 static char open_err[1024];
+
+static int ctrl_write(hdlgen_dev *dev, uint32_t bits);
 
 static const struct hdlgen_backend *const backends[] = {
 #ifdef HDLGEN_WITH_UIO
@@ -206,7 +210,7 @@ int hdlgen_info_get(hdlgen_dev *dev, hdlgen_info *info) {
   info->scores = HDLGEN_SCORES;
   info->reloadable = HDLGEN_RELOADABLE;
   memcpy(info->model_hash, hash, sizeof hash);
-  info->active_bank = status & HDLGEN_STATUS_BANK;
+  info->active_bank = status & HDLGEN_STATUS_BANK_MASK;
   info->max_batch = dev->max_batch;
   return HDLGEN_OK;
 }
@@ -229,10 +233,10 @@ int hdlgen_parse(const uint32_t *words, size_t nwords, hdlgen_result *res, size_
     uint32_t w = words[i++];
     hdlgen_result r;
     if (n == cap) return HDLGEN_E_FORMAT;
-    r.seq = w >> RESULT_SEQ_SHIFT;
-    r.flags = (w >> RESULT_FLAGS_SHIFT) & RESULT_FLAGS_MASK;
+    r.seq = w >> HDLGEN_RECORD_SEQ_SHIFT;
+    r.flags = (w >> HDLGEN_RECORD_FLAGS_SHIFT) & RESULT_FLAGS_MASK;
     r.cls = (int32_t)(w & RESULT_CLASS_MASK);
-    if (r.flags & HDLGEN_RESULT_DROPPED) {
+    if (r.flags & (HDLGEN_RESULT_DROPPED | HDLGEN_RESULT_MARKER)) {
       r.cls = -1;
       if (scores)
         for (l = 0; l < HDLGEN_L; l++) scores[n * HDLGEN_L + l] = 0;
@@ -323,7 +327,7 @@ int hdlgen_read_counters(hdlgen_dev *dev, hdlgen_counters *c) {
 
 int hdlgen_clear_counters(hdlgen_dev *dev) {
   if (!dev) return HDLGEN_E_ARG;
-  return hdlgen_reg_write(dev, HDLGEN_REG_CTRL, HDLGEN_CTRL_CLEAR | dev->ctrl);
+  return ctrl_write(dev, HDLGEN_CTRL_CLEAR_MASK);
 }
 
 int hdlgen_active_bank(hdlgen_dev *dev, uint32_t *bank) {
@@ -331,7 +335,7 @@ int hdlgen_active_bank(hdlgen_dev *dev, uint32_t *bank) {
   int rc;
   if (!dev || !bank) return HDLGEN_E_ARG;
   if ((rc = hdlgen_reg_read(dev, HDLGEN_REG_STATUS, &status)) != HDLGEN_OK) return rc;
-  *bank = status & HDLGEN_STATUS_BANK;
+  *bank = status & HDLGEN_STATUS_BANK_MASK;
   return HDLGEN_OK;
 }
 
@@ -345,67 +349,83 @@ static long long now_ns(void) {
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* check_image validates a readout image against this design. */
-static int check_image(hdlgen_dev *dev, const unsigned char *b, size_t len) {
+/* check_image validates a readout image (hdlgen weights) against this
+ * design and returns the number of RO_DATA writes it holds. */
+static int check_image(hdlgen_dev *dev, const unsigned char *b, size_t len, size_t *writes) {
   static const uint8_t hash[8] = HDLGEN_MODEL_HASH_INIT;
-  uint32_t l, n, bits, bound;
-  size_t i, want;
+  uint32_t l, n, p, bits, bound, qw, g, c;
+  size_t want;
   if (len < IMG_HEADER + IMG_TRAILER || memcmp(b, IMG_MAGIC, 8) != 0)
-    return fail(dev, HDLGEN_E_FORMAT, "not a readout image (no \"%s\" header): write one with hdlgen weights", IMG_MAGIC);
+    return fail(dev, HDLGEN_E_FORMAT, "not a readout image (no \"%s\" header): write one with hdlgen weights",
+                IMG_MAGIC);
   if (le32(b + 8) != IMG_VERSION || le32(b + 12) != IMG_HEADER)
     return fail(dev, HDLGEN_E_FORMAT, "readout image version %u (header %u bytes), this driver reads version %u",
                 le32(b + 8), le32(b + 12), IMG_VERSION);
   l = le32(b + 32);
   n = le32(b + 36);
-  bits = le32(b + 40);
-  bound = le32(b + 44);
-  if (l != HDLGEN_L || n != HDLGEN_N)
-    return fail(dev, HDLGEN_E_MISMATCH, "the readout image is %u x %u, this design's readout is L x N = %u x %u", l, n,
-                HDLGEN_L, HDLGEN_N);
-  want = IMG_HEADER + 4u * (size_t)l * n + IMG_TRAILER;
-  if (len != want) return fail(dev, HDLGEN_E_FORMAT, "readout image of %zu bytes, want %zu", len, want);
-  if (hdlgen_crc32(b, len - IMG_TRAILER) != le32(b + len - IMG_TRAILER))
-    return fail(dev, HDLGEN_E_FORMAT, "readout image CRC-32 mismatch: the file is damaged");
+  p = le32(b + 40);
+  bits = le32(b + 44);
+  bound = le32(b + 48);
+  qw = le32(b + 52);
+  g = le32(b + 56);
+  c = le32(b + 60);
   if (memcmp(b + 16, hash, sizeof hash) != 0)
     return fail(dev, HDLGEN_E_MISMATCH,
-                "the readout image was made for another design (design hash %02x%02x%02x%02x..., this one %02x%02x%02x%02x...)",
+                "the readout image was made for another design (design hash %02x%02x%02x%02x..., this one "
+                "%02x%02x%02x%02x...): write it with hdlgen weights --design for this design",
                 b[16], b[17], b[18], b[19], hash[0], hash[1], hash[2], hash[3]);
+  if (l != HDLGEN_L || n != HDLGEN_N || p != HDLGEN_P || qw != HDLGEN_READOUT_QW || g != HDLGEN_READOUT_WORDS ||
+      c != HDLGEN_READOUT_CHUNKS)
+    return fail(dev, HDLGEN_E_MISMATCH,
+                "the readout image is L=%u N=%u P=%u QW=%u (%u words of %u chunks), this design L=%u N=%u P=%u QW=%u "
+                "(%u of %u)",
+                l, n, p, qw, g, c, HDLGEN_L, HDLGEN_N, HDLGEN_P, HDLGEN_READOUT_QW, HDLGEN_READOUT_WORDS,
+                HDLGEN_READOUT_CHUNKS);
   if (bound > HDLGEN_READOUT_BOUND)
     return fail(dev, HDLGEN_E_MISMATCH, "readout bound %u (%u bits) exceeds the design's %u", bound, bits,
                 HDLGEN_READOUT_BOUND);
-  for (i = 0; i < (size_t)l * n; i++) {
-    int32_t q = (int32_t)le32(b + IMG_HEADER + 4 * i);
-    if (q < -(int32_t)bound || q > (int32_t)bound)
-      return fail(dev, HDLGEN_E_FORMAT, "readout weight %zu = %d outside +-%u", i, q, bound);
-  }
+  want = IMG_HEADER + 4u * (size_t)g * c + IMG_TRAILER;
+  if (len != want) return fail(dev, HDLGEN_E_FORMAT, "readout image of %zu bytes, want %zu", len, want);
+  if (hdlgen_crc32(b, len - IMG_TRAILER) != le32(b + len - IMG_TRAILER))
+    return fail(dev, HDLGEN_E_FORMAT, "readout image CRC-32 mismatch: the file is damaged");
+  *writes = (size_t)g * c;
   return HDLGEN_OK;
+}
+
+/* ctrl_write writes CTRL with the given action bits, keeping IRQ_EN. */
+static int ctrl_write(hdlgen_dev *dev, uint32_t bits) {
+  uint32_t ctrl;
+  int rc = hdlgen_reg_read(dev, HDLGEN_REG_CTRL, &ctrl);
+  if (rc != HDLGEN_OK) return rc;
+  return hdlgen_reg_write(dev, HDLGEN_REG_CTRL, (ctrl & HDLGEN_CTRL_IRQ_EN_MASK) | bits);
 }
 
 int hdlgen_load_readout_mem(hdlgen_dev *dev, const void *image, size_t len) {
   const unsigned char *b = (const unsigned char *)image;
-  uint32_t status, ptr;
-  size_t i, count = (size_t)HDLGEN_L * HDLGEN_N;
+  uint32_t status;
+  size_t i, writes = 0;
   long long deadline;
   int rc;
   if (!dev || !image) return HDLGEN_E_ARG;
   if (!HDLGEN_RELOADABLE)
     return fail(dev, HDLGEN_E_UNSUPPORTED, "design %s was emitted without --reloadable-readout", HDLGEN_DESIGN_NAME);
-  if ((rc = check_image(dev, b, len)) != HDLGEN_OK) return rc;
-  /* The inactive bank may be written only when no swap is pending. */
+  if ((rc = check_image(dev, b, len, &writes)) != HDLGEN_OK) return rc;
+  /* The inactive bank may be written only when no vector still uses it. */
   deadline = now_ns() + SWAP_WAIT_NS;
   for (;;) {
     if ((rc = hdlgen_reg_read(dev, HDLGEN_REG_STATUS, &status)) != HDLGEN_OK) return rc;
-    if (!(status & HDLGEN_STATUS_SWAP_PENDING)) break;
+    if (!(status & HDLGEN_STATUS_SWAP_PENDING_MASK)) break;
     if (now_ns() > deadline)
-      return fail(dev, HDLGEN_E_BUSY, "the previous readout swap is still pending (it takes effect at the next vector)");
+      return fail(dev, HDLGEN_E_BUSY, "vectors of the previous readout are still in flight (STATUS.SWAP_PENDING)");
   }
+  if ((rc = hdlgen_reg_write(dev, HDLGEN_REG_STATUS, HDLGEN_STATUS_RO_IGNORED_MASK)) != HDLGEN_OK) return rc;
   if ((rc = hdlgen_reg_write(dev, HDLGEN_REG_RO_ADDR, 0)) != HDLGEN_OK) return rc;
-  for (i = 0; i < count; i++)
+  for (i = 0; i < writes; i++)
     if ((rc = hdlgen_reg_write(dev, HDLGEN_REG_RO_DATA, le32(b + IMG_HEADER + 4 * i))) != HDLGEN_OK) return rc;
-  if ((rc = hdlgen_reg_read(dev, HDLGEN_REG_RO_ADDR, &ptr)) != HDLGEN_OK) return rc;
-  if (ptr != count)
-    return fail(dev, HDLGEN_E_DEVICE, "after %zu readout writes RO_ADDR reads %u: the bank was not written", count, ptr);
-  return hdlgen_reg_write(dev, HDLGEN_REG_CTRL, HDLGEN_CTRL_SWAP | dev->ctrl);
+  if ((rc = hdlgen_reg_read(dev, HDLGEN_REG_STATUS, &status)) != HDLGEN_OK) return rc;
+  if (status & HDLGEN_STATUS_RO_IGNORED_MASK)
+    return fail(dev, HDLGEN_E_DEVICE, "the system ignored readout writes (STATUS.RO_IGNORED): the bank is incomplete");
+  return ctrl_write(dev, HDLGEN_CTRL_SWAP_MASK);
 }
 
 int hdlgen_load_readout(hdlgen_dev *dev, const char *path) {

@@ -48,6 +48,7 @@ enum hdlgen_status {
 /* Flags of one result (the output stream's flags field). */
 #define HDLGEN_RESULT_DROPPED 0x1u /* a malformed vector: no class, no scores */
 #define HDLGEN_RESULT_BANK1 0x2u   /* classified with readout bank 1 */
+#define HDLGEN_RESULT_MARKER 0x4u  /* a stray beat with TLAST ended the batch: no class */
 
 typedef struct hdlgen_dev hdlgen_dev;
 
@@ -73,7 +74,7 @@ typedef struct {
 typedef struct {
   uint32_t seq;   /* index of the vector within its batch, mod 2^16 */
   uint32_t flags; /* HDLGEN_RESULT_* */
-  int32_t cls;    /* class index, -1 for a dropped vector */
+  int32_t cls;    /* class index, -1 for a dropped vector or a marker */
 } hdlgen_result;
 
 /* hdlgen_open opens the device named by spec ("uio", "uio:regs=/dev/uio0,
