@@ -228,7 +228,7 @@ func TestParseErrors(t *testing.T) {
 		{"chunks", func(b []byte) []byte { b[60] = 2; return reCRC(b) }, "3 words of 2 chunks, want 3 of 3"},
 		{"weight out of range", func(b []byte) []byte {
 			binary.LittleEndian.PutUint32(b[64:], 0b01111) // weight 0 of class 0: +15 …
-			b[48] = 7                                       // … with a bound of 7
+			b[48] = 7                                      // … with a bound of 7
 			return reCRC(b)
 		}, "weight 0 (class 0, column 0) = 15 outside ±7"},
 		{"padding", func(b []byte) []byte { b[64+4*8+3] |= 0x80; return reCRC(b) }, "chunk 8 (word 2) has bits set outside its weights"},
