@@ -108,6 +108,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newSynthCmd(app),
 		newPowerCmd(app),
 		newSizeCmd(app),
+		newWeightsCmd(app),
 		newVersionCmd(app),
 	)
 	return root
