@@ -48,13 +48,13 @@ var static = map[string]string{
 	"hdlgen_run.c":     "templates/hdlgen_run.c",
 	"hdlgen.py":        "templates/python/hdlgen.py",
 	"hdlgen_crc32.c":   "templates/hdlgen_crc32.c",
+	"backend_sim.cpp":  "templates/backend_sim.cpp",
 }
 
 // rendered are the driver files rendered from templates: DIR-relative path → template.
 var rendered = map[string]string{
 	"hdlgen_design.h":    "hdlgen_design.h.tmpl",
 	"hdlgen_design.c":    "hdlgen_design.c.tmpl",
-	"backend_sim.cpp":    "backend_sim.cpp.tmpl",
 	"Makefile":           "Makefile.tmpl",
 	"hdlgen-overlay.dts": "overlay.dts.tmpl",
 }
