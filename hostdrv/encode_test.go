@@ -191,6 +191,41 @@ func compareEncoding(t *testing.T, d hostdrv.Design, raw [][]float64, outPath st
 	return bad
 }
 
+// encodeTarget is where the encoder comparison builds and runs the driver.
+type encodeTarget struct {
+	make, cc string   // the driver Makefile's target, the compiler of encode_check
+	ccFlags  []string // extra flags of encode_check
+	lib      string   // the library the target builds
+	runner   []string // what runs encode_check (qemu-arm), or nothing
+}
+
+var (
+	nativeTarget = encodeTarget{make: "native", cc: "cc", lib: "build/native/libhdlgen.a"}
+	armTarget    = encodeTarget{make: "arm", cc: "arm-linux-gnueabihf-gcc", ccFlags: []string{"-static"},
+		lib: "build/arm/libhdlgen.a", runner: []string{"qemu-arm"}}
+)
+
+// encodeRun writes d's driver, lets edit change it, builds it for tg, runs
+// the encoder on rows generated rows and returns how many elements differ
+// from the Go model (reporting the first few when report), and the driver
+// directory.
+func encodeRun(t *testing.T, d hostdrv.Design, rows int, tg encodeTarget, edit func(dir string), report bool) (int, string) {
+	t.Helper()
+	dir := writeDriver(t, d)
+	if edit != nil {
+		edit(dir)
+	}
+	copyFile(t, filepath.Join("testdata", "encode_check.c"), filepath.Join(dir, "encode_check.c"))
+	run(t, dir, "make", "-s", tg.make)
+	args := append(append(append([]string{}, cflags...), tg.ccFlags...), "-o", "encode_check", "encode_check.c", tg.lib, "-lm")
+	run(t, dir, tg.cc, args...)
+	in, out := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
+	raw := encodeInput(t, d, rows, in, 17)
+	cmd := append(append([]string{}, tg.runner...), "./encode_check", in, out)
+	run(t, dir, cmd[0], cmd[1:]...)
+	return compareEncoding(t, d, raw, out, report), dir
+}
+
 // TestEncoderMatchesGo compares the C encoder (built by the driver's
 // Makefile) with the Go model on millions of random and edge-case values.
 func TestEncoderMatchesGo(t *testing.T) {
@@ -199,14 +234,7 @@ func TestEncoderMatchesGo(t *testing.T) {
 	for _, c := range encodeCases(testing.Short()) {
 		t.Run(c.name, func(t *testing.T) {
 			d := design(t, c.shape, edgeNorm(c.shape.K, 5), 1)
-			dir := writeDriver(t, d)
-			copyFile(t, filepath.Join("testdata", "encode_check.c"), filepath.Join(dir, "encode_check.c"))
-			run(t, dir, "make", "-s", "native")
-			run(t, dir, "cc", append(cflags, "-o", "encode_check", "encode_check.c", "build/native/libhdlgen.a", "-lm")...)
-			in, out := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
-			raw := encodeInput(t, d, c.rows, in, 17)
-			run(t, dir, "./encode_check", in, out)
-			if bad := compareEncoding(t, d, raw, out, true); bad != 0 {
+			if bad, _ := encodeRun(t, d, c.rows, nativeTarget, nil, true); bad != 0 {
 				t.Errorf("%d of %d elements differ", bad, c.rows*c.shape.K)
 			}
 			total += c.rows * c.shape.K
@@ -218,28 +246,24 @@ func TestEncoderMatchesGo(t *testing.T) {
 // TestEncoderARM cross-compiles the driver for the ZedBoard (-Wall -Werror)
 // and runs the encoder comparison under qemu-arm.
 func TestEncoderARM(t *testing.T) {
-	need(t, "make", "arm-linux-gnueabihf-gcc", "qemu-arm")
+	need(t, "make", "arm-linux-gnueabihf-gcc", "qemu-arm", "file")
+	total := 0
 	for _, c := range []encodeCase{encodeCases(testing.Short())[3], encodeCases(testing.Short())[5]} {
 		t.Run(c.name, func(t *testing.T) {
 			d := design(t, c.shape, edgeNorm(c.shape.K, 5), 1)
-			dir := writeDriver(t, d)
-			copyFile(t, filepath.Join("testdata", "encode_check.c"), filepath.Join(dir, "encode_check.c"))
-			run(t, dir, "make", "-s", "arm")
+			bad, dir := encodeRun(t, d, c.rows/2, armTarget, nil, true)
+			if bad != 0 {
+				t.Errorf("%d of %d elements differ under qemu-arm", bad, c.rows/2*c.shape.K)
+			}
 			for _, f := range []string{"libhdlgen.so", "hdlgen-run"} {
 				if out := run(t, dir, "file", filepath.Join("build/arm", f)); !strings.Contains(out, "ARM") {
 					t.Errorf("build/arm/%s is not an ARM binary: %s", f, out)
 				}
 			}
-			run(t, dir, "arm-linux-gnueabihf-gcc", append(cflags, "-static", "-o", "encode_check_arm", "encode_check.c",
-				"build/arm/libhdlgen.a", "-lm")...)
-			in, out := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
-			raw := encodeInput(t, d, c.rows/2, in, 23)
-			run(t, dir, "qemu-arm", "./encode_check_arm", in, out)
-			if bad := compareEncoding(t, d, raw, out, true); bad != 0 {
-				t.Errorf("%d of %d elements differ under qemu-arm", bad, c.rows/2*c.shape.K)
-			}
+			total += c.rows / 2 * c.shape.K
 		})
 	}
+	t.Logf("%d values compared under qemu-arm", total)
 }
 
 // TestEncoderComparisonCatchesMutants is the comparison's control: encoders
@@ -262,26 +286,20 @@ func TestEncoderComparisonCatchesMutants(t *testing.T) {
 	for _, mu := range mutants {
 		t.Run(mu.name, func(t *testing.T) {
 			d := design(t, c.shape, edgeNorm(c.shape.K, 5), 1)
-			dir := writeDriver(t, d)
-			src := filepath.Join(dir, "hdlgen_encode.c")
-			b, err := os.ReadFile(src)
-			if err != nil {
-				t.Fatal(err)
+			mutate := func(dir string) {
+				src := filepath.Join(dir, "hdlgen_encode.c")
+				b, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(b), mu.from) {
+					t.Fatalf("hdlgen_encode.c no longer contains %q", mu.from)
+				}
+				if err := os.WriteFile(src, []byte(strings.Replace(string(b), mu.from, mu.to, 1)), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if !strings.Contains(string(b), mu.from) {
-				t.Fatalf("hdlgen_encode.c no longer contains %q", mu.from)
-			}
-			to := strings.ReplaceAll(mu.to, `\n`, "\n")
-			if err := os.WriteFile(src, []byte(strings.Replace(string(b), mu.from, to, 1)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			copyFile(t, filepath.Join("testdata", "encode_check.c"), filepath.Join(dir, "encode_check.c"))
-			run(t, dir, "make", "-s", "native")
-			run(t, dir, "cc", append(cflags, "-o", "encode_check", "encode_check.c", "build/native/libhdlgen.a", "-lm")...)
-			in, out := filepath.Join(dir, "in.bin"), filepath.Join(dir, "out.bin")
-			raw := encodeInput(t, d, c.rows, in, 17)
-			run(t, dir, "./encode_check", in, out)
-			bad := compareEncoding(t, d, raw, out, false)
+			bad, _ := encodeRun(t, d, c.rows, nativeTarget, mutate, false)
 			if bad == 0 {
 				t.Errorf("the mutant matched Go on all %d elements: the generated values miss this case", c.rows*c.shape.K)
 			}

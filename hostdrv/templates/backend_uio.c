@@ -100,15 +100,8 @@ static int find_uio(const char *name, char *dev, size_t len) {
   return -1;
 }
 
-/* map_uio maps map 0 of a UIO device. */
-static int map_uio(const char *dev, struct uio_map *m, char *err, size_t errlen) {
-  char path[128], val[64];
-  const char *base = strrchr(dev, '/');
-  base = base ? base + 1 : dev;
-  snprintf(path, sizeof path, "/sys/class/uio/%.64s/maps/map0/size", base);
-  if (read_sysfs(path, val, sizeof val) != 0)
-    return errf(err, errlen, HDLGEN_E_IO, "%s: no UIO map size in %s (is it a UIO device?)", dev, path);
-  m->size = (size_t)strtoull(val, NULL, 0);
+/* map_file maps m->size bytes of a device file (uncached: O_SYNC). */
+static int map_file(const char *dev, struct uio_map *m, char *err, size_t errlen) {
   if ((m->fd = open(dev, O_RDWR | O_SYNC)) < 0)
     return errf(err, errlen, HDLGEN_E_IO, "open %s: %s", dev, strerror(errno));
   m->base = (volatile uint32_t *)mmap(NULL, m->size, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, 0);
@@ -119,27 +112,36 @@ static int map_uio(const char *dev, struct uio_map *m, char *err, size_t errlen)
   return HDLGEN_OK;
 }
 
-/* map_udmabuf maps a u-dma-buf device and reads its physical address. */
-static int map_udmabuf(const char *dev, struct uio_map *m, uint64_t *phys, char *err, size_t errlen) {
-  char path[160], val[64];
+/* sysfs_number reads a number from a sysfs attribute of a device:
+ * /sys/class/CLASS/<dev's base name>/ATTR. */
+static int sysfs_number(const char *cls, const char *dev, const char *attr, unsigned long long *v) {
+  char path[192], val[64];
   const char *base = strrchr(dev, '/');
   base = base ? base + 1 : dev;
-  snprintf(path, sizeof path, "/sys/class/u-dma-buf/%.64s/phys_addr", base);
-  if (read_sysfs(path, val, sizeof val) != 0)
-    return errf(err, errlen, HDLGEN_E_IO, "%s: no %s (is the u-dma-buf module loaded?)", dev, path);
-  *phys = strtoull(val, NULL, 0);
-  snprintf(path, sizeof path, "/sys/class/u-dma-buf/%.64s/size", base);
-  if (read_sysfs(path, val, sizeof val) != 0)
-    return errf(err, errlen, HDLGEN_E_IO, "%s: no %s", dev, path);
-  m->size = (size_t)strtoull(val, NULL, 0);
-  if ((m->fd = open(dev, O_RDWR | O_SYNC)) < 0)
-    return errf(err, errlen, HDLGEN_E_IO, "open %s: %s", dev, strerror(errno));
-  m->base = (volatile uint32_t *)mmap(NULL, m->size, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, 0);
-  if (m->base == (volatile uint32_t *)MAP_FAILED) {
-    m->base = NULL;
-    return errf(err, errlen, HDLGEN_E_IO, "mmap %s: %s", dev, strerror(errno));
-  }
-  return HDLGEN_OK;
+  snprintf(path, sizeof path, "/sys/class/%.16s/%.64s/%.32s", cls, base, attr);
+  if (read_sysfs(path, val, sizeof val) != 0) return -1;
+  *v = strtoull(val, NULL, 0);
+  return 0;
+}
+
+/* map_uio maps map 0 of a UIO device. */
+static int map_uio(const char *dev, struct uio_map *m, char *err, size_t errlen) {
+  unsigned long long size;
+  if (sysfs_number("uio", dev, "maps/map0/size", &size) != 0)
+    return errf(err, errlen, HDLGEN_E_IO, "%s: no maps/map0/size in /sys/class/uio (is it a UIO device?)", dev);
+  m->size = (size_t)size;
+  return map_file(dev, m, err, errlen);
+}
+
+/* map_udmabuf maps a u-dma-buf device and reads its physical address. */
+static int map_udmabuf(const char *dev, struct uio_map *m, uint64_t *phys, char *err, size_t errlen) {
+  unsigned long long size, addr;
+  if (sysfs_number("u-dma-buf", dev, "phys_addr", &addr) != 0 || sysfs_number("u-dma-buf", dev, "size", &size) != 0)
+    return errf(err, errlen, HDLGEN_E_IO, "%s: no phys_addr or size in /sys/class/u-dma-buf (is the u-dma-buf module loaded?)",
+                dev);
+  *phys = addr;
+  m->size = (size_t)size;
+  return map_file(dev, m, err, errlen);
 }
 
 static void unmap(struct uio_map *m) {
