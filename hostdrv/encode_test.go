@@ -101,7 +101,7 @@ type encodeCase struct {
 }
 
 func encodeCases(short bool) []encodeCase {
-	rows := 50_000
+	rows := 30_000
 	if short {
 		rows = 5_000
 	}
