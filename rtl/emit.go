@@ -249,6 +249,11 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 	if boardXDC != nil {
 		files[constraints.XDCPath] = boardXDC(d)
 	}
+	if sys != nil && systemExtraFiles != nil {
+		if err := systemExtraFiles(files, m, pl, sys.id, rep.SystemTop, rtlNames, memNames); err != nil {
+			return nil, nil, err
+		}
+	}
 	files[MarkerFile] = []byte("This directory was written by `hdlgen emit`; the next emit into it replaces it as a whole.\n")
 	for name := range files {
 		rep.Files = append(rep.Files, name)

@@ -299,7 +299,14 @@ func systemScript(m *model.Model, pl *plan.Plan, id regmap.Identity, st sim.Stim
 		q := reloadReadout(b.r, m)
 		b.sp.readouts[1] = q
 		b.write("RO_ADDR", 0)
-		for _, w := range regmap.ReadoutImage(pl, q) {
+		img := regmap.ReadoutImage(pl, q)
+		// Junk in the last word's bits that hold no weight (lanes beyond
+		// neuron N−1, bits above the word): the RTL writes them as 0.
+		c := regmap.Chunks(pl)
+		for k, pad := range paddingChunks(pl) {
+			img[len(img)-c+k] |= pad & uint32(b.r.pcg.Uint64())
+		}
+		for _, w := range img {
 			b.write("RO_DATA", w)
 		}
 		b.read("RO_ADDR")
@@ -626,4 +633,24 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// paddingChunks returns, as RO_DATA chunks, the bits of the last readout word
+// that hold no weight: lanes beyond neuron N−1 and bits above the word.
+func paddingChunks(pl *plan.Plan) []uint32 {
+	c := regmap.Chunks(pl)
+	out := make([]uint32, c)
+	for i := range out {
+		out[i] = ^uint32(0)
+	}
+	lanes := pl.N - (pl.Groups-1)*pl.P
+	for l := 0; l < pl.L; l++ {
+		for p := 0; p < lanes; p++ {
+			for k := 0; k < pl.QW; k++ {
+				bit := (l*pl.P+p)*pl.QW + k
+				out[bit/32] &^= 1 << (bit % 32)
+			}
+		}
+	}
+	return out
 }
