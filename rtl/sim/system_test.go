@@ -236,7 +236,9 @@ func TestSystemRegisters(t *testing.T) {
 	_, c, cfg := sysCore(t, shape, 3, false, true)
 	f := &frame{id: cfg.ID}
 	f.vector([]int{1, 2, 3}, true)
-	rd := func(reg string) SysOp { return SysOp{Kind: OpRead, Addr: regmap.Offset(reg), AddrDelay: 1, RespDelay: 2} }
+	rd := func(reg string) SysOp {
+		return SysOp{Kind: OpRead, Addr: regmap.Offset(reg), AddrDelay: 1, RespDelay: 2}
+	}
 	wr := func(reg string, v uint32, a, d int) SysOp {
 		return SysOp{Kind: OpWrite, Addr: regmap.Offset(reg), Data: v, AddrDelay: a, DataDelay: d, RespDelay: 3}
 	}
