@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -80,6 +82,14 @@ Then run "hdlgen verify DIR".`,
 }
 
 func (o *emitOptions) run(app *App, modelPath string) error {
+	switch {
+	case o.system != "" && !slices.Contains(rtl.Systems, o.system):
+		return usagef("--system %q: want %s", o.system, strings.Join(rtl.Systems, ", "))
+	case o.system == "" && o.reloadable:
+		return usagef("--reloadable-readout needs --system %s", rtl.SystemZynq)
+	case o.system == "" && o.noScores:
+		return usagef("--no-scores needs --system %s", rtl.SystemZynq)
+	}
 	m, err := model.ReadFile(modelPath)
 	if err != nil {
 		return err
