@@ -7,8 +7,13 @@
 //	rtl/<prefix>_core.v    the datapath, from a template
 //	rtl/<prefix>_top.v     the valid/ready stream top (docs/rtl-interface.md §3)
 //	rtl/<prefix>_axis.v    the AXI4-Stream wrapper (§4), with Options.Axis
+//	rtl/<prefix>_system.v  the Zynq system top (docs/system-interface.md), with Options.System:
+//	                       AXI4-Stream batches with robust framing, AXI4-Lite registers
+//	                       (rtl/regmap), and with Options.ReloadableReadout a two-bank
+//	                       readout RAM the host rewrites at run time
 //	mem/<prefix>_*.mem     ROM contents ($readmemh): W_in (and biases), readout, sigmoid LUT
-//	vectors/               test vectors and expectations (§5), computed by rtl/sim
+//	vectors/               test vectors and expectations (§5), computed by rtl/sim;
+//	                       vectors/sys_* the system top's scripted run
 //	design.json            the plan (rtl/plan): widths, stages, latency, ROMs, resources
 //	model.json             the model
 //	tb/, Makefile, vivado/, constraints/   from the testbench and constraints packages

@@ -13,6 +13,7 @@ var Primitives = []string{
 	"hdlgen_sext.v",
 	"hdlgen_delay.v",
 	"hdlgen_rom.v",
+	"hdlgen_ro_ram.v",
 	"hdlgen_addtree.v",
 	"hdlgen_argmax.v",
 	"hdlgen_issue.v",
@@ -23,4 +24,8 @@ var Primitives = []string{
 	"hdlgen_mac.v",
 	"hdlgen_axis_in.v",
 	"hdlgen_axis_out.v",
+	"hdlgen_axis_frames.v",
+	"hdlgen_axis_fifo.v",
+	"hdlgen_axis_records.v",
+	"hdlgen_axil.v",
 }
