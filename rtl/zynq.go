@@ -13,35 +13,25 @@ import (
 
 // This file is the only place that knows about the hostdrv and vivado
 // packages: they write the host driver (driver/) and the Vivado block design
-// (vivado/system.tcl) of a Zynq system design.
+// (vivado/system.tcl) of a Zynq system design, through systemExtraFiles
+// (extern.go).
 
-// zynqFiles returns the driver and block-design files of the system design of
-// m (nil would skip them).
-var zynqFiles = func(m *model.Model, pl *plan.Plan, id regmap.Identity, top string, rtlFiles, memFiles []string) (map[string][]byte, error) {
-	drv, err := hostdrv.Files(hostdrv.Design{Model: m, Plan: pl, Identity: id, Top: top, RTLFiles: rtlFiles, MemFiles: memFiles})
-	if err != nil {
-		return nil, err
-	}
-	tcl, err := vivado.Files(vivado.Design{Prefix: pl.Prefix, Top: top, Board: board.ZedBoard.Name, Part: board.Part,
-		ClockHz: board.ClockHz, AddrW: regmap.AddrW, RTLFiles: rtlFiles, MemFiles: memFiles})
-	if err != nil {
-		return nil, err
-	}
-	for name, b := range tcl {
-		drv[name] = b
-	}
-	return drv, nil
-}
+func init() { systemExtraFiles = addZynqFiles }
 
 // addZynqFiles adds the system design's driver and block design to files,
 // refusing a name that is already taken.
 func addZynqFiles(files map[string][]byte, m *model.Model, pl *plan.Plan, id regmap.Identity, top string, rtlFiles, memFiles []string) error {
-	if zynqFiles == nil {
-		return nil
-	}
-	zf, err := zynqFiles(m, pl, id, top, rtlFiles, memFiles)
+	zf, err := hostdrv.Files(hostdrv.Design{Model: m, Plan: pl, Identity: id, Top: top, RTLFiles: rtlFiles, MemFiles: memFiles})
 	if err != nil {
 		return fmt.Errorf("rtl: system software: %w", err)
+	}
+	tcl, err := vivado.Files(vivado.Design{Prefix: pl.Prefix, Top: top, Board: board.ZedBoard.Name, Part: board.Part,
+		ClockHz: board.ClockHz, AddrW: regmap.AddrW, RTLFiles: rtlFiles, MemFiles: memFiles})
+	if err != nil {
+		return fmt.Errorf("rtl: system software: %w", err)
+	}
+	for name, b := range tcl {
+		zf[name] = b
 	}
 	for name, b := range zf {
 		if err := checkRel(name); err != nil {
