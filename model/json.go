@@ -22,9 +22,10 @@ const (
 
 // Size limits that protect readers from absurd files.
 const (
-	maxFeatures = 1 << 16
-	maxHidden   = 1 << 20
-	maxClasses  = 1 << 12
+	MaxFeatures = 1 << 16
+	MaxHidden   = 1 << 20
+	MaxClasses  = 1 << 12
+	MaxKappa    = 1 << 15
 )
 
 type wireModel struct {
@@ -262,12 +263,12 @@ func fromWire(w *wireModel) (*Model, error) {
 	}
 	k, n, l := w.Features, w.Hidden, w.Classes
 	switch {
-	case k < 1 || k > maxFeatures:
-		return nil, fe("features", "%d outside [1, %d]", k, maxFeatures)
-	case n < 1 || n > maxHidden:
-		return nil, fe("hidden", "%d outside [1, %d]", n, maxHidden)
-	case l < 2 || l > maxClasses:
-		return nil, fe("classes", "%d outside [2, %d]", l, maxClasses)
+	case k < 1 || k > MaxFeatures:
+		return nil, fe("features", "%d outside [1, %d]", k, MaxFeatures)
+	case n < 1 || n > MaxHidden:
+		return nil, fe("hidden", "%d outside [1, %d]", n, MaxHidden)
+	case l < 2 || l > MaxClasses:
+		return nil, fe("classes", "%d outside [2, %d]", l, MaxClasses)
 	}
 	if len(w.ClassNames) != l {
 		return nil, fe("class_names", "%d names for %d classes", len(w.ClassNames), l)
@@ -365,8 +366,8 @@ func checkNorm(nz Normalizer, k int) error {
 }
 
 func intFromWire(w *wireIntNet, k, n int) (*IntNet, error) {
-	if w.Kappa < 1 || w.Kappa > 1<<15 {
-		return nil, fe("intrvfl.kappa", "%d outside [1, %d]", w.Kappa, 1<<15)
+	if w.Kappa < 1 || w.Kappa > MaxKappa {
+		return nil, fe("intrvfl.kappa", "%d outside [1, %d]", w.Kappa, MaxKappa)
 	}
 	if len(w.WinSigns) != n {
 		return nil, fe("intrvfl.w_in_signs", "%d rows, want %d (one per hidden neuron)", len(w.WinSigns), n)
@@ -384,8 +385,8 @@ func intFromWire(w *wireIntNet, k, n int) (*IntNet, error) {
 }
 
 func floatFromWire(w *wireFloatNet, k, n int) (*FloatNet, error) {
-	if w.InputLevels < 0 || w.InputLevels > maxHidden {
-		return nil, fe("rvfl.input_levels", "%d outside [0, %d]", w.InputLevels, maxHidden)
+	if w.InputLevels < 0 || w.InputLevels > MaxHidden {
+		return nil, fe("rvfl.input_levels", "%d outside [0, %d]", w.InputLevels, MaxHidden)
 	}
 	if len(w.Win) != n {
 		return nil, fe("rvfl.w_in", "%d rows, want %d", len(w.Win), n)
