@@ -39,7 +39,9 @@ type outcome struct {
 	stdout, stderr string
 }
 
-func (o outcome) panicked() bool { return strings.Contains(o.stderr, "panic:") || strings.Contains(o.stderr, "fatal error:") }
+func (o outcome) panicked() bool {
+	return strings.Contains(o.stderr, "panic:") || strings.Contains(o.stderr, "fatal error:")
+}
 
 // firstLine is the first non-empty line of stderr (else stdout).
 func (o outcome) firstLine() string {
