@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -70,7 +71,8 @@ func (w workspace) hd(args ...string) outcome {
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		w.t.Fatalf("%v: %v", args, err)
+		w.t.Errorf("%v: %v", args, err)
+		return outcome{code: -1, stderr: err.Error()}
 	}
 	return outcome{cmd.ProcessState.ExitCode(), out.String(), errb.String()}
 }
@@ -87,7 +89,7 @@ func (w workspace) must(args ...string) outcome {
 	w.t.Helper()
 	o := w.hd(args...)
 	if o.code != 0 {
-		w.t.Fatalf("setup %v: exit %d: %s", args, o.code, o.stderr)
+		w.t.Errorf("setup %v: exit %d: %s", args, o.code, o.stderr)
 	}
 	return o
 }
@@ -99,7 +101,8 @@ func (w workspace) signal(sig syscall.Signal, delay time.Duration, args ...strin
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
-		w.t.Fatal(err)
+		w.t.Error(err)
+		return outcome{code: -1, stderr: err.Error()}
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
@@ -130,10 +133,10 @@ func (w workspace) write(name, content string) {
 	w.t.Helper()
 	p := w.path(name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		w.t.Fatal(err)
+		w.t.Error(err)
 	}
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		w.t.Fatal(err)
+		w.t.Error(err)
 	}
 }
 
@@ -141,7 +144,7 @@ func (w workspace) read(name string) string {
 	w.t.Helper()
 	b, err := os.ReadFile(w.path(name))
 	if err != nil {
-		w.t.Fatal(err)
+		w.t.Error(err)
 	}
 	return string(b)
 }
@@ -156,7 +159,7 @@ func (w workspace) edit(name string, f func(string) string) {
 func (w workspace) copyDir(from, to string) {
 	w.t.Helper()
 	if err := os.CopyFS(w.path(to), os.DirFS(w.path(from))); err != nil {
-		w.t.Fatal(err)
+		w.t.Error(err)
 	}
 }
 
@@ -353,15 +356,20 @@ func archMismatch(w workspace, arch, from string) string {
 	return name
 }
 
-// robustnessRows runs every bad input and judges the outcome.
+// rowWorkers is how many rows run at once: most rows wait (for a signal's
+// delay, a tool, a child process) rather than compute.
+const rowWorkers = 4
+
+// robustnessRows prepares every bad input (in order), runs the rows
+// rowWorkers at a time, and returns them in table order.
 func robustnessRows(w workspace) []robustRow {
-	t := w.t
-	var rows []robustRow
-	add := func(item, class, want string, held func(o outcome) bool, args ...string) outcome {
-		t.Helper()
-		o := w.hd(args...)
-		rows = append(rows, robustRow{item: item, class: class, cmd: "hdlgen " + strings.Join(args, " "), want: want, o: o, held: held(o)})
-		return o
+	var jobs []func() robustRow
+	job := func(f func() robustRow) { jobs = append(jobs, f) }
+	add := func(item, class, want string, held func(o outcome) bool, args ...string) {
+		job(func() robustRow {
+			o := w.hd(args...)
+			return robustRow{item: item, class: class, cmd: "hdlgen " + strings.Join(args, " "), want: want, o: o, held: held(o)}
+		})
 	}
 	fieldError := `\.json:\d+:\d+: field `
 
@@ -374,14 +382,16 @@ func robustnessRows(w workspace) []robustRow {
 
 	// 2. Signals during long work: exit 130, no output.
 	sig := func(class string, s syscall.Signal, out string, args ...string) {
-		o := w.signal(s, time.Second, args...)
-		rows = append(rows, robustRow{item: "2", class: class, cmd: "hdlgen " + strings.Join(args, " ") + "  (" + sigName(s) + " after 1 s)",
-			want: "exit 130, no " + out, o: o, held: o.code == exitCanceled && !w.exists(out) && !w.tempLeft(filepath.Dir(out))})
+		job(func() robustRow {
+			o := w.signal(s, time.Second, args...)
+			return robustRow{item: "2", class: class, cmd: "hdlgen " + strings.Join(args, " ") + "  (" + sigName(s) + " after 1 s)",
+				want: "exit 130, no " + out, o: o, held: o.code == exitCanceled && !w.exists(out) && !w.tempLeft(filepath.Dir(out))}
+		})
 	}
-	sig("SIGINT during the GA", syscall.SIGINT, "ga.json", "quantize", "f.json", "--bits", "3", "--ga", "rounded", "--data", "iris.csv",
-		"--generations", "1000000000", "--patience", "0", "-o", "ga.json")
-	sig("SIGTERM during the random GA", syscall.SIGTERM, "ga.json", "quantize", "f.json", "--bits", "3", "--ga", "random", "--data", "iris.csv",
-		"--generations", "1000000000", "--patience", "0", "-o", "ga.json")
+	sig("SIGINT during the GA", syscall.SIGINT, "ga1.json", "quantize", "f.json", "--bits", "3", "--ga", "rounded", "--data", "iris.csv",
+		"--generations", "1000000000", "--patience", "0", "-o", "ga1.json")
+	sig("SIGTERM during the random GA", syscall.SIGTERM, "ga2.json", "quantize", "f.json", "--bits", "3", "--ga", "random", "--data", "iris.csv",
+		"--generations", "1000000000", "--patience", "0", "-o", "ga2.json")
 	sig("SIGINT during training (3000 rows, N=6000)", syscall.SIGINT, "big.json", "train", "--data", "big.csv", "--n", "6000", "--threads", "1", "-o", "big.json")
 	sig("SIGTERM during size (N up to 2^20)", syscall.SIGTERM, "size.out", "size", "--budget", "3uJ", "--features", "16", "--classes", "4", "--max-n", "1048576")
 	sig("SIGINT during emit (200,000 vectors; rtl.Emit takes no context before the merge)", syscall.SIGINT, "hw200k",
@@ -411,11 +421,14 @@ func robustnessRows(w workspace) []robustRow {
 		"quantize", "f.json", "--bits", "4", "-o", "adir")
 	add("4", "-o a dangling symbolic link", "exit 2", func(o outcome) bool { return usage(o, "symbolic link to a missing") },
 		"quantize", "f.json", "--bits", "4", "-o", "dangling.json")
-	o := w.hd("quantize", "f.json", "--bits", "4", "-o", "link.json")
-	fi, err := os.Lstat(w.path("link.json"))
-	rows = append(rows, robustRow{item: "4", class: "-o a symbolic link to a file", cmd: "hdlgen quantize f.json --bits 4 -o link.json",
-		want: "exit 0, written through (the link stays)", o: o,
-		held: o.code == 0 && err == nil && fi.Mode()&fs.ModeSymlink != 0 && strings.Contains(w.read("models/target.json"), `"bits": 4`)})
+	job(func() robustRow {
+		o := w.hd("quantize", "f.json", "--bits", "4", "-o", "link.json")
+		fi, err := os.Lstat(w.path("link.json"))
+		target, _ := os.ReadFile(w.path("models/target.json"))
+		return robustRow{item: "4", class: "-o a symbolic link to a file", cmd: "hdlgen quantize f.json --bits 4 -o link.json",
+			want: "exit 0, written through (the link stays)", o: o,
+			held: o.code == 0 && err == nil && fi.Mode()&fs.ModeSymlink != 0 && strings.Contains(string(target), `"bits": 4`)}
+	})
 
 	// 5. An output that is an input.
 	add("5", "-o the training CSV", "exit 2, CSV intact", func(o outcome) bool { return usage(o, "same file") && w.exists("iris.csv") },
@@ -428,7 +441,7 @@ func robustnessRows(w workspace) []robustRow {
 		"emit", "q.json", "--force", "-o", ".")
 
 	// 6. Resume when the data changed.
-	rows = append(rows, staleResume(w))
+	job(func() robustRow { return staleResume(w) })
 
 	// 7. reproduce on bad input.
 	add("7", "--data a missing folder", "exit 2", func(o outcome) bool { return o.code == exitUsage && !o.panicked() },
@@ -494,9 +507,12 @@ func robustnessRows(w workspace) []robustRow {
 	w.write("swapped.csv", swapped.String())
 	w.write("renamed.csv", renamed.String())
 	inOrder := w.must("predict", "q.json", "--data", "iris.csv").stdout
-	o = add("10", "columns permuted", "exit 0, the same predictions as in order", func(o outcome) bool { return o.code == 0 && o.stdout == inOrder },
-		"predict", "q.json", "--data", "swapped.csv")
-	rows[len(rows)-1].msg = fmt.Sprintf("%d predictions, equal to the in-order file's: %v", strings.Count(o.stdout, "\n"), o.stdout == inOrder)
+	job(func() robustRow {
+		o := w.hd("predict", "q.json", "--data", "swapped.csv")
+		return robustRow{item: "10", class: "columns permuted", cmd: "hdlgen predict q.json --data swapped.csv",
+			want: "exit 0, the same predictions as in order", o: o, held: o.code == 0 && o.stdout == inOrder,
+			msg: fmt.Sprintf("%d predictions, equal to the in-order file's: %v", strings.Count(o.stdout, "\n"), o.stdout == inOrder)}
+	})
 	add("10", "a column renamed", "exit 1 naming the columns", func(o outcome) bool { return failure(o, `missing "sepal_length"; unexpected "sl"`) },
 		"predict", "q.json", "--data", "renamed.csv")
 
@@ -511,7 +527,7 @@ func robustnessRows(w workspace) []robustRow {
 		"verify", "hw11b", "--steps", "model,icarus")
 
 	// 12. Normalisation of extreme ranges.
-	rows = append(rows, extremeRange(w))
+	job(func() robustRow { return extremeRange(w) })
 
 	// 13. Go literals in CSV files.
 	for _, c := range []struct{ class, value string }{{"digit separator", "1_000"}, {"hexadecimal float", "0x1p4"}, {"binary literal", "0b1"}, {"Infinity", "Infinity"}} {
@@ -524,7 +540,7 @@ func robustnessRows(w workspace) []robustRow {
 	add("13", "spreadsheet forms 1.5E+10 .5 5. +3 1e-05", "exit 0", func(o outcome) bool { return o.code == 0 }, "train", "--data", "sheet.csv", "--n", "5", "-o", "sheet.json")
 
 	// 14. Two reproduce runs into one folder.
-	rows = append(rows, concurrentReproduce(w))
+	job(func() robustRow { return concurrentReproduce(w) })
 
 	// What already held.
 	w.write("ragged.csv", "a,b,class\n1,2,x\n3,y\n")
@@ -552,7 +568,25 @@ func robustnessRows(w workspace) []robustRow {
 	})
 	add("held", "RTL mutant: clip bound 3 → 2", "exit 1 with a MISMATCH", func(o outcome) bool { return failure(o, `MISMATCH vector=`) },
 		"verify", "hw-mut", "--steps", "icarus")
-	rows = append(rows, killedReproduce(w))
+	job(func() robustRow { return killedReproduce(w) })
+
+	rows := make([]robustRow, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range rowWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rows[i] = jobs[i]()
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	return rows
 }
 
@@ -606,7 +640,8 @@ func extremeRange(w workspace) robustRow {
 	if o.code == 0 {
 		m, err := model.ReadFile(w.path("extreme.json"))
 		if err != nil {
-			w.t.Fatal(err)
+			w.t.Error(err)
+			return robustRow{item: "12", msg: err.Error()}
 		}
 		lv := m.Levels([]float64{1e308, 2})
 		held = lv[0] == m.N()
@@ -622,7 +657,8 @@ func concurrentReproduce(w workspace) robustRow {
 	args := reproduceArgs("coll", "r14")
 	first := w.cmd(args...)
 	if err := first.Start(); err != nil {
-		w.t.Fatal(err)
+		w.t.Error(err)
+		return robustRow{item: "14", msg: err.Error()}
 	}
 	defer func() {
 		first.Process.Kill()
@@ -633,7 +669,8 @@ func concurrentReproduce(w workspace) robustRow {
 	var errb bytes.Buffer
 	second.Stderr = &errb
 	if err := second.Start(); err != nil {
-		w.t.Fatal(err)
+		w.t.Error(err)
+		return robustRow{item: "14", msg: err.Error()}
 	}
 	done := make(chan struct{})
 	go func() { second.Wait(); close(done) }()
@@ -662,7 +699,8 @@ func killedReproduce(w workspace) robustRow {
 	args := reproduceArgs("coll", "rkill")
 	cmd := w.cmd(args...)
 	if err := cmd.Start(); err != nil {
-		w.t.Fatal(err)
+		w.t.Error(err)
+		return robustRow{item: "held", msg: err.Error()}
 	}
 	time.Sleep(500 * time.Millisecond)
 	cmd.Process.Kill()
