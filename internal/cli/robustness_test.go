@@ -257,12 +257,13 @@ func TestRobustnessTable(t *testing.T) {
 }
 
 // normalizeMessage removes what changes from run to run: durations, process
-// ids, the machine's memory.
+// ids, host names and start times, the machine's memory.
 func normalizeMessage(s string) string {
 	for _, r := range []struct{ re, with string }{
 		{`\b\d+(\.\d+)?(ns|µs|ms|s)\b`, "<t>"},
 		{`\bpid \d+`, "pid <n>"},
 		{`\.tmp-\d+`, ".tmp-<n>"},
+		{`on host \S+ since \S+:`, "on host <h> since <time>:"},
 	} {
 		s = regexp.MustCompile(r.re).ReplaceAllString(s, r.with)
 	}
@@ -683,7 +684,7 @@ func concurrentReproduce(w workspace) robustRow {
 		<-done
 		o = outcome{code: -1, stderr: fmt.Sprintf("still running %v after it started, killed", hangLimit)}
 	}
-	held := o.code > 0 && !o.panicked() && strings.Contains(strings.ToLower(o.stderr), "lock")
+	held := o.code > 0 && !o.panicked() && strings.Contains(o.stderr, "in use by another run")
 	msg := "" // with a lock, its message; without, what the second run printed depends on timing
 	if !held {
 		msg = fmt.Sprintf("the second run ran beside the first (exit %d): no lock", o.code)
