@@ -32,15 +32,18 @@ func (e Engine) gramInt8(kern func(kg int, u, a []byte, c []int32), m, n int, a 
 		panic(fmt.Sprintf("linalg: GramInt8: A %d×%d, lda %d, len %d", m, n, lda, len(a)))
 	}
 	checkMat("C", n, n, c, ldc)
-	off := 0
+	// The largest magnitude, from the smallest and largest value (no
+	// data-dependent branch: random signs would mispredict one per value).
+	var lo, hi int8
 	for r := 0; r < m; r++ {
 		for _, v := range a[r*lda : r*lda+n] {
-			if v == -128 {
-				panic("linalg: GramInt8: value −128 outside [−127, 127]")
-			}
-			off = max(off, abs8(v))
+			lo, hi = min(lo, v), max(hi, v)
 		}
 	}
+	if lo == -128 {
+		panic("linalg: GramInt8: value −128 outside [−127, 127]")
+	}
+	off := max(-int(lo), int(hi))
 	if kern == nil || m == 0 || n == 0 {
 		f := make([]float64, m*n)
 		for r := 0; r < m; r++ {
@@ -93,13 +96,6 @@ func (e Engine) gramInt8(kern func(kg int, u, a []byte, c []int32), m, n int, a 
 		}
 	}
 	MirrorLower(n, c, ldc)
-}
-
-func abs8(v int8) int {
-	if v < 0 {
-		return -int(v)
-	}
-	return int(v)
 }
 
 // packInt8 packs rows×n of A into panels of w columns as bytes: the
