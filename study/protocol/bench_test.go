@@ -1,0 +1,83 @@
+package protocol
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
+)
+
+// benchEvaluate times Evaluate (the fast path) and EvaluateBaseline on u and
+// cfg with the protocol's 5 seeds, alternately in the same run (each
+// iteration runs both), and reports the medians of both and the ratio of
+// the medians (x-baseline). The accuracies must agree
+// (TestEvaluateMatchesBaseline checks them bit for bit).
+func benchEvaluate(b *testing.B, u *dataset.UCIDataset, cfg model.Config) {
+	ctx := context.Background()
+	var fast, base []float64
+	b.ReportMetric(0, "ns/op")
+	for b.Loop() {
+		t0 := time.Now()
+		f, err := Evaluate(ctx, u, cfg, EvalOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		r, err := EvaluateBaseline(ctx, u, cfg, EvalOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		fast, base = append(fast, t1.Sub(t0).Seconds()), append(base, time.Since(t1).Seconds())
+		if r.Mean != f.Mean {
+			b.Fatalf("accuracy %v, baseline %v", f.Mean, r.Mean)
+		}
+	}
+	slices.Sort(fast)
+	slices.Sort(base)
+	b.ReportMetric(Median(fast), "s/op")
+	b.ReportMetric(Median(base), "baseline-s")
+	b.ReportMetric(Median(base)/Median(fast), "x-baseline")
+}
+
+// intCfg is the intRVFL configuration of the benchmarks: κ = 3, the
+// variance penalty, one thread (the studies' setting).
+func intCfg(n int) model.Config {
+	return model.Config{Arch: model.IntRVFL, N: n, Kappa: 3, Lambda: 4, Regularizer: model.RegVariance, Threads: 1}
+}
+
+// Synthetic datasets of the collection's shape (syntheticUCI: 16 features,
+// 4 classes, four overlapping 75 %/25 % folds), half of the features
+// continuous unless "Discrete".
+
+// BenchmarkEvaluateSmallM: 400 rows, N = 1000: every fold's system is the
+// dual one (300 training rows < N).
+func BenchmarkEvaluateSmallM(b *testing.B) {
+	benchEvaluate(b, syntheticUCI("small-m", 400, 16, 4, 0, 1, false), intCfg(1000))
+}
+
+// BenchmarkEvaluateLargeM: 20,000 rows, N = 500; the continuous features
+// give each fold its own normaliser.
+func BenchmarkEvaluateLargeM(b *testing.B) {
+	benchEvaluate(b, syntheticUCI("large-m", 20000, 16, 4, 0, 1, false), intCfg(500))
+}
+
+// BenchmarkEvaluateLargeMDiscrete: as LargeM with discrete features only, so
+// that the four folds share their levels (as on connect-4, chess-krvk or
+// nursery).
+func BenchmarkEvaluateLargeMDiscrete(b *testing.B) {
+	benchEvaluate(b, syntheticUCI("large-m-discrete", 20000, 16, 4, 0, 1, true), intCfg(500))
+}
+
+// BenchmarkEvaluateLargeN: 5,000 rows, N = 1500.
+func BenchmarkEvaluateLargeN(b *testing.B) {
+	benchEvaluate(b, syntheticUCI("large-n", 5000, 16, 4, 0, 1, false), intCfg(1500))
+}
+
+// BenchmarkEvaluateTwoFile: a 5,000-row training file and a 2,000-row test
+// file, N = 1000.
+func BenchmarkEvaluateTwoFile(b *testing.B) {
+	benchEvaluate(b, syntheticUCI("two-file", 5000, 16, 4, 2000, 1, false), intCfg(1000))
+}
