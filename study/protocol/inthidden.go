@@ -97,6 +97,13 @@ func (h *intHidden) rowTo(dst []int8, lv []int32, sc *hiddenScratch) {
 // over threads goroutines.
 func (h *intHidden) matrixTo(dst []int8, lv []int32, rows []int, threads int) {
 	threads = max(1, min(threads, len(rows)/64))
+	if threads == 1 {
+		sc := h.scratch()
+		for p, r := range rows {
+			h.rowTo(dst[p*h.n:(p+1)*h.n], lv[r*h.k:(r+1)*h.k], sc)
+		}
+		return
+	}
 	var wg sync.WaitGroup
 	for t := 0; t < threads; t++ {
 		lo, hi := len(rows)*t/threads, len(rows)*(t+1)/threads
