@@ -8,14 +8,31 @@ import "fmt"
 // values converted to float64, rows 0…m−1 in order, so its result equals
 // Diag of the same matrix as float64 bit for bit, without that matrix
 // being built: the intRVFL's activations fit int8, and a subset of rows
-// can be read in place.
+// can be read in place. Only the column sums of the mean are added in
+// integers: Diag's float64 sums of integers are exact too (every partial
+// sum is an integer below 2⁵³), so they are the same numbers.
 func (r Regularizer) DiagInt8(m, n int, row func(i int) []int8) []float64 {
-	return diagRows(r, m, n, 1, row)
+	if r != Variance || m < 2 {
+		return diagRows(r, m, n, 1, nil, row)
+	}
+	sum := make([]int64, n)
+	for i := 0; i < m; i++ {
+		for j, v := range row(i)[:n] {
+			sum[j] += int64(v)
+		}
+	}
+	mean := make([]float64, n)
+	for j, s := range sum {
+		mean[j] = float64(s)
+	}
+	return diagRows(r, m, n, 1, mean, row)
 }
 
 // diagRows computes the diagonal of R for the m×n matrix whose row i is
-// row(i), with zeroVar as R_jj of a zero-variance column.
-func diagRows[T int8 | float64](r Regularizer, m, n int, zeroVar float64, row func(i int) []T) []float64 {
+// row(i), with zeroVar as R_jj of a zero-variance column. sums, when not
+// nil, holds the column sums (then only the squared deviations are summed
+// here; sums is overwritten by the means).
+func diagRows[T int8 | float64](r Regularizer, m, n int, zeroVar float64, sums []float64, row func(i int) []T) []float64 {
 	d := make([]float64, n)
 	switch r {
 	case Identity:
@@ -35,10 +52,13 @@ func diagRows[T int8 | float64](r Regularizer, m, n int, zeroVar float64, row fu
 	}
 	// Two passes (mean, then squared deviations) for accuracy, row by row
 	// so that memory is read contiguously.
-	mean := make([]float64, n)
-	for i := 0; i < m; i++ {
-		for j, v := range row(i)[:n] {
-			mean[j] += float64(v)
+	mean := sums
+	if mean == nil {
+		mean = make([]float64, n)
+		for i := 0; i < m; i++ {
+			for j, v := range row(i)[:n] {
+				mean[j] += float64(v)
+			}
 		}
 	}
 	for j := range mean {

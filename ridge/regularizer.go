@@ -51,7 +51,7 @@ func (r Regularizer) Diag(h []float64, m, n int) []float64 {
 
 // diag is Diag with zeroVar as R_jj of a zero-variance column.
 func (r Regularizer) diag(h []float64, m, n int, zeroVar float64) []float64 {
-	return diagRows(r, m, n, zeroVar, func(i int) []float64 { return h[i*n : i*n+n] })
+	return diagRows(r, m, n, zeroVar, nil, func(i int) []float64 { return h[i*n : i*n+n] })
 }
 
 // regDiag returns the diagonal of R as s uses it: Diag for the exact
