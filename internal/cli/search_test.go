@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,30 +70,35 @@ func TestSearchShardsMergeToOneSearch(t *testing.T) {
 	}
 }
 
-// noisyCSV writes a CSV of m rows to dir/name: one informative feature (the
-// class plus noise), k−1 features of noise, labels "no"/"yes" with a share
-// flip of them flipped, drawn from seed.
+// noisyCSV writes a CSV of m rows to dir/name: feature x1 is the class (0
+// for "no", 1 for "yes") plus Gaussian noise, x2…xk are uniform noise, and
+// a share flip of the labels is flipped, all drawn from seed.
 func noisyCSV(t *testing.T, dir, name string, m, k int, flip float64, seed uint64) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
-	var b strings.Builder
-	for i := 0; i < k; i++ {
-		fmt.Fprintf(&b, "x%d,", i+1)
+	header := []string{"label"}
+	for i := k; i >= 1; i-- {
+		header = append([]string{fmt.Sprintf("x%d", i)}, header...)
 	}
-	b.WriteString("label\n")
+	records := [][]string{header}
 	for r := 0; r < m; r++ {
-		y := rng.IntN(2)
-		fmt.Fprintf(&b, "%.4f", float64(y)+0.35*rng.NormFloat64())
-		for i := 1; i < k; i++ {
-			fmt.Fprintf(&b, ",%.4f", rng.Float64())
+		class := rng.IntN(2)
+		rec := []string{strconv.FormatFloat(float64(class)+0.35*rng.NormFloat64(), 'f', 4, 64)}
+		for len(rec) < k {
+			rec = append(rec, strconv.FormatFloat(rng.Float64(), 'f', 4, 64))
 		}
 		if rng.Float64() < flip {
-			y = 1 - y
+			class ^= 1
 		}
-		fmt.Fprintf(&b, ",%s\n", []string{"no", "yes"}[y])
+		records = append(records, append(rec, map[int]string{0: "no", 1: "yes"}[class]))
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.WriteAll(records); err != nil {
+		t.Fatal(err)
 	}
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p
