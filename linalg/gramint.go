@@ -54,14 +54,20 @@ func (e Engine) gramInt8(kern func(kg int, u, a []byte, c []int32), m, n int, a 
 		e.Gram(m, n, f, n, c, ldc)
 		return
 	}
-	for i := 0; i < n; i++ {
-		clear(c[i*ldc : i*ldc+i+1])
-	}
 	colsum := make([]int64, n)
 	for r := 0; r < m; r++ {
 		for j, v := range a[r*lda : r*lda+n] {
 			colsum[j] += int64(v)
 		}
+	}
+	e.gramInt8Tiles(kern, m, n, a, lda, off, colsum, c, ldc)
+}
+
+// gramInt8Tiles is gramInt8 on the tile kernel kern with the offset off
+// (max|a| ≤ off ≤ 127) and the column sums of A.
+func (e Engine) gramInt8Tiles(kern func(kg int, u, a []byte, c []int32), m, n int, a []int8, lda, off int, colsum []int64, c []float64, ldc int) {
+	for i := 0; i < n; i++ {
+		clear(c[i*ldc : i*ldc+i+1])
 	}
 	npi := (n + i8mr - 1) / i8mr // panels of U (rows of C)
 	npj := (n + i8nr - 1) / i8nr // panels of A (columns of C)

@@ -8,21 +8,27 @@ import "fmt"
 // values converted to float64, rows 0…m−1 in order, so its result equals
 // Diag of the same matrix as float64 bit for bit, without that matrix
 // being built: the intRVFL's activations fit int8, and a subset of rows
-// can be read in place. Only the column sums of the mean are added in
-// integers: Diag's float64 sums of integers are exact too (every partial
-// sum is an integer below 2⁵³), so they are the same numbers.
-func (r Regularizer) DiagInt8(m, n int, row func(i int) []int8) []float64 {
+// can be read in place. Only the column sums of the mean are integers:
+// sums, when not nil, holds them (a caller may have them already), else
+// DiagInt8 adds them up. Diag's float64 sums of integers are exact too
+// (every partial sum is an integer below 2⁵³), so they are the same numbers.
+func (r Regularizer) DiagInt8(m, n int, sums []int64, row func(i int) []int8) []float64 {
 	if r != Variance || m < 2 {
 		return diagRows(r, m, n, 1, nil, row)
 	}
-	sum := make([]int64, n)
-	for i := 0; i < m; i++ {
-		for j, v := range row(i)[:n] {
-			sum[j] += int64(v)
+	if sums == nil {
+		sums = make([]int64, n)
+		for i := 0; i < m; i++ {
+			for j, v := range row(i)[:n] {
+				sums[j] += int64(v)
+			}
 		}
 	}
+	if len(sums) != n {
+		panic(fmt.Sprintf("ridge: DiagInt8: %d column sums for %d columns", len(sums), n))
+	}
 	mean := make([]float64, n)
-	for j, s := range sum {
+	for j, s := range sums {
 		mean[j] = float64(s)
 	}
 	return diagRows(r, m, n, 1, mean, row)

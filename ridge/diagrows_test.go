@@ -9,8 +9,9 @@ import (
 )
 
 // TestDiagInt8MatchesDiag: DiagInt8, given int8 rows one at a time through a
-// reused buffer, returns Diag's values for the same matrix as float64, bit
-// for bit, for both regularisers, a constant column and fewer than two rows.
+// reused buffer (and the column sums, or not), returns Diag's values for the
+// same matrix as float64, bit for bit, for both regularisers, a constant
+// column and fewer than two rows.
 func TestDiagInt8MatchesDiag(t *testing.T) {
 	for _, tc := range []struct{ m, n, bound int }{{0, 3, 1}, {1, 4, 3}, {2, 1, 1}, {7, 5, 3}, {300, 33, 15}, {2000, 17, 127}} {
 		for _, reg := range []Regularizer{Variance, Identity} {
@@ -25,12 +26,20 @@ func TestDiagInt8MatchesDiag(t *testing.T) {
 					}
 				}
 				buf := make([]int8, tc.n)
-				got := reg.DiagInt8(tc.m, tc.n, func(i int) []int8 {
+				row := func(i int) []int8 {
 					copy(buf, a[i*tc.n:])
 					return buf
-				})
-				if diff := cmp.Diff(reg.Diag(h, tc.m, tc.n), got); diff != "" {
+				}
+				sums := make([]int64, tc.n)
+				for i, v := range a {
+					sums[i%tc.n] += int64(v)
+				}
+				want := reg.Diag(h, tc.m, tc.n)
+				if diff := cmp.Diff(want, reg.DiagInt8(tc.m, tc.n, nil, row)); diff != "" {
 					t.Errorf("DiagInt8 differs from Diag (-Diag +DiagInt8):\n%s", diff)
+				}
+				if diff := cmp.Diff(want, reg.DiagInt8(tc.m, tc.n, sums, row)); diff != "" {
+					t.Errorf("DiagInt8 with the column sums differs from Diag (-Diag +DiagInt8):\n%s", diff)
 				}
 			})
 		}

@@ -21,19 +21,24 @@ import (
 //     fitted on its training rows; folds whose normalisers give every row
 //     the same levels form a group, and on data with discrete features all
 //     folds usually do), and each seed's hidden layer of every row is
-//     computed once per group, as int8;
+//     computed once per group, as int8; the other groups' from the first
+//     group's hidden inputs, changed where the levels moved (exact integer
+//     sums);
 //   - within a group the rows are sorted into blocks by the set of folds
 //     whose training rows they are; the Gram matrix of each block is
-//     computed once (linalg.GramInt8, exact) and added into the Gram
+//     computed once (linalg.GramInt8Known: exact, on 8-bit integers, given
+//     the activations' bound and column sums) and added into the Gram
 //     matrix of each of those folds. Every product and sum is an integer
 //     below 2⁵³, so the sums equal the Gram matrix of the fold's training
-//     rows that model.Train computes, bit for bit; so do HᵀY, summed from
+//     rows that model.Train computes, bit for bit; so does HᵀY, summed from
 //     the blocks' integer class sums;
 //   - the variance penalty is computed by ridge's own code on the fold's
-//     rows in the fold's order (Regularizer.DiagRows), and the system is
+//     rows in the fold's order (Regularizer.DiagInt8), and the system is
 //     solved by ridge.Solver.SolveNormal as model.Train solves it. Folds
 //     with fewer training rows than N (the dual system) are solved by
-//     model.SolveReadout on the fold's activations, as model.Train does;
+//     model.SolveReadout on the fold's activations, as model.Train does:
+//     with the variance penalty their kernel depends on the fold's own
+//     column scaling, so nothing of it is shared;
 //   - predictions use model.MulRows and model.ArgmaxFloat (float readout)
 //     or the rounded integer readout, as model.PredictNormalized does.
 type intEval struct {
@@ -71,7 +76,7 @@ type block struct {
 // newIntEval prepares the fast path, or returns nil when cfg or u is outside
 // it (another network, an invalid configuration — EvaluateBaseline then
 // reports the error as it always did —, or activations that do not fit
-// int8).
+// int8, or hidden inputs int16).
 func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 	if cfg.Regularizer == "" {
 		cfg.Regularizer = model.RegVariance
@@ -82,7 +87,7 @@ func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 	case cfg.Arch != model.IntRVFL, cfg.N < 1, cfg.Kappa < 1, regErr != nil,
 		!(cfg.Lambda > 0), math.IsInf(cfg.Lambda, 0), cfg.DirectLinks, cfg.QuantizedInputs,
 		cfg.ReadoutBits != 0 && (cfg.ReadoutBits < quant.MinBits || cfg.ReadoutBits > quant.MaxBits),
-		k < 1, l < 2, min(cfg.Kappa, k) > 127, len(u.Folds) > 64:
+		k < 1, k > math.MaxInt16, l < 2, min(cfg.Kappa, k) > 127, len(u.Folds) > 64:
 		return nil
 	}
 	e := &intEval{u: u, cfg: cfg, k: k, n: cfg.N, l: l, clip: min(cfg.Kappa, k),
@@ -159,29 +164,43 @@ func (g *foldGroup) sortRows(u *dataset.UCIDataset) {
 	}
 }
 
-// hidden returns the activations of seed's network for the rows rows of the
-// level matrix lv (len(rows)×N, int8).
-func (e *intEval) hidden(seed uint64, lv []int32, rows []int) []int8 {
-	hid := newIntHidden(model.NewIntNet(e.k, e.n, e.cfg.Kappa, seed), e.clip)
+// network returns seed's hidden layer.
+func (e *intEval) network(seed uint64) *intHidden {
+	return newIntHidden(model.NewIntNet(e.k, e.n, e.cfg.Kappa, seed), e.clip)
+}
+
+// hidden returns the activations of hid for the rows rows of the level
+// matrix lv (len(rows)×N, int8).
+func (e *intEval) hidden(hid *intHidden, lv []int32, rows []int) []int8 {
 	h := make([]int8, len(rows)*e.n)
-	hid.matrixTo(h, lv, rows, max(1, e.cfg.Threads))
+	hid.matrixTo(h, lv, rows, e.cfg.Threads)
 	return h
 }
 
 func (e *intEval) folds(seed uint64) ([]float64, error) {
 	acc := make([]float64, len(e.u.Folds))
 	y := e.u.Data.Y
-	for _, g := range e.groups {
-		h := e.hidden(seed, g.levels, g.order)
+	hid := e.network(seed)
+	var s0 []int16 // with several groups: the first group's hidden inputs
+	for gi, g := range e.groups {
+		h := make([]int8, len(g.order)*e.n)
+		switch {
+		case len(e.groups) == 1:
+			hid.matrixTo(h, g.levels, g.order, e.cfg.Threads)
+		case gi == 0:
+			s0 = hid.inputsTo(h, g.levels, g.order, e.cfg.Threads)
+		default: // the levels differ in a few features: update the first group's sums
+			hid.shiftedTo(h, s0, e.groups[0].levels, g.levels, g.order, e.cfg.Threads)
+		}
 		primal := make([]bool, len(g.folds))
 		for b, fi := range g.folds {
 			primal[b] = len(e.u.Folds[fi].Train) >= e.n
 		}
-		grams, htys := e.blockSums(g, h, primal)
+		grams, sums := e.blockSums(g, h, primal)
 		for b, fi := range g.folds {
 			f := e.u.Folds[fi]
 			sys := trainRows{h: h, pos: g.pos, rows: f.Train, y: y}
-			w, err := e.solve(sys, grams[b], htys[b])
+			w, err := e.solve(sys, grams[b], sums[b])
 			if err != nil {
 				return nil, fmt.Errorf("fold %d: %w", fi+1, err)
 			}
@@ -198,15 +217,17 @@ func (e *intEval) folds(seed uint64) ([]float64, error) {
 func (e *intEval) trainTest(seed uint64) (own, train float64, err error) {
 	d, t := e.u.Data, e.u.TestData
 	all := identity(d.M())
-	h := e.hidden(seed, e.trainLv, all)
+	hid := e.network(seed)
+	h := e.hidden(hid, e.trainLv, all)
 	sys := trainRows{h: h, rows: all, y: d.Y}
-	var gram, hty []float64
+	var gram []float64
+	var sums []int64
 	if d.M() >= e.n {
 		gram = make([]float64, e.n*e.n)
-		e.engine.GramInt8(d.M(), e.n, h, e.n, gram, e.n)
-		hty = floatHtY(classSums(h, all, d.Y, e.n, e.l), e.n, e.l)
+		sums = classSums(h, all, d.Y, e.n, e.l)
+		e.engine.GramInt8Known(d.M(), e.n, h, e.n, e.clip, columnSums(sums, e.n, e.l), gram, e.n)
 	}
-	w, err := e.solve(sys, gram, hty)
+	w, err := e.solve(sys, gram, sums)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -215,7 +236,7 @@ func (e *intEval) trainTest(seed uint64) (own, train float64, err error) {
 		lv  []int32
 		dst *float64
 	}{{e.testOwnLv, &own}, {e.testTrainLv, &train}} {
-		if *s.dst, err = e.accuracy(w, trainRows{h: e.hidden(seed, s.lv, testRows), rows: testRows, y: t.Y}); err != nil {
+		if *s.dst, err = e.accuracy(w, trainRows{h: e.hidden(hid, s.lv, testRows), rows: testRows, y: t.Y}); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -223,10 +244,10 @@ func (e *intEval) trainTest(seed uint64) (own, train float64, err error) {
 }
 
 // blockSums returns, for each primal fold of g (primal[b]), the Gram matrix
-// and HᵀY of its training rows, summed from the blocks' exact Gram matrices
-// and integer class sums; nil for the other folds. h holds the activations
-// of the rows in g.order.
-func (e *intEval) blockSums(g *foldGroup, h []int8, primal []bool) (grams, htys [][]float64) {
+// of its training rows and their integer class sums (L×N), summed from the
+// blocks' exact Gram matrices and class sums; nil for the other folds. h
+// holds the activations of the rows in g.order.
+func (e *intEval) blockSums(g *foldGroup, h []int8, primal []bool) (grams [][]float64, sums [][]int64) {
 	n := e.n
 	var need uint64 // the folds that need a Gram matrix
 	for b, p := range primal {
@@ -234,8 +255,7 @@ func (e *intEval) blockSums(g *foldGroup, h []int8, primal []bool) (grams, htys 
 			need |= 1 << b
 		}
 	}
-	grams, htys = make([][]float64, len(primal)), make([][]float64, len(primal))
-	sums := make([][]int64, len(primal)) // class sums, L×N
+	grams, sums = make([][]float64, len(primal)), make([][]int64, len(primal))
 	for b, p := range primal {
 		if p {
 			sums[b] = make([]int64, e.l*n)
@@ -261,7 +281,7 @@ func (e *intEval) blockSums(g *foldGroup, h []int8, primal []bool) (grams, htys 
 			}
 			dst = tmp
 		}
-		e.engine.GramInt8(bl.hi-bl.lo, n, h[bl.lo*n:bl.hi*n], n, dst, n)
+		e.engine.GramInt8Known(bl.hi-bl.lo, n, h[bl.lo*n:bl.hi*n], n, e.clip, columnSums(cs, n, e.l), dst, n)
 		for m := into; m != 0; m &= m - 1 {
 			if b := bits.TrailingZeros64(m); grams[b] == nil {
 				grams[b] = slices.Clone(dst)
@@ -277,14 +297,11 @@ func (e *intEval) blockSums(g *foldGroup, h []int8, primal []bool) (grams, htys 
 		}
 	}
 	for b, s := range sums {
-		if s != nil {
-			if grams[b] == nil { // a fold without training rows cannot be primal
-				panic("protocol: primal fold without a Gram matrix")
-			}
-			htys[b] = floatHtY(s, n, e.l)
+		if s != nil && grams[b] == nil { // a fold without training rows cannot be primal
+			panic("protocol: primal fold without a Gram matrix")
 		}
 	}
-	return grams, htys
+	return grams, sums
 }
 
 // blockLabels returns the labels of the rows of block bl of g.
@@ -314,9 +331,9 @@ func (t trainRows) row(i, n int) []int8 {
 }
 
 // solve returns the ridge readout of the rows of t as model.Train solves it:
-// the primal system from gram and hty (the Gram matrix and HᵀY of those
-// rows) when there are at least N rows, else the dual system.
-func (e *intEval) solve(t trainRows, gram, hty []float64) ([]float64, error) {
+// the primal system from gram and sums (the Gram matrix and the L×N class
+// sums of those rows) when there are at least N rows, else the dual system.
+func (e *intEval) solve(t trainRows, gram []float64, sums []int64) ([]float64, error) {
 	m, n := len(t.rows), e.n
 	y := make([]int, m)
 	for i, r := range t.rows {
@@ -335,8 +352,8 @@ func (e *intEval) solve(t trainRows, gram, hty []float64) ([]float64, error) {
 		}
 		return w, nil
 	}
-	rd := e.solver.Reg.DiagInt8(m, n, func(i int) []int8 { return t.row(i, n) })
-	nm := &ridge.Normal{N: n, Classes: e.l, Gram: gram, HtY: hty, RDiag: rd}
+	rd := e.solver.Reg.DiagInt8(m, n, columnSums(sums, n, e.l), func(i int) []int8 { return t.row(i, n) })
+	nm := &ridge.Normal{N: n, Classes: e.l, Gram: gram, HtY: floatHtY(sums, n, e.l), RDiag: rd}
 	w, _, err := e.solver.SolveNormal(nm, e.cfg.Lambda, n)
 	if err != nil {
 		return nil, fmt.Errorf("train %s N=%d λ=%g: %w", e.cfg.Arch, n, e.cfg.Lambda, err)
@@ -390,6 +407,17 @@ func classSums(h []int8, rows []int, y []int, n, l int) []int64 {
 		}
 	}
 	return s
+}
+
+// columnSums adds L×N class sums over the classes.
+func columnSums(s []int64, n, l int) []int64 {
+	out := make([]int64, n)
+	for c := 0; c < l; c++ {
+		for j, v := range s[c*n : (c+1)*n] {
+			out[j] += v
+		}
+	}
+	return out
 }
 
 // floatHtY converts L×N class sums into ridge.Normal's HᵀY (N×L).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,7 +16,8 @@ import (
 
 // TestIntHiddenMatchesModel: the int8 hidden layer of the fast evaluation
 // equals model.IntNet.HiddenTo for one- and multi-word sign rows, levels at
-// 0 and N, and clip thresholds below and at K.
+// 0 and N, and clip thresholds below and at K; so do the activations from
+// the hidden inputs, and those updated from them for moved levels.
 func TestIntHiddenMatchesModel(t *testing.T) {
 	for _, tc := range []struct{ k, n, kappa int }{
 		{1, 7, 1}, {5, 40, 3}, {16, 300, 3}, {16, 64, 15}, {64, 100, 7}, {65, 90, 1}, {130, 200, 127}, {9, 50, 9},
@@ -24,7 +26,7 @@ func TestIntHiddenMatchesModel(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(tc.k), uint64(tc.n)))
 			net := model.NewIntNet(tc.k, tc.n, tc.kappa, uint64(tc.k*tc.n))
 			hid := newIntHidden(net, min(tc.kappa, tc.k))
-			const rows = 40
+			const rows = 150 // more than 2×64: two goroutines
 			lv := make([]int32, rows*tc.k)
 			for i := range lv {
 				switch rng.IntN(5) {
@@ -51,6 +53,27 @@ func TestIntHiddenMatchesModel(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("int8 hidden layer differs from model.IntNet.HiddenTo (-want +got):\n%s", diff)
+			}
+			// The same rows, reordered, from their hidden inputs, and at
+			// levels moved up or down in some features from those inputs.
+			order := rng.Perm(rows)
+			moved := slices.Clone(lv)
+			for i := range moved {
+				if rng.IntN(3) == 0 {
+					moved[i] = int32(min(max(int(moved[i])+rng.IntN(21)-10, 0), tc.n))
+				}
+			}
+			want = make([]int8, rows*tc.n)
+			hid.matrixTo(want, lv, order, 1)
+			got = make([]int8, rows*tc.n)
+			s0 := hid.inputsTo(got, lv, order, 2)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("inputsTo's activations differ from matrixTo's (-want +got):\n%s", diff)
+			}
+			hid.matrixTo(want, moved, order, 1)
+			hid.shiftedTo(got, s0, lv, moved, order, 2)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("activations at moved levels differ from matrixTo's (-want +got):\n%s", diff)
 			}
 		})
 	}
