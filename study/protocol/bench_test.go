@@ -150,3 +150,11 @@ func BenchmarkEvaluateCollection(b *testing.B) {
 	b.ReportMetric(Median(base), "baseline-s")
 	b.ReportMetric(Median(base)/Median(fast), "x-baseline")
 }
+
+// BenchmarkEvaluateSmallMIdentity is SmallM with the identity penalty, the
+// default for a user's CSV file.
+func BenchmarkEvaluateSmallMIdentity(b *testing.B) {
+	cfg := intCfg(1000)
+	cfg.Regularizer = model.RegIdentity
+	benchEvaluate(b, syntheticUCI("small-m", 400, 16, 4, 0, 1, false), cfg)
+}
