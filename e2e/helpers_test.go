@@ -71,7 +71,7 @@ func trainShape(t *testing.T, s shape) *model.Model {
 	if s.arch == model.IntRVFL {
 		cfg.ReadoutBits = s.bits
 	}
-	m, err := model.Train(d, cfg)
+	m, err := model.Train(context.Background(), d, cfg)
 	if err != nil {
 		t.Fatalf("%s: train: %v", s, err)
 	}
@@ -85,7 +85,7 @@ func emitAndVerify(t *testing.T, m *model.Model, p int, dir string, vopt verify.
 	if p == 0 {
 		p = m.N()
 	}
-	if _, err := rtl.Emit(m, rtl.Options{Parallel: p, Axis: true, Vectors: 1000, Seed: 3}, dir); err != nil {
+	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: p, Axis: true, Vectors: 1000, Seed: 3}, dir); err != nil {
 		t.Fatalf("emit: %v", err)
 	}
 	rep, err := verify.Run(context.Background(), dir, vopt)

@@ -3,6 +3,7 @@ package power
 import (
 	"errors"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -69,29 +70,11 @@ func TestFormatEnergy(t *testing.T) {
 	}
 }
 
-// randomModel is a valid model of the shape (weights from seed), for plan.New.
+// randomModel is a valid model of the shape (weights from seed, zero readout
+// codes), for plan.New.
 func randomModel(d Design, seed uint64) *model.Model {
-	m := &model.Model{Name: "t", Arch: d.Arch, Seed: seed,
-		Training: model.TrainingInfo{Lambda: 1, Regularizer: model.RegVariance, Rows: 1, Data: "random"},
-		Norm:     model.Normalizer{Min: make([]float64, d.K), Max: make([]float64, d.K)}}
-	for i := range m.Norm.Max {
-		m.Norm.Max[i] = 1
-	}
-	for c := 0; c < d.L; c++ {
-		m.ClassNames = append(m.ClassNames, fmt.Sprint(c))
-	}
-	bits := d.Bits
-	if d.Arch == model.IntRVFL {
-		m.Int = model.NewIntNet(d.K, d.N, d.Kappa, seed)
-	} else {
-		m.Fixed = model.QuantizeFloatNet(model.NewFloatNet(d.K, d.N, seed))
-		bits = model.ReadoutBits
-	}
-	b := quant.BoundForBits(bits)
-	q := make([]int32, d.L*d.N)
-	m.Wout = make([]float64, len(q))
-	m.Readout = &model.IntReadout{Bits: bits, Bound: b, Scale: 1, Method: quant.MethodRound, Q: q}
-	return m
+	return randmodel.New(randmodel.Shape{Arch: d.Arch, K: d.K, N: d.N, L: d.L, Kappa: d.Kappa, Bits: d.Bits},
+		"t", seed, func(int) int32 { return 0 })
 }
 
 func randomDesign(rng *rand.Rand) Design {

@@ -40,6 +40,13 @@
 // cycle of latency) and an (L+1)-beat serialiser that sends straight from the
 // output register.
 //
+// What differs between network types — the hidden layer from stage A to H, its
+// ROM words, its primitives and its core template — is the network's
+// plan.Layer (rtl/plan/<net>.go) and simulator (rtl/sim/<net>.go); the
+// readout, lane sums, accumulators and argmax after H are one shared template
+// (templates/core_readout.v.tmpl). docs/architecture.md lists what a new
+// network type touches.
+//
 // ROM files are found through the MemDir parameter of every top ("mem/" by default,
 // with a trailing slash): it is relative to the simulator's working directory, which
 // is DIR for the emitted Makefile; pass an absolute path (e.g. Vivado's

@@ -1,8 +1,11 @@
 package rtl
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/constraints"
 	"io/fs"
 	"os"
 	"path"
@@ -21,9 +24,9 @@ const (
 	DefaultVectors          = 1000
 	DefaultReadyProbability = 0.7
 	DefaultMaxGap           = 4
-	// Part and ClockPeriodNS are the ZedBoard target (DESIGN.md, "Hardware").
-	Part          = "xc7z020clg484-1"
-	ClockPeriodNS = 10.0
+	// Part and ClockPeriodNS are the target's (package board).
+	Part          = board.Part
+	ClockPeriodNS = board.ClockPeriodNS
 	// MarkerFile marks a directory written by Emit; Emit replaces such a directory
 	// without asking.
 	MarkerFile = ".hdlgen-emit"
@@ -99,8 +102,9 @@ func (o *Options) normalize() error {
 }
 
 // Generate builds every file of the design in memory, as DIR-relative path →
-// content, without touching the file system. Emit writes them.
-func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) {
+// content, without touching the file system. Emit writes them. It stops with
+// ctx's error when ctx is cancelled.
+func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]byte, *Report, error) {
 	if err := opts.normalize(); err != nil {
 		return nil, nil, err
 	}
@@ -121,17 +125,20 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	stream, err := core.RunStream(st)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	stream, err := core.RunStream(ctx, st)
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtl: simulate the stream top: %w", err)
 	}
 	var axis *sim.Run
 	if opts.Axis {
-		if axis, err = core.RunAxis(st); err != nil {
+		if axis, err = core.RunAxis(ctx, st); err != nil {
 			return nil, nil, fmt.Errorf("rtl: simulate the AXI4-Stream wrapper: %w", err)
 		}
 	}
-	if err := crossCheck(m, st, stream, axis); err != nil {
+	if err := crossCheck(ctx, m, st, stream, axis); err != nil {
 		return nil, nil, err
 	}
 
@@ -183,7 +190,7 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 		rep.Testbench = true
 	}
 	if boardXDC != nil {
-		files["constraints/zedboard.xdc"] = boardXDC(d)
+		files[constraints.XDCPath] = boardXDC(d)
 	}
 	files[MarkerFile] = []byte("This directory was written by `hdlgen emit`; the next emit into it replaces it as a whole.\n")
 	for name := range files {
@@ -193,16 +200,22 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 	return files, rep, nil
 }
 
+// ctxVectors is the number of vectors checked between two checks of the context.
+const ctxVectors = 256
+
 // Emit generates the design of m and writes it to dir: rtl/*.v, mem/*.mem,
 // vectors/*, design.json, model.json and, from the testbench and constraints
 // packages, tb/, Makefile, vivado/ and constraints/. The files are built in a
 // temporary sibling directory that replaces dir only when complete, so a failed
 // emit leaves dir as it was. A non-empty dir not written by Emit is refused unless
-// opts.Force.
-func Emit(m *model.Model, opts Options, dir string) (*Report, error) {
-	files, rep, err := Generate(m, opts)
+// opts.Force. It stops with ctx's error, writing nothing, when ctx is cancelled.
+func Emit(ctx context.Context, m *model.Model, opts Options, dir string) (*Report, error) {
+	files, rep, err := Generate(ctx, m, opts)
 	if err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("rtl: %w", err)
 	}
 	abs, err := install(dir, files, opts.Force)
 	if err != nil {
@@ -214,18 +227,17 @@ func Emit(m *model.Model, opts Options, dir string) (*Report, error) {
 
 // crossCheck compares the simulator's scores with the model package's own
 // arithmetic: a disagreement is a bug in hdlgen, never in the input.
-func crossCheck(m *model.Model, st sim.Stimulus, runs ...*sim.Run) error {
+func crossCheck(ctx context.Context, m *model.Model, st sim.Stimulus, runs ...*sim.Run) error {
+	net, err := m.Integer()
+	if err != nil {
+		return fmt.Errorf("rtl: %w", err)
+	}
 	h := make([]int, m.N())
 	for v, in := range st.Inputs {
-		if m.Int != nil {
-			m.Int.HiddenTo(h, in)
-		} else {
-			a := make([]uint8, len(in))
-			for i, x := range in {
-				a[i] = uint8(x)
-			}
-			m.Fixed.HiddenTo(h, a)
+		if v%ctxVectors == 0 && ctx.Err() != nil {
+			return fmt.Errorf("rtl: %w", ctx.Err())
 		}
+		net.HiddenIntsTo(h, in)
 		want := m.Readout.Scores(h, m.L())
 		for _, run := range runs {
 			if run == nil {

@@ -17,4 +17,7 @@ type tbDesign = testbench.Design
 var tbFiles func(d tbDesign) (map[string][]byte, error) = testbench.Files
 
 // boardXDC returns the ZedBoard constraints (nil would skip them).
-var boardXDC func(d tbDesign) []byte = constraints.ZedBoardXDC
+var boardXDC func(d tbDesign) []byte = func(d tbDesign) []byte {
+	return constraints.ZedBoardXDC(constraints.Design{Prefix: d.Prefix, StreamTop: d.StreamTop, AxisTop: d.AxisTop,
+		Part: d.Part, ClockPeriodNS: d.ClockPeriodNS})
+}

@@ -18,11 +18,17 @@ type view struct {
 	*plan.Plan
 	ModelQuoted         string // the model name as an ASCII-safe quoted string
 	Data                string // the training data's name, quoted, or ""
-	IsInt               bool
+	GroupBase           bool   // the core takes the group's first neuron (plan.Layer.GroupBase)
 	Axis                bool
 	FileRole            string
 	LatencyFormulaASCII string
 	InBeatW, OutBeatW   int
+}
+
+// readoutView is what the shared core_readout template sees.
+type readoutView struct {
+	view
+	HiddenWire string // the P activations as signed MAC operands
 }
 
 var (
@@ -38,6 +44,9 @@ func parsed() (*template.Template, error) {
 			// pad aligns the comment after a parameter value: value + pad is 7 columns.
 			"pad": func(v int) string { return strings.Repeat(" ", max(1, 7-len(strconv.Itoa(v)))) },
 			"add": func(a, b int) int { return a + b },
+			// readoutArgs passes a core template's MAC operand wire to the
+			// shared core_readout template.
+			"readoutArgs": func(v view, hiddenWire string) readoutView { return readoutView{v, hiddenWire} },
 		}
 		tmpl, tmplErr = template.New("rtl").Funcs(funcs).Option("missingkey=error").ParseFS(templates.FS, "*.tmpl")
 	})
@@ -48,7 +57,7 @@ func newView(m *model.Model, pl *plan.Plan, axis bool) view {
 	v := view{
 		Plan:        pl,
 		ModelQuoted: strconv.QuoteToASCII(m.Name),
-		IsInt:       pl.Arch == model.IntRVFL,
+		GroupBase:   pl.Layer().GroupBase(),
 		Axis:        axis,
 		InBeatW:     max(1, plan.Clog2(pl.K)),
 		OutBeatW:    plan.Clog2(pl.L + 1),
@@ -88,7 +97,7 @@ func render(name string, v view) ([]byte, error) {
 // primitives they need, as DIR-relative paths in dependency order.
 func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, files map[string][]byte, err error) {
 	files = map[string][]byte{}
-	for _, p := range primitivesFor(pl.Arch, axis) {
+	for _, p := range primitivesFor(pl, axis) {
 		b, err := templates.FS.ReadFile(p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("rtl: primitive %s: %w", p, err)
@@ -99,7 +108,7 @@ func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, fil
 	}
 	type gen struct{ tmpl, module, role string }
 	gens := []gen{
-		{"core_" + string(pl.Arch) + ".v.tmpl", pl.Prefix + "_core", "the datapath"},
+		{pl.Layer().CoreTemplate(), pl.Prefix + "_core", "the datapath"},
 		{"top.v.tmpl", pl.Prefix + "_top", "the stream top"},
 	}
 	if axis {
@@ -123,7 +132,7 @@ func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, fil
 // top needs: all but the AXI4-Stream wrapper and its primitives, in order.
 func streamTopFiles(pl *plan.Plan, names []string) []string {
 	need := map[string]bool{"rtl/" + pl.Prefix + "_core.v": true, "rtl/" + pl.Prefix + "_top.v": true}
-	for _, p := range primitivesFor(pl.Arch, false) {
+	for _, p := range primitivesFor(pl, false) {
 		need["rtl/"+p] = true
 	}
 	var out []string
@@ -136,16 +145,13 @@ func streamTopFiles(pl *plan.Plan, names []string) []string {
 }
 
 // primitivesFor lists the primitives a design uses, dependencies first.
-func primitivesFor(arch model.Arch, axis bool) []string {
+func primitivesFor(pl *plan.Plan, axis bool) []string {
 	use := map[string]bool{
 		"hdlgen_delay.v": true, "hdlgen_rom.v": true, "hdlgen_addtree.v": true,
 		"hdlgen_argmax.v": true, "hdlgen_issue.v": true, "hdlgen_outreg.v": true, "hdlgen_mac.v": true,
 	}
-	if arch == model.IntRVFL {
-		use["hdlgen_level_offset.v"] = true
-		use["hdlgen_intrvfl_hidden.v"] = true
-	} else {
-		use["hdlgen_rvfl8_hidden.v"] = true
+	for _, p := range pl.Layer().Primitives() {
+		use[p] = true
 	}
 	if axis {
 		use["hdlgen_sext.v"] = true

@@ -39,10 +39,7 @@ func (r rng) unit() float64 { return float64(r.pcg.Uint64()>>11) * (1.0 / (1 << 
 func vectorSet(m *model.Model, pl *plan.Plan, o *Options) (sim.Stimulus, error) {
 	r := newRNG(o.Seed)
 	k := pl.K
-	maxIn := pl.N
-	if pl.Arch == model.RVFL8 {
-		maxIn = 255
-	}
+	maxIn := pl.Layer().MaxInput(pl)
 	fill := func(f func(i int) int) []int {
 		v := make([]int, k)
 		for i := range v {
@@ -70,12 +67,7 @@ func vectorSet(m *model.Model, pl *plan.Plan, o *Options) (sim.Stimulus, error) 
 		if len(raw) != k {
 			return sim.Stimulus{}, fmt.Errorf("rtl: data row %d has %d values, the model has K=%d features", ri, len(raw), k)
 		}
-		if pl.Arch == model.IntRVFL {
-			rows = append(rows, m.Levels(raw))
-		} else {
-			codes := m.InputCodes(raw)
-			rows = append(rows, fill(func(i int) int { return int(codes[i]) }))
-		}
+		rows = append(rows, m.Inputs(raw))
 	}
 	for len(in) < o.Vectors {
 		if len(rows) > 0 && len(in)%2 == 0 {

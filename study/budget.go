@@ -42,14 +42,6 @@ const (
 	budgetFingerprintKind = "budget-v1"
 )
 
-// MedianShape and MedianN are the paper's "network with typical parameters":
-// the median K, N and L over the 121 datasets (K=16, N=512, L=4), an intRVFL
-// with κ=3 and a 5-bit readout.
-var (
-	MedianShape = power.Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: BudgetReadoutBits}
-	MedianN     = 512
-)
-
 // Budget is one energy budget per classification.
 type Budget struct {
 	Label string  `json:"label"` // folder name: the energy as given (µ/μ written u, no spaces) or "median"
@@ -60,18 +52,18 @@ type Budget struct {
 	MedianDesign *power.Estimate `json:"median_design,omitempty"`
 }
 
-// MedianBudget returns the estimate of the median intRVFL (MedianShape,
-// N = MedianN) at the parallelism P ∈ power.DefaultPs (P ≤ N, design fits the
+// MedianBudget returns the estimate of the median intRVFL (power.MedianShape,
+// N = power.MedianN) at the parallelism P ∈ power.DefaultPs (P ≤ N, design fits the
 // xc7z020) that minimises its budgeted energy — the same candidates and the
 // same criterion as power.Size. Ties go to the smaller P.
 func MedianBudget(p power.Params) (power.Estimate, error) {
 	var best power.Estimate
 	found := false
 	for _, ps := range power.DefaultPs {
-		if ps > MedianN {
+		if ps > power.MedianN {
 			break
 		}
-		e, err := power.EstimateAnalytic(power.Design{Shape: MedianShape, N: MedianN, P: ps}, p)
+		e, err := power.EstimateAnalytic(power.Design{Shape: power.MedianShape, N: power.MedianN, P: ps}, p)
 		if err != nil {
 			return power.Estimate{}, fmt.Errorf("budget: median network at P=%d: %w", ps, err)
 		}
@@ -286,10 +278,7 @@ func budgetSearch(ctx context.Context, u *dataset.UCIDataset, nw protocol.Networ
 	lambdas []float64, seed uint64, reg model.Regularizer) (chosen int, best protocol.Best, err error) {
 	sp := protocol.NewSplit(u)
 	bound := quant.BoundForBits(readoutBits(nw))
-	solver := ridge.Solver{Reg: ridge.Variance, Threads: 1}
-	if reg == model.RegIdentity {
-		solver.Reg = ridge.Identity
-	}
+	solver := ridge.Solver{Reg: reg.Ridge(), Threads: 1}
 	type key struct{ n, eff int }
 	done := map[key]int{}
 	var str, sva []int16 // hidden inputs of the current N (intRVFL)

@@ -81,14 +81,14 @@ func TestMedianBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Design.N != MedianN || e.Design.Shape != MedianShape || e.BudgetOn != power.BudgetDynamic || e.BudgetedJ != e.DynamicJ {
-		t.Fatalf("median design %+v, want the dynamic energy of %v N=%d", e.Design, MedianShape, MedianN)
+	if e.Design.N != power.MedianN || e.Design.Shape != power.MedianShape || e.BudgetOn != power.BudgetDynamic || e.BudgetedJ != e.DynamicJ {
+		t.Fatalf("median design %+v, want the dynamic energy of %v N=%d", e.Design, power.MedianShape, power.MedianN)
 	}
 	for _, p := range power.DefaultPs {
-		if p > MedianN {
+		if p > power.MedianN {
 			break
 		}
-		o, err := power.EstimateAnalytic(power.Design{Shape: MedianShape, N: MedianN, P: p}, power.Params{})
+		o, err := power.EstimateAnalytic(power.Design{Shape: power.MedianShape, N: power.MedianN, P: p}, power.Params{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,12 +98,12 @@ func TestMedianBudget(t *testing.T) {
 			t.Errorf("P=%d gives %g J < the median budget %g J (P=%d)", p, o.BudgetedJ, e.BudgetedJ, e.Design.P)
 		}
 	}
-	s, err := power.Size(e.BudgetedJ, MedianShape, power.SizeOptions{})
+	s, err := power.Size(e.BudgetedJ, power.MedianShape, power.SizeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.N < MedianN {
-		t.Errorf("sizer at the median budget: N=%d, want ≥ %d", s.N, MedianN)
+	if s.N < power.MedianN {
+		t.Errorf("sizer at the median budget: N=%d, want ≥ %d", s.N, power.MedianN)
 	}
 }
 
@@ -204,7 +204,7 @@ func TestBudgetSearchMatchesDeployedModel(t *testing.T) {
 					}
 					d := model.Data{X: sp.XTrain, Y: sp.YTrain, ClassNames: u.Data.ClassNames}
 					k := u.Data.K()
-					m, err := model.TrainNormalized(d, sp.XTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
+					m, err := model.TrainNormalized(context.Background(), d, sp.XTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
 					if err != nil {
 						t.Fatal(err)
 					}

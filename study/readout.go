@@ -239,7 +239,7 @@ func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, b
 			}
 			cfg := protocol.IntRVFL.Config(best.N, best.Lambda, best.Kappa)
 			cfg.Seed, cfg.Regularizer = seed, reg
-			m, err := model.TrainNormalized(trainDataOf(u.Data, sp), sp.XTrain, model.Normalizer{Min: make([]float64, u.Data.K()), Max: ones(u.Data.K())}, cfg)
+			m, err := model.TrainNormalized(ctx, trainDataOf(u.Data, sp), sp.XTrain, model.Normalizer{Min: make([]float64, u.Data.K()), Max: ones(u.Data.K())}, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("seed %d split %d: %w", seed, si, err)
 			}

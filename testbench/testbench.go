@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/hdlgen/hdlgen/board"
 	"math"
 	"path"
 	"regexp"
@@ -14,15 +15,15 @@ import (
 
 // Defaults used when a Design leaves the field at its zero value.
 const (
-	DefaultPart          = "xc7z020clg484-1" // Zynq-7020 on the ZedBoard
-	DefaultClockPeriodNS = 10.0              // the ZedBoard's 100 MHz oscillator
+	DefaultPart          = board.Part          // Zynq-7020 on the ZedBoard
+	DefaultClockPeriodNS = board.ClockPeriodNS // the ZedBoard's 100 MHz oscillator
 )
 
-// Paths inside DIR shared with other packages (constraints writes XDCPath).
+// Paths inside DIR shared with other packages (the board constraints are
+// constraints.XDCPath).
 const (
 	MakefilePath = "Makefile"
 	TclPath      = "vivado/build.tcl"
-	XDCPath      = "constraints/zedboard.xdc"
 	VectorsDir   = "vectors"
 	BuildDir     = "build"
 )
@@ -160,7 +161,7 @@ var (
 //	vivado/build.tcl, vivado/stream_ooc.xdc            always
 //	vivado/axis_ooc.xdc                                with an AXIS wrapper
 //
-// The board constraints (XDCPath) come from package constraints.
+// The board constraints (constraints.XDCPath) come from package constraints.
 func Files(d Design) (map[string][]byte, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err

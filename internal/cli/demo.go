@@ -44,7 +44,7 @@ The same commands, one by one, are in the README.`,
 				return err
 			}
 			data := model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
-			m, err := model.Train(data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
+			m, err := model.Train(cmd.Context(), data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
 			if err != nil {
 				return err
 			}
@@ -70,7 +70,7 @@ The same commands, one by one, are in the README.`,
 				rows[r] = d.Row(r)
 			}
 			hw := filepath.Join(o.out, "hw")
-			rep, err := rtl.Emit(m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
+			rep, err := rtl.Emit(cmd.Context(), m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -83,7 +84,7 @@ func (o *emitOptions) run(app *App, modelPath string) error {
 			opt.Rows = append(opt.Rows, d.Row(r))
 		}
 	}
-	rep, err := rtl.Emit(m, opt, o.out)
+	rep, err := rtl.Emit(context.Background(), m, opt, o.out)
 	if err != nil {
 		return err
 	}

@@ -75,9 +75,9 @@ func (o *sizeOptions) run(app *App) error {
 	if err != nil {
 		return usagef("--budget: %v", err)
 	}
-	arch, err := model.ParseArch(o.arch)
-	if err != nil || (arch != model.IntRVFL && arch != model.RVFL8) {
-		return usagef("--arch %q: want intrvfl or rvfl8", o.arch)
+	s, err := power.ShapeOf(model.Arch(o.arch), o.features, o.classes, o.kappa, o.bits)
+	if err != nil {
+		return usagef("--arch: %v", err)
 	}
 	if o.features < 1 || o.classes < 2 {
 		return usagef("--features %d --classes %d: want K ≥ 1 and L ≥ 2", o.features, o.classes)
@@ -92,10 +92,7 @@ func (o *sizeOptions) run(app *App) error {
 	if err != nil {
 		return usagef("--budget-on: %v", err)
 	}
-	s := power.Shape{Arch: arch, K: o.features, L: o.classes, EffBits: o.effBits}
-	if arch == model.IntRVFL {
-		s.Kappa, s.Bits = o.kappa, o.bits
-	}
+	s.EffBits = o.effBits
 	if err := (power.Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
 		return usagef("%v", err)
 	}

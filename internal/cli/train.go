@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -92,7 +93,7 @@ func (o *trainOptions) run(app *App) error {
 			return err
 		}
 	}
-	m, err := model.Train(model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames,
+	m, err := model.Train(context.Background(), model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames,
 		FeatureNames: d.FeatureNames, LabelName: d.LabelName}, cfg)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 )
 
@@ -67,9 +68,13 @@ func (c *Core) check(st *Stimulus) (maxCycles int, err error) {
 	return total + (len(st.Inputs)+1)*per + 100, nil
 }
 
+// ctxCycles is the number of simulated cycles between two checks of the context.
+const ctxCycles = 1 << 14
+
 // RunStream drives <prefix>_top with st exactly as the testbenches do and
-// returns every output with its cycle numbers.
-func (c *Core) RunStream(st Stimulus) (*Run, error) {
+// returns every output with its cycle numbers. It stops with ctx's error when
+// ctx is cancelled.
+func (c *Core) RunStream(ctx context.Context, st Stimulus) (*Run, error) {
 	maxCycles, err := c.check(&st)
 	if err != nil {
 		return nil, err
@@ -87,6 +92,9 @@ func (c *Core) RunStream(st Stimulus) (*Run, error) {
 		offer = st.Gaps[0]
 	}
 	for cyc := 0; o < nv; cyc++ {
+		if cyc%ctxCycles == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("sim: stream run: %w", ctx.Err())
+		}
 		if cyc >= maxCycles {
 			return nil, fmt.Errorf("sim: stream run exceeded %d cycles with %d of %d outputs", maxCycles, o, nv)
 		}
@@ -120,8 +128,9 @@ func (c *Core) RunStream(st Stimulus) (*Run, error) {
 	return run, nil
 }
 
-// RunAxis drives <prefix>_axis with st exactly as the testbenches do.
-func (c *Core) RunAxis(st Stimulus) (*Run, error) {
+// RunAxis drives <prefix>_axis with st exactly as the testbenches do. It
+// stops with ctx's error when ctx is cancelled.
+func (c *Core) RunAxis(ctx context.Context, st Stimulus) (*Run, error) {
 	if !c.pl.AxisOK {
 		return nil, fmt.Errorf("sim: no AXI4-Stream wrapper for AW=%d, LW=%d", c.pl.AW, c.pl.LW)
 	}
@@ -143,6 +152,9 @@ func (c *Core) RunAxis(st Stimulus) (*Run, error) {
 		offer = st.Gaps[0]
 	}
 	for cyc := 0; o < nv; cyc++ {
+		if cyc%ctxCycles == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("sim: AXI4-Stream run: %w", ctx.Err())
+		}
 		if cyc >= maxCycles {
 			return nil, fmt.Errorf("sim: AXI4-Stream run exceeded %d cycles with %d of %d outputs", maxCycles, o, nv)
 		}
@@ -197,7 +209,7 @@ func (c *Core) RunAxis(st Stimulus) (*Run, error) {
 // Classify runs one input vector through a fresh stream top with an always-ready
 // output and returns its class, scores and latency in cycles.
 func (c *Core) Classify(in []int) (class int, scores []int64, latency int, err error) {
-	run, err := c.RunStream(Stimulus{Inputs: [][]int{in}, Gaps: []int{0}, Ready: []bool{true}})
+	run, err := c.RunStream(context.Background(), Stimulus{Inputs: [][]int{in}, Gaps: []int{0}, Ready: []bool{true}})
 	if err != nil {
 		return 0, nil, 0, err
 	}

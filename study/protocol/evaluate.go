@@ -186,7 +186,7 @@ func (b baseline) trainTest(seed uint64) (own, train float64, err error) {
 // the accuracy on split.Test rows.
 func holdout(d *dataset.Dataset, split dataset.Split, cfg model.Config) (float64, error) {
 	train := d.Subset(split.Train)
-	m, err := model.Train(trainData(train), cfg)
+	m, err := model.Train(context.Background(), trainData(train), cfg)
 	if err != nil {
 		return 0, err
 	}
@@ -197,7 +197,7 @@ func holdout(d *dataset.Dataset, split dataset.Split, cfg model.Config) (float64
 // trainTest trains on the train file and returns the test-file accuracy with the
 // test file normalised by its own min/max and by the training file's.
 func trainTest(u *dataset.UCIDataset, cfg model.Config) (own, train float64, err error) {
-	m, err := model.Train(trainData(u.Data), cfg)
+	m, err := model.Train(context.Background(), trainData(u.Data), cfg)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -102,10 +102,7 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	if so.Bits != 0 && (so.Bits < quant.MinBits || so.Bits > quant.MaxBits) {
 		return nil, fmt.Errorf("search %s: readout bits %d outside [%d, %d]", u.Meta.Name, so.Bits, quant.MinBits, quant.MaxBits)
 	}
-	solver := ridge.Solver{Reg: ridge.Variance, Threads: 1}
-	if so.Regularizer == model.RegIdentity {
-		solver.Reg = ridge.Identity
-	}
+	solver := ridge.Solver{Reg: so.Regularizer.Ridge(), Threads: 1}
 	grid := func(htr, hva []float64, cols int, prefixes []int) ([][]int, error) {
 		t0 := time.Now()
 		defer func() { res.SolveSeconds += time.Since(t0).Seconds() }()

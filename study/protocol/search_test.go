@@ -43,7 +43,7 @@ func TestSearchMatchesDirectTraining(t *testing.T) {
 					}
 					cfg := nw.Config(n, lambda, kappa)
 					tr := u.Data.Subset(u.Search.Train)
-					m, err := model.TrainNormalized(trainData(tr), sp.XTrain, model.FitNormalizer(tr.X, tr.M(), tr.K()), cfg)
+					m, err := model.TrainNormalized(context.Background(), trainData(tr), sp.XTrain, model.FitNormalizer(tr.X, tr.M(), tr.K()), cfg)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -106,7 +106,7 @@ func TestSearchWithBitsMatchesDeployedModel(t *testing.T) {
 						cfg := IntRVFL.Config(n, lambda, kappa)
 						cfg.Regularizer, cfg.ReadoutBits = reg, bits
 						d := model.Data{X: sp.XTrain, Y: sp.YTrain, ClassNames: u.Data.ClassNames}
-						m, err := model.TrainNormalized(d, sp.XTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
+						m, err := model.TrainNormalized(context.Background(), d, sp.XTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
 						if err != nil {
 							t.Fatal(err)
 						}

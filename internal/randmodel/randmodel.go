@@ -1,6 +1,7 @@
-package testmodel
+package randmodel
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
@@ -25,13 +26,19 @@ func (s Shape) String() string {
 	return fmt.Sprintf("intrvfl_k%d_n%d_l%d_kappa%d_b%d", s.K, s.N, s.L, s.Kappa, s.Bits)
 }
 
-// Random returns a valid model of the shape with weights drawn from seed. Its
-// readout weights are uniform in [−B, B]; the normaliser maps [0, 1] to itself.
-func Random(s Shape, name string, seed uint64) *model.Model {
-	// Only Uint64 is used, so the weights do not depend on a library method's
-	// algorithm (golden files are built from these models).
-	pcg := rand.NewPCG(seed, 0x7465737400000001)
-	m := &model.Model{Name: name, Arch: s.Arch, Seed: seed,
+// Draw returns one readout code in [−bound, bound].
+type Draw func(bound int) int32
+
+// New returns a valid model of shape s named name: its hidden layer drawn from
+// seed as model.Train draws it, the identity normaliser on [0, 1], and
+// readout codes from draw (W_out equal to the codes, scale 1). It panics on a
+// shape the model package rejects.
+func New(s Shape, name string, seed uint64, draw Draw) *model.Model {
+	net, err := model.NewNetwork(s.K, model.Config{Arch: s.Arch, N: s.N, Kappa: s.Kappa, Lambda: 1, Seed: seed})
+	if err != nil {
+		panic(fmt.Sprintf("randmodel: %s: %v", s, err))
+	}
+	m := &model.Model{Name: name, Net: net, Seed: seed,
 		Training: model.TrainingInfo{Lambda: 1, Regularizer: model.RegVariance, Rows: 1, Data: "random"},
 		Norm:     model.Normalizer{Min: make([]float64, s.K), Max: make([]float64, s.K)}}
 	for i := range m.Norm.Max {
@@ -41,30 +48,37 @@ func Random(s Shape, name string, seed uint64) *model.Model {
 		m.ClassNames = append(m.ClassNames, fmt.Sprintf("c%d", c))
 	}
 	bits := s.Bits
-	switch s.Arch {
-	case model.IntRVFL:
-		m.Int = model.NewIntNet(s.K, s.N, s.Kappa, seed)
-	case model.RVFL8:
-		m.Fixed = model.QuantizeFloatNet(model.NewFloatNet(s.K, s.N, seed))
-		bits = model.ReadoutBits
-	default:
-		panic("testmodel: arch " + s.Arch)
+	if rule := net.Readout(); rule.Bits != 0 {
+		bits = rule.Bits
 	}
 	bound := quant.BoundForBits(bits)
 	q := make([]int32, s.L*s.N)
 	m.Wout = make([]float64, s.L*s.N)
 	for i := range q {
-		q[i] = int32(pcg.Uint64()%uint64(2*bound+1)) - int32(bound)
+		q[i] = draw(bound)
 		m.Wout[i] = float64(q[i])
-	}
-	// Make sure the extremes appear (overflow checks want them).
-	q[0] = int32(bound)
-	if len(q) > 1 {
-		q[len(q)-1] = -int32(bound)
 	}
 	m.Readout = &model.IntReadout{Bits: bits, Bound: bound, Scale: 1, Method: quant.MethodRound, Q: q}
 	if err := m.Validate(); err != nil {
-		panic(fmt.Sprintf("testmodel: %s: %v", s, err))
+		panic(fmt.Sprintf("randmodel: %s: %v", s, err))
+	}
+	return m
+}
+
+// Random returns New's model with codes uniform in [−B, B] drawn from seed, and
+// the extremes +B (first code) and −B (last code) present (overflow checks
+// want them). Only PCG's Uint64 is used, so the codes do not depend on a
+// library method's algorithm (golden files are built from these models).
+func Random(s Shape, name string, seed uint64) *model.Model {
+	pcg := rand.NewPCG(seed, 0x7465737400000001)
+	m := New(s, name, seed, func(bound int) int32 {
+		return int32(pcg.Uint64()%uint64(2*bound+1)) - int32(bound)
+	})
+	// (W_out keeps the drawn values: the golden files were made that way.)
+	q, b := m.Readout.Q, int32(m.Readout.Bound)
+	q[0] = b
+	if len(q) > 1 {
+		q[len(q)-1] = -b
 	}
 	return m
 }
@@ -94,9 +108,9 @@ func Trained(s Shape, name string, seed uint64) (*model.Model, model.Data) {
 	if s.Arch == model.IntRVFL {
 		cfg.ReadoutBits = s.Bits
 	}
-	m, err := model.Train(d, cfg)
+	m, err := model.Train(context.Background(), d, cfg)
 	if err != nil {
-		panic(fmt.Sprintf("testmodel: train %s: %v", s, err))
+		panic(fmt.Sprintf("randmodel: train %s: %v", s, err))
 	}
 	return m, d
 }

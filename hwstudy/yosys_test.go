@@ -1,4 +1,4 @@
-package power_test
+package hwstudy
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hdlgen/hdlgen/hwstudy"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -17,9 +16,9 @@ import (
 )
 
 // TestAnalyticWithinToleranceOfYosys synthesises a few small designs of both
-// networks (a subset of hwstudy.CalibrationMatrix; about half a minute on two
+// networks (a subset of CalibrationMatrix; about half a minute on two
 // cores) and checks every resource against the analytic model's claimed
-// tolerance, hwstudy.Claimed, which docs/energy-model.md states (a hwstudy test
+// tolerance, Claimed, which docs/energy-model.md states (a hwstudy test
 // pins the two together): LUTs ±15 %, FFs ±5 %, CARRY4 ±5 %, DSP48E1 and
 // block RAM exact. The full matrix is `hdlgen power --calibrate`
 // (results/hardware/calibration.md).
@@ -27,14 +26,14 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 	if _, err := exec.LookPath("yosys"); err != nil {
 		t.Skip("yosys not installed")
 	}
-	shapes := []hwstudy.Shape{
+	shapes := []Shape{
 		{Arch: model.IntRVFL, K: 4, N: 32, L: 2, Kappa: 1, Bits: 3, P: 1},
 		{Arch: model.IntRVFL, K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},
 		{Arch: model.RVFL8, K: 4, N: 32, L: 2, P: 1},
 		{Arch: model.RVFL8, K: 8, N: 128, L: 3, P: 1},
 	}
-	inMatrix := map[hwstudy.Shape]bool{}
-	for _, s := range hwstudy.CalibrationMatrix {
+	inMatrix := map[Shape]bool{}
+	for _, s := range CalibrationMatrix {
 		inMatrix[s] = true
 	}
 	root := t.TempDir()
@@ -44,7 +43,7 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 	sem := make(chan struct{}, 2)
 	for i, s := range shapes {
 		if !inMatrix[s] {
-			t.Fatalf("%s is not in hwstudy.CalibrationMatrix", s.Name())
+			t.Fatalf("%s is not in CalibrationMatrix", s.Name())
 		}
 		wg.Add(1)
 		go func() {
@@ -52,7 +51,7 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			dir := filepath.Join(root, s.Name())
-			if _, err := rtl.Emit(hwstudy.RandomModel(s, 1), rtl.Options{Parallel: s.P, Vectors: 4}, dir); err != nil {
+			if _, err := rtl.Emit(context.Background(), RandomModel(s, 1), rtl.Options{Parallel: s.P, Vectors: 4}, dir); err != nil {
 				errs[i] = fmt.Errorf("emit: %w", err)
 				return
 			}
@@ -78,15 +77,15 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 		if reports[i].Cached {
 			t.Fatalf("%s: report came from a cache, want a Yosys run", s.Name())
 		}
-		y := hwstudy.YosysResources(reports[i])
+		y := power.YosysResources(reports[i])
 		a, err := power.Analytic(power.Design{Shape: power.Shape{Arch: s.Arch, K: s.K, L: s.L, Kappa: s.Kappa, Bits: s.Bits}, N: s.N, P: s.P})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range resources {
-			claim, ok := hwstudy.Claimed[r.name]
+			claim, ok := Claimed[r.name]
 			if !ok {
-				t.Fatalf("hwstudy.Claimed has no %s", r.name)
+				t.Fatalf("Claimed has no %s", r.name)
 			}
 			got, want := r.get(a), r.get(y)
 			if got == want {
