@@ -73,6 +73,9 @@ type block struct {
 	mask   uint64
 }
 
+// maxKappa is model.Train's largest κ.
+const maxKappa = 1 << 15
+
 // newIntEval prepares the fast path, or returns nil when cfg or u is outside
 // it (another network, an invalid configuration — EvaluateBaseline then
 // reports the error as it always did —, or activations that do not fit
@@ -84,18 +87,16 @@ func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 	_, regErr := model.ParseRegularizer(string(cfg.Regularizer))
 	k, l := u.Data.K(), u.Data.L()
 	switch {
-	case cfg.Arch != model.IntRVFL, cfg.N < 1, cfg.Kappa < 1, regErr != nil,
+	case cfg.Arch != model.IntRVFL, cfg.N < 1, cfg.N > model.MaxHidden, cfg.Kappa < 1, cfg.Kappa > maxKappa, regErr != nil,
 		!(cfg.Lambda > 0), math.IsInf(cfg.Lambda, 0), cfg.DirectLinks, cfg.QuantizedInputs,
 		cfg.ReadoutBits != 0 && (cfg.ReadoutBits < quant.MinBits || cfg.ReadoutBits > quant.MaxBits),
-		k < 1, k > math.MaxInt16, l < 2, min(cfg.Kappa, k) > 127, len(u.Folds) > 64:
+		k < 1, k > min(model.MaxFeatures, math.MaxInt16), l < 2, l > model.MaxClasses,
+		min(cfg.Kappa, k) > 127, len(u.Folds) > 64:
 		return nil
 	}
 	e := &intEval{u: u, cfg: cfg, k: k, n: cfg.N, l: l, clip: min(cfg.Kappa, k),
-		solver: ridge.Solver{Reg: ridge.Variance, Threads: cfg.Threads},
+		solver: ridge.Solver{Reg: cfg.Regularizer.Ridge(), Threads: cfg.Threads},
 		engine: linalg.Engine{Threads: cfg.Threads}}
-	if cfg.Regularizer == model.RegIdentity {
-		e.solver.Reg = ridge.Identity
-	}
 	d := u.Data
 	if u.HasTestFile() {
 		t := u.TestData

@@ -188,7 +188,7 @@ func TestEvaluateWithTestFile(t *testing.T) {
 	for s, seed := range seeds {
 		c := cfg
 		c.Seed = seed
-		m, err := model.Train(model.Data{X: train.X, Y: train.Y, ClassNames: train.ClassNames}, c)
+		m, err := model.Train(context.Background(), model.Data{X: train.X, Y: train.Y, ClassNames: train.ClassNames}, c)
 		if err != nil {
 			t.Fatal(err)
 		}
