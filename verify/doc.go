@@ -5,7 +5,8 @@
 // testbench/refdut): it needs DIR/Makefile and the testbench sources from
 // package testbench, DIR/vectors from rtl/sim, and the RTL. It drives the
 // Makefile, so `make verify` in DIR and Run do exactly the same thing. For each
-// target (stream, and axis when DIR/tb/tb_axis.v exists; Options.Targets
+// target (stream, axis when DIR/tb/tb_axis.v exists, system when
+// DIR/tb/tb_system.v exists; Options.Targets
 // narrows this) and each selected step it runs, with DIR as the working
 // directory,
 //

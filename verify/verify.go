@@ -36,7 +36,7 @@ var AllSteps = []Step{StepModel, StepLint, StepVerilator, StepIcarus}
 // traces and removes its build directories afterwards.
 type Options struct {
 	Steps     []Step    // steps to run, in AllSteps order; empty means AllSteps
-	Targets   []string  // "stream" and/or "axis"; empty means every target DIR has
+	Targets   []string  // "stream", "axis", "system"; empty means every target DIR has
 	Trace     bool      // Verilator runs write DIR/build/trace/<target>.vcd
 	KeepBuild bool      // keep DIR/build/verilator and DIR/build/icarus
 	Log       io.Writer // if non-nil, receives the tools' output as it comes
@@ -232,6 +232,9 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 	targets := []string{"stream"}
 	if _, err := os.Stat(filepath.Join(abs, "tb", "tb_axis.v")); err == nil {
 		targets = append(targets, "axis")
+	}
+	if _, err := os.Stat(filepath.Join(abs, "tb", "tb_system.v")); err == nil {
+		targets = append(targets, "system")
 	}
 	if targets, err = selectTargets(targets, opts.Targets); err != nil {
 		return nil, fmt.Errorf("verify: %s: %w", abs, err)

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/board"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -22,6 +25,9 @@ type emitOptions struct {
 	ready         float64
 	data, dataset string
 	force         bool
+	system        string
+	reloadable    bool
+	noScores      bool
 }
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
@@ -31,13 +37,15 @@ const defaultVectorSeed = 1
 func newEmitCmd(app *App) *cobra.Command {
 	o := &emitOptions{}
 	cmd := &cobra.Command{
-		Use:   "emit model.json -o DIR [--parallel P] [--axis]",
+		Use:   "emit model.json -o DIR [--parallel P] [--axis] [--system zynq [--reloadable-readout]]",
 		Short: "Write synthesizable Verilog, ROM files, test vectors and flows for a model",
 		Long: `Emit turns an intRVFL with an integer readout (train --bits, or quantize) or an
 rvfl8 into a design directory for the Zynq-7020:
 
   DIR/rtl/         Verilog-2005: <prefix>_top (valid/ready stream), <prefix>_core,
-                   hdlgen_* primitives, and <prefix>_axis (AXI4-Stream) with --axis
+                   hdlgen_* primitives, <prefix>_axis (AXI4-Stream) with --axis,
+                   and <prefix>_system (Zynq: AXI4-Stream in and out with batches
+                   and robust framing, AXI4-Lite registers) with --system zynq
   DIR/mem/         W_in bit ROM, readout ROM (and the rvfl8 sigmoid LUT), $readmemh files
   DIR/vectors/     test vectors and the Go simulator's expected outputs and cycles
   DIR/tb/          Verilator (C++) and Icarus (Verilog) testbenches
@@ -45,11 +53,16 @@ rvfl8 into a design directory for the Zynq-7020:
   DIR/Makefile     lint, sim, verify, trace, synth (Yosys), vivado
   DIR/design.json  widths, pipeline, exact latency;  DIR/model.json  the model
 
+With --reloadable-readout the system's readout can be replaced at run time
+through its registers (two banks, swapped between vectors); the system's
+interface is docs/system-interface.md.
+
 P hidden neurons are computed per clock (1 ≤ P ≤ N; P need not divide N). The
 output is byte-identical for the same model and options. DIR is built next to its
 final place and renamed into it, so a failed emit leaves nothing behind.
 Then run "hdlgen verify DIR".`,
 		Example: `  hdlgen emit iris.json -o build/iris --parallel 4 --axis
+  hdlgen emit iris.json -o build/iris-zynq --parallel 4 --system zynq --reloadable-readout
   hdlgen verify build/iris`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), app, args[0]) },
@@ -58,6 +71,9 @@ Then run "hdlgen verify DIR".`,
 	f.StringVarP(&o.out, "output", "o", "", "design directory to write")
 	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock (1…N)")
 	f.BoolVar(&o.axis, "axis", false, "also emit the AXI4-Stream wrapper")
+	f.StringVar(&o.system, "system", "", "also emit a system top: zynq (AXI DMA streams and AXI4-Lite registers)")
+	f.BoolVar(&o.reloadable, "reloadable-readout", false, "with --system: a readout the host can reload at run time")
+	f.BoolVar(&o.noScores, "no-scores", false, "with --system: records carry the class only, not the L scores")
 	f.IntVar(&o.vectors, "vectors", rtl.DefaultVectors, fmt.Sprintf("number of test vectors (1…%d)", maxVectors))
 	f.Uint64Var(&o.seed, "seed", defaultVectorSeed, "seed of the random vectors, gaps and back-pressure")
 	f.Float64Var(&o.ready, "ready", rtl.DefaultReadyProbability, "probability that out_ready is 1 in a cycle, in (0, 1] (1: no back-pressure)")
@@ -78,6 +94,14 @@ const (
 )
 
 func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error {
+	switch {
+	case o.system != "" && !slices.Contains(rtl.Systems, o.system):
+		return usagef("--system %q: want %s", o.system, strings.Join(rtl.Systems, ", "))
+	case o.system == "" && o.reloadable:
+		return usagef("--reloadable-readout needs --system %s", rtl.SystemZynq)
+	case o.system == "" && o.noScores:
+		return usagef("--no-scores needs --system %s", rtl.SystemZynq)
+	}
 	if err := inRange("--vectors", o.vectors, 1, maxVectors); err != nil {
 		return err
 	}
@@ -98,7 +122,8 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 		return err
 	}
 	opt := rtl.Options{Parallel: o.parallel, Axis: o.axis, Vectors: o.vectors, Seed: o.seed,
-		ReadyProbability: o.ready, Force: o.force}
+		ReadyProbability: o.ready, Force: o.force, System: o.system, ReloadableReadout: o.reloadable,
+		SystemNoScores: o.noScores}
 	if o.data != "" {
 		d, err := loadLabelled(o.data, o.dataset)
 		if err != nil {
@@ -124,6 +149,14 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	pl := rep.Plan
 	fmt.Fprintf(app.Err, "emitted %s to %s: %s, P=%d, latency %d cycles (%.2f µs at 100 MHz), %d test vectors\n",
 		rep.StreamTop, rep.Dir, m, pl.P, pl.Latency, float64(pl.Latency)/100, rep.Vectors)
+	if rep.SystemTop != "" {
+		fmt.Fprintf(app.Err, "system top %s: one vector every %d cycles", rep.SystemTop, rep.SystemII)
+		if cpv := rep.SystemCyclesPerVector; cpv > 0 {
+			fmt.Fprintf(app.Err, "; simulated steady state %.2f cycles per vector = %.0f classifications/s at %g MHz (%.1f %% of the core's one per %d)",
+				cpv, board.ClockHz/cpv, board.ClockHz/1e6, 100*float64(pl.II)/cpv, pl.II)
+		}
+		fmt.Fprintln(app.Err)
+	}
 	fmt.Fprintln(app.Out, rep.Dir)
 	return nil
 }
