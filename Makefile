@@ -13,12 +13,13 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/hdlgen
 
-## deps: install the simulators and Yosys (Debian/Ubuntu).
+## deps: install what is missing (simulators, Yosys, C++ and ARM compilers,
+## qemu-arm, tclsh, python3) with apt-get; demo and test run it first.
 deps:
-	apt-get update && apt-get install -y --no-install-recommends verilator iverilog yosys g++ make
+	@bash scripts/deps.sh
 
 ## demo: the main job on the embedded iris data set.
-demo: build
+demo: deps build
 	$(BIN) demo --out $(DEMO)
 
 ## test: formatting, vet and all tests (the collection tests read $(UCI121)).
@@ -36,7 +37,7 @@ SLOW_PKGS    := $(foreach t,$(SLOW_TESTS),./$(firstword $(subst $(comma), ,$(t))
 
 .PHONY: test-all $(addprefix test-slow/,$(SLOW_TESTS)) test-rest
 
-test: fmt-check vet
+test: deps fmt-check vet
 	@$(MAKE) --no-print-directory -j2 test-all
 
 test-all: $(addprefix test-slow/,$(SLOW_TESTS)) test-rest
