@@ -196,11 +196,13 @@ func primitivesFor(pl *plan.Plan, axis, system bool) []string {
 	}
 	if axis {
 		use["hdlgen_sext.v"] = true
+		use["hdlgen_axis_hold.v"] = true
 		use["hdlgen_axis_in.v"] = true
 		use["hdlgen_axis_out.v"] = true
 	}
 	if system {
 		use["hdlgen_sext.v"] = true
+		use["hdlgen_axis_hold.v"] = true
 		use["hdlgen_axis_frames.v"] = true
 		use["hdlgen_axis_fifo.v"] = true
 		use["hdlgen_axis_records.v"] = true

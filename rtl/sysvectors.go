@@ -153,50 +153,43 @@ const (
 	frameKinds
 )
 
+// junkFrame appends n junk beats starting with SOV, with EOV (eov) and TLAST
+// (last) on the last one.
+func (b *sysBuilder) junkFrame(n int, eov, last bool) {
+	for i := 0; i < n; i++ {
+		d := b.junk()
+		if i == 0 {
+			d |= regmap.BeatSOV
+		}
+		if eov && i == n-1 {
+			d |= regmap.BeatEOV
+		}
+		b.beat(d, last && i == n-1, -1)
+	}
+}
+
+// shorter draws a length of 1…B−1 beats (1 when B = 1).
+func (b *sysBuilder) shorter() int {
+	if b.id.Beats == 1 {
+		return 1
+	}
+	return 1 + b.r.intn(b.id.Beats-1)
+}
+
 // malformed appends a malformed frame of kind k before a well-formed vector
 // (which it must not disturb).
 func (b *sysBuilder) malformed(k int) {
 	nb := b.id.Beats
 	switch {
 	case k == frameShort && nb > 1:
-		n := 1 + b.r.intn(nb-1)
-		for i := 0; i < n; i++ {
-			d := b.junk()
-			if i == 0 {
-				d |= regmap.BeatSOV
-			}
-			if i == n-1 {
-				d |= regmap.BeatEOV
-			}
-			b.beat(d, false, -1)
-		}
+		b.junkFrame(b.shorter(), true, false)
 		b.record(recDropped, false, nil)
 	case k == frameLong:
-		n := nb + 1 + b.r.intn(3)
-		for i := 0; i < n; i++ {
-			d := b.junk()
-			if i == 0 {
-				d |= regmap.BeatSOV
-			}
-			if i == n-1 {
-				d |= regmap.BeatEOV
-			}
-			b.beat(d, false, -1)
-		}
+		b.junkFrame(nb+1+b.r.intn(3), true, false)
 		b.record(recDropped, false, nil)
 	case k == frameCut:
-		// Fewer than B beats (for B = 1: one beat without EOV), no EOV.
-		n := 1
-		if nb > 1 {
-			n = 1 + b.r.intn(nb-1)
-		}
-		for i := 0; i < n; i++ {
-			d := b.junk()
-			if i == 0 {
-				d |= regmap.BeatSOV
-			}
-			b.beat(d, false, -1)
-		}
+		// Fewer than B beats (for B = 1: one beat), no EOV: the next SOV cuts it.
+		b.junkFrame(b.shorter(), false, false)
 		b.record(recDropped, false, nil)
 	case k == frameCutShort && nb > 1:
 		b.beat(b.junk()|regmap.BeatSOV, false, -1)
@@ -233,17 +226,7 @@ func (b *sysBuilder) batchOf(vectors [][]int, junkEvery, end int) {
 	}
 	switch end {
 	case 1: // TLAST on a beat before B−1 without EOV, or on a vector's first beat without EOV
-		n := 1
-		if b.id.Beats > 1 {
-			n = 1 + b.r.intn(b.id.Beats-1)
-		}
-		for i := 0; i < n; i++ {
-			d := b.junk()
-			if i == 0 {
-				d |= regmap.BeatSOV
-			}
-			b.beat(d, i == n-1, -1)
-		}
+		b.junkFrame(b.shorter(), false, true)
 		b.record(recDropped, true, nil)
 	case 2:
 		b.beat(b.junk(), true, -1)
@@ -388,14 +371,6 @@ func reloadReadout(r rng, m *model.Model) []int32 {
 		}
 	}
 	return q
-}
-
-// sysResult is a checked system run.
-type sysResult struct {
-	run *sim.SysRun
-	// CyclesPerVector is the steady-state interval of the free-running batch
-	// (0 when it is too short to measure).
-	cyclesPerVector float64
 }
 
 // checkSystemRun compares the simulated system run with what the script's

@@ -22,6 +22,7 @@ var Primitives = []string{
 	"hdlgen_intrvfl_hidden.v",
 	"hdlgen_rvfl8_hidden.v",
 	"hdlgen_mac.v",
+	"hdlgen_axis_hold.v",
 	"hdlgen_axis_in.v",
 	"hdlgen_axis_out.v",
 	"hdlgen_axis_frames.v",

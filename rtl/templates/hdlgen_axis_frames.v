@@ -138,28 +138,19 @@ module hdlgen_axis_frames #(
     end
   end
 
-  // Data: the first Beats-1 beats shift in from the top; the last comes from TDATA.
+  // Data: the first Beats-1 beats are held; the last comes from TDATA.
   wire [Beats*BEAT_W-1:0] frame;
+  hdlgen_axis_hold #(
+    .Width(BEAT_W),
+    .Beats(Beats)
+  ) u_hold (
+    .clk_i  (clk_i),
+    .shift_i(beat),
+    .beat_i (s_axis_tdata[BEAT_W-1:0]),
+    .frame_o(frame)
+  );
+
   generate
-    if (Beats == 1) begin : g_single
-      assign frame = s_axis_tdata[BEAT_W-1:0];
-    end else if (Beats == 2) begin : g_pair
-      reg [BEAT_W-1:0] held_q;
-      always @(posedge clk_i) begin
-        if (beat) begin
-          held_q <= s_axis_tdata[BEAT_W-1:0];
-        end
-      end
-      assign frame = {s_axis_tdata[BEAT_W-1:0], held_q};
-    end else begin : g_shift
-      reg [(Beats-1)*BEAT_W-1:0] held_q;
-      always @(posedge clk_i) begin
-        if (beat) begin
-          held_q <= {s_axis_tdata[BEAT_W-1:0], held_q[(Beats-1)*BEAT_W-1:BEAT_W]};
-        end
-      end
-      assign frame = {s_axis_tdata[BEAT_W-1:0], held_q};
-    end
     if (Beats*BEAT_W > Features*ElemW) begin : g_pad
       // Element slots of the last beat beyond feature K-1 are ignored.
       wire unused_pad;

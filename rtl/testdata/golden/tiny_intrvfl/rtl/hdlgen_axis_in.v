@@ -80,28 +80,18 @@ module hdlgen_axis_in #(
     end
   end
 
-  // Data: the first Features-1 beats shift in from the top, so when the last beat
-  // arrives beat 0 sits at the bottom (feature 0 at bits [ElemW-1:0]).
+  // Data: the first Features-1 beats are held; the last comes from TDATA.
+  hdlgen_axis_hold #(
+    .Width(ElemW),
+    .Beats(Features)
+  ) u_hold (
+    .clk_i  (clk_i),
+    .shift_i(beat),
+    .beat_i (s_axis_tdata[ElemW-1:0]),
+    .frame_o(vec_data_o)
+  );
+
   generate
-    if (Features == 1) begin : g_single
-      assign vec_data_o = s_axis_tdata[ElemW-1:0];
-    end else if (Features == 2) begin : g_pair
-      reg [ElemW-1:0] held_q;
-      always @(posedge clk_i) begin
-        if (beat) begin
-          held_q <= s_axis_tdata[ElemW-1:0];
-        end
-      end
-      assign vec_data_o = {s_axis_tdata[ElemW-1:0], held_q};
-    end else begin : g_shift
-      reg [(Features-1)*ElemW-1:0] held_q;
-      always @(posedge clk_i) begin
-        if (beat) begin
-          held_q <= {s_axis_tdata[ElemW-1:0], held_q[(Features-1)*ElemW-1:ElemW]};
-        end
-      end
-      assign vec_data_o = {s_axis_tdata[ElemW-1:0], held_q};
-    end
     if (ElemW < TDataW) begin : g_unused
       // TDATA bits above the feature width are ignored.
       wire unused_tdata;
