@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hdlgen/hdlgen/hostdrv"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
@@ -147,6 +148,25 @@ func writeRows(t *testing.T, path string, rows [][]float64) {
 		}
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeCSV writes rows as a CSV file without a header (NaN, +Inf, -Inf as
+// Go formats them).
+func writeCSV(t *testing.T, path string, rows [][]float64) {
+	t.Helper()
+	var csv strings.Builder
+	for _, row := range rows {
+		for i, v := range row {
+			if i > 0 {
+				csv.WriteByte(',')
+			}
+			csv.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		csv.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(csv.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -304,21 +324,9 @@ func TestPythonWrapper(t *testing.T) {
 
 func checkPython(t *testing.T, sd *simDesign, python string) {
 	rows := simRows(sd.m1, sd.data, 300, 21)
-	var csv strings.Builder
-	for _, row := range rows {
-		for i, v := range row {
-			if i > 0 {
-				csv.WriteByte(',')
-			}
-			csv.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-		}
-		csv.WriteByte('\n')
-	}
 	work := t.TempDir()
 	csvPath := filepath.Join(work, "rows.csv")
-	if err := os.WriteFile(csvPath, []byte(csv.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeCSV(t, csvPath, rows)
 	script, _ := filepath.Abs("testdata/py_check.py")
 	lib := filepath.Join(sd.driver, "build", "sim", "libhdlgen_sim.so")
 	out := run(t, work, python, script, sd.driver, lib, "sim:seed=3,valid=0.7,ready=0.7", csvPath, sd.readout)
@@ -476,4 +484,56 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(filepath.Dir(simOnce.d.dir))
 	}
 	os.Exit(code)
+}
+
+// TestRunSimThroughput: hdlgen-run-sim classify on a CSV prints the Go
+// model's classes, and without back-pressure the simulated system classifies
+// at ≥ 95 % of the core's rate (one vector every II cycles), counting every
+// cycle of the DMA transfers (pipeline fill included), from the backend's
+// stats=1 report.
+func TestRunSimThroughput(t *testing.T) {
+	sd := buildSimDesign(t)
+	const n = 3000
+	rows := simRows(sd.m1, sd.data, n, 33)
+	work := t.TempDir()
+	csvPath := filepath.Join(work, "rows.csv")
+	writeCSV(t, csvPath, rows)
+	runSim := filepath.Join(sd.driver, "build/sim/hdlgen-run-sim")
+
+	var ii int
+	info := run(t, work, runSim, "info")
+	if i := strings.Index(info, ", II "); i < 0 {
+		t.Fatalf("info has no II:\n%s", info)
+	} else if _, err := fmt.Sscanf(info[i:], ", II %d cycles", &ii); err != nil || ii <= 0 {
+		t.Fatalf("info: II %d (%v):\n%s", ii, err, info)
+	}
+
+	cmd := exec.Command(runSim, "-d", "sim:stats=1", "classify", csvPath)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("hdlgen-run-sim classify: %v\n%s", err, stderr.String())
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	want := make([]string, n)
+	for r, row := range rows {
+		want[r] = sd.m1.ClassNames[sd.m1.Predict(row)]
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hdlgen-run-sim classify, classes (-Go model +driver on the RTL):\n%s", diff)
+	}
+
+	var transfers, in, outWords, cycles int
+	if _, err := fmt.Sscanf(stderr.String(), "sim: %d transfers, %d words in, %d words out, %d cycles",
+		&transfers, &in, &outWords, &cycles); err != nil {
+		t.Fatalf("no stats line: %v\n%s", err, stderr.String())
+	}
+	cpv := float64(cycles) / n
+	rate := float64(ii) / cpv
+	t.Logf("%d vectors in %d transfers (%d words in, %d out): %d cycles, %.3f cycles per vector, II %d: %.1f %% of the core's rate, %.0f classifications/s at 100 MHz",
+		n, transfers, in, outWords, cycles, cpv, ii, 100*rate, 100e6/cpv)
+	if transfers == 0 || rate < 0.95 || rate > 1 {
+		t.Errorf("%.3f cycles per vector with II %d: %.1f %% of the core's rate, want 95 %% to 100 %%", cpv, ii, 100*rate)
+	}
 }
