@@ -82,12 +82,9 @@ func newSimDesign() (*simDesign, error) {
 		return nil, err
 	}
 	dir := filepath.Join(root, "design")
-	opts := rtl.Options{Parallel: simParallel, System: rtl.SystemZynq, ReloadableReadout: true, Vectors: 20}
-	if _, err := rtl.Emit(context.Background(), m1, opts, dir); err != nil {
+	drv, err := emitSim(m1, simParallel, dir)
+	if err != nil {
 		return nil, err
-	}
-	if _, err := os.Stat(filepath.Join(dir, hostdrv.Dir, "Makefile")); err != nil {
-		return nil, fmt.Errorf("emit --system zynq wrote no driver: %w", err)
 	}
 	dd, err := weights.ReadDesign(dir)
 	if err != nil {
@@ -105,13 +102,27 @@ func newSimDesign() (*simDesign, error) {
 	if err := os.WriteFile(readout, b, 0o644); err != nil {
 		return nil, err
 	}
+	return &simDesign{dir: dir, driver: drv, m1: m1, m2: m2, data: data, readout: readout}, nil
+}
+
+// emitSim emits m as a system design with a reloadable readout at P = p into
+// dir and builds its driver for the simulation backend (make sim), returning
+// the driver directory.
+func emitSim(m *model.Model, p int, dir string) (string, error) {
+	opts := rtl.Options{Parallel: p, System: rtl.SystemZynq, ReloadableReadout: true, Vectors: 20}
+	if _, err := rtl.Emit(context.Background(), m, opts, dir); err != nil {
+		return "", err
+	}
 	drv := filepath.Join(dir, hostdrv.Dir)
+	if _, err := os.Stat(filepath.Join(drv, "Makefile")); err != nil {
+		return "", fmt.Errorf("emit --system zynq wrote no driver: %w", err)
+	}
 	cmd := exec.Command("nice", "-n", "10", "make", "-s", "sim")
 	cmd.Dir = drv
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("make sim: %v\n%s", err, out)
+		return "", fmt.Errorf("make sim: %v\n%s", err, out)
 	}
-	return &simDesign{dir: dir, driver: drv, m1: m1, m2: m2, data: data, readout: readout}, nil
+	return drv, nil
 }
 
 // simRows draws n raw rows: training rows with noise, uniform values around
@@ -489,16 +500,41 @@ func TestMain(m *testing.M) {
 // TestRunSimThroughput: hdlgen-run-sim classify on a CSV prints the Go
 // model's classes, and without back-pressure the simulated system classifies
 // at ≥ 95 % of the core's rate (one vector every II cycles), counting every
-// cycle of the DMA transfers (pipeline fill included), from the backend's
-// stats=1 report.
+// cycle of the DMA transfer (pipeline fill included), from the backend's
+// stats=1 report. Designs: the CI design and the paper's median network
+// (K=16, N=512, L=4, κ=3, 5 bits) at P=8 and P=1 (two more Verilator builds).
+// `go test ./hostdrv -run TestRunSimThroughput -v` prints the numbers.
 func TestRunSimThroughput(t *testing.T) {
 	sd := buildSimDesign(t)
+	median := randmodel.Shape{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5}
+	for _, tc := range []struct {
+		name  string
+		shape randmodel.Shape
+		p     int
+	}{{"ci", simShape, simParallel}, {"median P=8", median, 8}, {"median P=1", median, 1}} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			m, data, drv := sd.m1, sd.data, sd.driver
+			if tc.name != "ci" {
+				m, data = randmodel.Trained(tc.shape, "median", 1)
+				var err error
+				if drv, err = emitSim(m, tc.p, filepath.Join(t.TempDir(), "design")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			checkRunSim(t, m, data, drv)
+		})
+	}
+}
+
+// checkRunSim classifies 3,000 rows with drv's hdlgen-run-sim and checks the
+// classes and the throughput.
+func checkRunSim(t *testing.T, m *model.Model, data model.Data, drv string) {
 	const n = 3000
-	rows := simRows(sd.m1, sd.data, n, 33)
+	rows := simRows(m, data, n, 33)
 	work := t.TempDir()
 	csvPath := filepath.Join(work, "rows.csv")
 	writeCSV(t, csvPath, rows)
-	runSim := filepath.Join(sd.driver, "build/sim/hdlgen-run-sim")
+	runSim := filepath.Join(drv, "build/sim/hdlgen-run-sim")
 
 	var ii int
 	info := run(t, work, runSim, "info")
@@ -518,7 +554,7 @@ func TestRunSimThroughput(t *testing.T) {
 	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	want := make([]string, n)
 	for r, row := range rows {
-		want[r] = sd.m1.ClassNames[sd.m1.Predict(row)]
+		want[r] = m.ClassNames[m.Predict(row)]
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("hdlgen-run-sim classify, classes (-Go model +driver on the RTL):\n%s", diff)

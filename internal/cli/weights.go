@@ -69,7 +69,7 @@ func (o *weightsOptions) run(app *App, modelPath string) error {
 	if err := atomicfile.WriteFile(o.out, b, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(app.Err, "wrote %s: the %d-bit readout (±%d) of %s for design %s (model hash %s): %d words of %d chunks\n",
+	fmt.Fprintf(app.Err, "wrote %s: the %d-bit readout (±%d) of %s for design %s (model hash %s): %d words × %d RO_DATA writes\n",
 		o.out, img.Bits, img.Bound, m.Name, o.design, img.Design, img.Words(), img.Chunks())
 	fmt.Fprintln(app.Out, o.out)
 	return nil
