@@ -10,7 +10,8 @@
 //	driver/hdlgen.c            open/identify, classify, counters, readout reload
 //	driver/hdlgen_backend.h    the backend interface
 //	driver/backend_uio.c       Linux: UIO registers + u-dma-buf + AXI DMA (simple mode)
-//	driver/backend_sim.cpp     the Verilator model of the system top
+//	driver/backend_sim.cpp     the Verilator model of the system top, driven by
+//	                           the system testbench's harness (tb/system_harness.h)
 //	driver/hdlgen_run.c        the command-line tool hdlgen-run
 //	driver/hdlgen.py           Python (ctypes) wrapper
 //	driver/hdlgen-overlay.dts  device-tree overlay for the UIO backend
