@@ -155,6 +155,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newSynthCmd(app),
 		newPowerCmd(app),
 		newSizeCmd(app),
+		newWeightsCmd(app),
 		newVersionCmd(app),
 	)
 	return root
