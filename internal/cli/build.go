@@ -8,12 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hdlgen/hdlgen/build"
+	"github.com/hdlgen/hdlgen/flow"
 	"github.com/hdlgen/hdlgen/quant"
 )
 
 type buildOptions struct {
-	o build.Options
+	o flow.Options
 }
 
 func newBuildCmd(app *App) *cobra.Command {
@@ -93,7 +93,7 @@ func (b *buildOptions) run(ctx context.Context, app *App) error {
 		return root.ExecuteContext(ctx)
 	}
 	t0 := time.Now()
-	res, err := build.Run(ctx, o)
+	res, err := flow.Run(ctx, o)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,85 @@
+package flow
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hdlgen/hdlgen/dataset"
+)
+
+func TestSplitRoundTrips(t *testing.T) {
+	src := []byte("kind,x,y\nb,0.1,1e-300\na,2,3\nb,\"4\",-5.5\na,6,7\nc d,8,9\nc d,1.0000000000000002,11\n")
+	dir := t.TempDir()
+	o := Options{Data: "in.csv", LabelColumn: "kind", Holdout: 0.5}
+	tp, hp := filepath.Join(dir, "t.csv"), filepath.Join(dir, "h.csv")
+	if err := writeSplit(o, src, tp, hp); err != nil {
+		t.Fatal(err)
+	}
+	orig, err := dataset.ReadCSV(bytes.NewReader(src), "in.csv", dataset.CSVOptions{LabelColumn: "kind"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, p := range []string{tp, hp} {
+		d, err := dataset.LoadCSV(p, dataset.CSVOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(orig.FeatureNames, d.FeatureNames); diff != "" {
+			t.Errorf("%s features (-want +got)\n%s", p, diff)
+		}
+		for r := 0; r < d.M(); r++ {
+			row := d.Row(r)
+			rows = append(rows, rowKey(d.ClassNames[d.Y[r]], row))
+		}
+	}
+	var want []string
+	for r := 0; r < orig.M(); r++ {
+		want = append(want, rowKey(orig.ClassNames[orig.Y[r]], orig.Row(r)))
+	}
+	slices.Sort(want)
+	slices.Sort(rows)
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("rows of the two files (-want +got)\n%s", diff)
+	}
+}
+
+// rowKey is a row's label and exact values, for comparing row sets.
+func rowKey(label string, v []float64) string {
+	k := label
+	for _, x := range v {
+		k += " " + strconv.FormatUint(math.Float64bits(x), 16)
+	}
+	return k
+}
+
+func TestReadScore(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.txt")
+	os.WriteFile(p, []byte("accuracy 0.7500 (3/4)\ntrue \\ predicted a b\n"), 0o644)
+	s, err := readScore(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Score{Accuracy: 0.75, Correct: 3, Total: 4, Matrix: "true \\ predicted a b\n"}, s); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	os.WriteFile(p, []byte("setosa\n"), 0o644)
+	if _, err := readScore(p); err == nil {
+		t.Error("readScore accepted a prediction list")
+	}
+}
+
+func TestQuoteArgs(t *testing.T) {
+	got := quoteArgs([]string{"train", "--data", "my data.csv", "--label-column", "it's", "-o", "m.json"})
+	want := `train --data 'my data.csv' --label-column 'it'\''s' -o m.json`
+	if got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
