@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
 )
 
 func TestChooseGA(t *testing.T) {
@@ -159,5 +163,43 @@ func TestQuantizeHeldOutFlagsNeedData(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"float", "3-bit integer"}, names); diff != "" || !strings.Contains(errs, "held-out accuracy") {
 		t.Errorf("quantize --ga stderr (-want +got readouts)\n%s\n%s", diff, errs)
+	}
+}
+
+// TestPredictBatchEqualsPerRow: predict (batch path) prints the classes of
+// Model.Predict, row by row, and --score counts them.
+func TestPredictBatchEqualsPerRow(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.json")
+	if code, _, errs := run(t, "train", "--data", "../../examples/breast-cancer-wisc.csv", "--n", "300", "--bits", "4", "--lambda", "1", "-o", p); code != 0 {
+		t.Fatalf("train: %s", errs)
+	}
+	m, err := model.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := dataset.LoadCSV("../../examples/breast-cancer-wisc.csv", dataset.CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	correct := 0
+	for r := 0; r < d.M(); r++ {
+		c := m.Predict(d.Row(r))
+		want = append(want, m.ClassNames[c])
+		if c == d.Y[r] {
+			correct++
+		}
+	}
+	code, out, errs := run(t, "predict", p, "--data", "../../examples/breast-cancer-wisc.csv")
+	if code != 0 {
+		t.Fatalf("predict: %s", errs)
+	}
+	if diff := cmp.Diff(want, strings.Fields(out)); diff != "" {
+		t.Errorf("predict (-per-row +printed)\n%s", diff)
+	}
+	code, out, _ = run(t, "predict", p, "--data", "../../examples/breast-cancer-wisc.csv", "--score")
+	if want := fmt.Sprintf("(%d/%d)", correct, d.M()); code != 0 || !strings.Contains(out, want) {
+		t.Errorf("predict --score: %q, want %s", out, want)
 	}
 }

@@ -31,7 +31,8 @@ func newPredictCmd(app *App) *cobra.Command {
 		Short: "Classify the rows of a CSV file, one class name per line",
 		Long: `Predict reads a CSV file of the model's features and prints one predicted class
 name per row, in row order. A model with an integer readout predicts with it
-(exactly as the hardware does); otherwise the float readout is used.
+(exactly as the hardware does; an intRVFL's through a batched path that gives
+the same classes, model.BatchPredictor); otherwise the float readout is used.
 
 The header's column names are matched to the model's feature names: the columns
 may come in any order, a column named like the training label is ignored (so the
@@ -98,13 +99,13 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 	}
 	w := bufio.NewWriter(app.Out)
 	defer w.Flush()
+	pred := predictAll(m, d)
 	for r := 0; r < d.M(); r++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		row := d.Row(r)
-		c := m.Predict(row)
-		fmt.Fprint(w, m.ClassNames[c])
+		fmt.Fprint(w, m.ClassNames[pred[r]])
 		if o.scores {
 			if m.Readout != nil {
 				for _, s := range m.IntScores(row) {
@@ -144,9 +145,19 @@ func scoreFile(m *model.Model, path, labelCol string, byPosition bool) (*confusi
 	if d, err = matchColumns(want, d); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return confusion.Of(m.ClassNames, d.Y, predictAll(m, d)), nil
+}
+
+// predictAll classifies every row of d with m: the batch path
+// (model.BatchPredictor, bit-identical) when m has one, else row by row.
+func predictAll(m *model.Model, d *dataset.Dataset) []int {
 	pred := make([]int, d.M())
+	if bp := model.NewBatchPredictor(m); bp != nil {
+		bp.Predict(pred, d.X, d.M(), 0)
+		return pred
+	}
 	for r := range pred {
 		pred[r] = m.Predict(d.Row(r))
 	}
-	return confusion.Of(m.ClassNames, d.Y, pred), nil
+	return pred
 }
