@@ -38,7 +38,7 @@ func TestBatchPredictorMatchesPredict(t *testing.T) {
 		{Arch: model.IntRVFL, K: 1, N: 1, L: 2, Kappa: 1, Bits: 2},
 		{Arch: model.IntRVFL, K: 5, N: 7, L: 3, Kappa: 7, Bits: 3},
 		{Arch: model.IntRVFL, K: 63, N: 100, L: 10, Kappa: 15, Bits: 8},
-		{Arch: model.IntRVFL, K: 64, N: 300, L: 26, Kappa: 3, Bits: 16}, // 27-bit lanes, 2 per word
+		{Arch: model.IntRVFL, K: 64, N: 300, L: 26, Kappa: 3, Bits: 16}, // 26-bit lanes, 2 per word
 		{Arch: model.IntRVFL, K: 9, N: 1500, L: 7, Kappa: 15, Bits: 16}, // 31-bit lanes
 	}
 	for _, s := range shapes {
