@@ -259,7 +259,11 @@ func (r *runner) command(name string, args []string, stdoutFile string, outputs 
 		if stdoutFile == "" {
 			stdout = logf
 		}
-		if err := r.o.Run(r.ctx, args, stdout, logf); err != nil {
+		stderr := io.Writer(logf)
+		if name == "search" { // minutes on a large grid: show its progress lines
+			stderr = io.MultiWriter(logf, r.o.Progress)
+		}
+		if err := r.o.Run(r.ctx, args, stdout, stderr); err != nil {
 			return fmt.Errorf("flow: step %s failed (%s; log %s): %w", name, line, logPath, err)
 		}
 		if stdoutFile != "" {
