@@ -131,13 +131,7 @@ func (b *BatchPredictor) predictRange(dst []int, x []float64, from, to int) {
 				end = min(lv[order[p]], n)
 			}
 			if words == 1 {
-				a := acc[0]
-				tbl := b.table[j*stride : end*stride]
-				for _, sg := range signs[j:end] {
-					a += tbl[bits.OnesCount64(mask^sg)]
-					tbl = tbl[stride:]
-				}
-				acc[0] = a
+				acc[0] = sumScores(acc[0], mask, signs[j:end], b.table[j*stride:end*stride], stride)
 			} else {
 				for jj := j; jj < end; jj++ {
 					e := b.table[jj*stride+bits.OnesCount64(mask^signs[jj])*words:][:words]
@@ -150,6 +144,16 @@ func (b *BatchPredictor) predictRange(dst []int, x []float64, from, to int) {
 		}
 		dst[r] = b.argmax(acc)
 	}
+}
+
+// sumScores adds to a the packed scores of the neurons whose sign words are
+// signs, all seeing the thermometer word mask; tbl holds their tables (stride
+// words apart). A leaf, so that the loop keeps its values in registers.
+func sumScores(a, mask uint64, signs, tbl []uint64, stride int) uint64 {
+	for i, sg := range signs {
+		a += tbl[i*stride+bits.OnesCount64(mask^sg)]
+	}
+	return a
 }
 
 // argmax returns the class of the largest packed score, the lowest on ties
