@@ -18,6 +18,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
+	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/study/tune"
 )
 
@@ -31,7 +32,10 @@ type Options struct {
 	LabelColumn string  // its label column: name or 1-based number; "" is the last
 	Dir         string  // output directory
 	Bits        int     // readout bits (default 5)
-	Parallel    int     // P of the design (default 1)
+	Parallel    int     // P of the design (default 1; chosen by the constraints when any is set)
+	LatencyS    float64 // constraint: latency ≤ LatencyS seconds (0: none)
+	MaxLUTs     int     // constraint: LUTs (analytic estimate) ≤ MaxLUTs (0: none)
+	BudgetJ     float64 // constraint: budgeted energy per classification ≤ BudgetJ (0: none)
 	Holdout     float64 // share of each class held out (default 0.25)
 	SplitSeed   uint64  // seed of the held-out split
 	Seed        uint64  // seed of the network
@@ -109,7 +113,7 @@ type runner struct {
 }
 
 // stepNames are the steps in order (for progress: "[i/n]").
-var stepNames = []string{"split", "search", "train", "quantize", "score", "emit", "verify", "synth", "power"}
+var stepNames = []string{"split", "search", "train", "quantize", "score", "size", "emit", "verify", "synth", "power"}
 
 // Run builds the design of o.Data into o.Dir and writes the report.
 func Run(ctx context.Context, o Options) (*Result, error) {
@@ -198,7 +202,32 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 
-	// 6. emit, 7. verify, 8. synth, 9. power
+	// 6. size: P from the constraints
+	if o.constrained() {
+		if err := os.MkdirAll(p("size"), 0o755); err != nil {
+			return nil, fmt.Errorf("flow: %w", err)
+		}
+		var cands []Candidate
+		for _, par := range candidatePs(c.N) {
+			out := p(fmt.Sprintf("size/p%d.json", par))
+			if err := r.command(fmt.Sprintf("size P=%d", par), []string{"power", p(intModel), "--parallel", strconv.Itoa(par), "--json"}, out, out); err != nil {
+				return nil, err
+			}
+			var e power.Estimate
+			if err := readJSON(out, &e); err != nil {
+				return nil, err
+			}
+			cands = append(cands, Candidate{P: par, Estimate: e})
+		}
+		best, err := Choose(cands, o)
+		if err != nil {
+			return nil, err
+		}
+		o.Parallel = cands[best].P
+		facts.Sizing = cands
+	}
+
+	// 7. emit, 8. verify, 9. synth, 10. power
 	if err := r.command("emit", []string{"emit", p(intModel), "--parallel", strconv.Itoa(o.Parallel), "--data", p(holdoutCSV),
 		"--vectors", strconv.Itoa(o.Vectors), "-o", p(hwDir)}, "", filepath.Join(p(hwDir), "design.json")); err != nil {
 		return nil, err
@@ -389,4 +418,64 @@ func csvBytes(d *dataset.Dataset, rows []int) ([]byte, error) {
 	}
 	w.Flush()
 	return b.Bytes(), w.Error()
+}
+
+// constrained reports whether a constraint chooses P.
+func (o Options) constrained() bool { return o.LatencyS > 0 || o.MaxLUTs > 0 || o.BudgetJ > 0 }
+
+// candidatePs are the P tried by the size step: powers of two below N, and N.
+func candidatePs(n int) []int {
+	var ps []int
+	for par := 1; par < n; par *= 2 {
+		ps = append(ps, par)
+	}
+	return append(ps, n)
+}
+
+// Candidate is one P the size step estimated (power's analytic model).
+type Candidate struct {
+	P        int
+	Estimate power.Estimate
+	Feasible bool // meets every constraint
+}
+
+// Choose marks the candidates that meet o's constraints and returns the
+// index of the one with the fewest LUTs (ties: the smaller P), or an error
+// listing what the closest candidates reach.
+func Choose(cands []Candidate, o Options) (int, error) {
+	best := -1
+	for i := range cands {
+		e := cands[i].Estimate
+		ok := (o.LatencyS == 0 || e.LatencyS <= o.LatencyS) &&
+			(o.MaxLUTs == 0 || e.Resources.LUTs <= o.MaxLUTs) &&
+			(o.BudgetJ == 0 || e.BudgetedJ <= o.BudgetJ)
+		cands[i].Feasible = ok
+		if ok && (best < 0 || e.Resources.LUTs < cands[best].Estimate.Resources.LUTs) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return best, nil
+	}
+	var lines []string
+	for _, c := range cands {
+		e := c.Estimate
+		lines = append(lines, fmt.Sprintf("P=%d: latency %.3g µs, %d LUTs, %s %s", c.P, e.LatencyS*1e6, e.Resources.LUTs, e.BudgetOn, power.FormatEnergy(e.BudgetedJ)))
+	}
+	return -1, fmt.Errorf("flow: no P meets %s (estimated by hdlgen power's analytic model):\n  %s", o.constraintText(), strings.Join(lines, "\n  "))
+}
+
+// constraintText names the constraints set.
+func (o Options) constraintText() string {
+	var c []string
+	if o.LatencyS > 0 {
+		c = append(c, fmt.Sprintf("latency ≤ %.3g µs", o.LatencyS*1e6))
+	}
+	if o.MaxLUTs > 0 {
+		c = append(c, fmt.Sprintf("≤ %d LUTs", o.MaxLUTs))
+	}
+	if o.BudgetJ > 0 {
+		c = append(c, "energy ≤ "+power.FormatEnergy(o.BudgetJ))
+	}
+	return strings.Join(c, ", ")
 }

@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/power"
 )
 
 func TestSplitRoundTrips(t *testing.T) {
@@ -81,5 +83,60 @@ func TestQuoteArgs(t *testing.T) {
 	want := `train --data 'my data.csv' --label-column 'it'\''s' -o m.json`
 	if got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestChoose(t *testing.T) {
+	cand := func(p, luts int, latUS, nJ float64) Candidate {
+		var e power.Estimate
+		e.Resources.LUTs, e.LatencyS, e.BudgetedJ = luts, latUS*1e-6, nJ*1e-9
+		return Candidate{P: p, Estimate: e}
+	}
+	cands := func() []Candidate {
+		return []Candidate{cand(1, 100, 5, 10), cand(2, 180, 2.6, 7), cand(4, 300, 1.4, 6), cand(8, 560, 0.8, 6.5)}
+	}
+	tests := []struct {
+		name     string
+		o        Options
+		want     int // index; -1: error
+		feasible []bool
+	}{
+		{"latency", Options{LatencyS: 2e-6}, 2, []bool{false, false, true, true}},
+		{"latency exact", Options{LatencyS: 2.6e-6}, 1, []bool{false, true, true, true}},
+		{"luts", Options{MaxLUTs: 200}, 0, []bool{true, true, false, false}},
+		{"budget", Options{BudgetJ: 6.2e-9}, 2, []bool{false, false, true, false}},
+		{"all", Options{LatencyS: 3e-6, MaxLUTs: 400, BudgetJ: 7.5e-9}, 1, []bool{false, true, true, false}},
+		{"none", Options{LatencyS: 1e-6, MaxLUTs: 400}, -1, []bool{false, false, false, false}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cands()
+			got, err := Choose(c, tc.o)
+			if tc.want < 0 {
+				if err == nil || !strings.Contains(err.Error(), "no P meets latency ≤ 1 µs, ≤ 400 LUTs") {
+					t.Errorf("err = %v", err)
+				}
+			} else if err != nil || got != tc.want {
+				t.Errorf("Choose = %d, %v; want %d", got, err, tc.want)
+			}
+			var feas []bool
+			for _, x := range c {
+				feas = append(feas, x.Feasible)
+			}
+			if diff := cmp.Diff(tc.feasible, feas); diff != "" {
+				t.Errorf("feasible (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCandidatePs(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want []int
+	}{{1, []int{1}}, {2, []int{1, 2}}, {50, []int{1, 2, 4, 8, 16, 32, 50}}, {64, []int{1, 2, 4, 8, 16, 32, 64}}} {
+		if diff := cmp.Diff(tc.want, candidatePs(tc.n)); diff != "" {
+			t.Errorf("N=%d (-want +got)\n%s", tc.n, diff)
+		}
 	}
 }

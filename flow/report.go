@@ -45,6 +45,7 @@ type Facts struct {
 	IntHeld       Score
 	Verify        []byte
 	Power         power.Estimate
+	Sizing        []Candidate // the size step's candidates (nil without constraints)
 	Steps         []Step
 }
 
@@ -79,6 +80,22 @@ func Report(f Facts) string {
 		w("**Warning:** rounding to %d bits loses %.1f points of held-out accuracy.\n\n", o.Bits, 100*(f.FloatHeld.Accuracy-f.IntHeld.Accuracy))
 	}
 	w("Confusion matrix of the %d-bit integer readout on the held-out rows (rows: true class, columns: predicted):\n\n```\n%s```\n\n", o.Bits, f.IntHeld.Matrix)
+	if len(f.Sizing) > 0 {
+		w("## Sizing\n\nConstraints: %s. P is the candidate with the fewest LUTs among those that meet every constraint, all estimated by hdlgen's analytic model (`hdlgen power model.json --parallel P`):\n\n", o.constraintText())
+		w("| P | LUT (analytic) | latency | %s energy (estimated) | meets |\n| ---: | ---: | ---: | ---: | --- |\n", e.BudgetOn)
+		for _, c := range f.Sizing {
+			ce := c.Estimate
+			mark := "no"
+			if c.Feasible {
+				mark = "yes"
+			}
+			if c.P == o.Parallel {
+				mark += " (chosen)"
+			}
+			w("| %d | %d | %.3g µs | %s | %s |\n", c.P, ce.Resources.LUTs, ce.LatencyS*1e6, power.FormatEnergy(ce.BudgetedJ), mark)
+		}
+		w("\n")
+	}
 	w("## Hardware (%s, %s)\n\n", board.XC7Z020.Part, e.Design)
 	r := e.Resources
 	dev := board.XC7Z020

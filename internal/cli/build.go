@@ -9,17 +9,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/flow"
+	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
 )
 
 type buildOptions struct {
-	o flow.Options
+	o         flow.Options
+	latencyUS float64
+	budget    string
 }
 
 func newBuildCmd(app *App) *cobra.Command {
 	b := &buildOptions{}
 	cmd := &cobra.Command{
-		Use:   "build --data FILE.csv -o DIR [--label-column NAME|INDEX] [--bits 5] [--parallel P] [--grid paper|wide|small]",
+		Use:   "build --data FILE.csv -o DIR [--label-column NAME|INDEX] [--bits 5] [--parallel P | --latency-us X | --max-luts N | --budget E] [--grid paper|wide|small]",
 		Short: "From a CSV file to a verified, synthesised design with a report, in one resumable command",
 		Long: `Build runs the whole flow on a labelled CSV file and writes DIR/REPORT.md:
 
@@ -32,6 +35,9 @@ func newBuildCmd(app *App) *cobra.Command {
   quantize  the B-bit integer readout;
   score     hdlgen predict --score: float and integer readout, training and
             held-out rows, with the confusion matrix;
+  size      with --latency-us, --max-luts or --budget (instead of --parallel):
+            hdlgen power --parallel P for P = 1, 2, 4, …, N (analytic
+            estimates) and the P with the fewest LUTs that meets them all;
   emit      the Verilog design (P hidden neurons per clock) to DIR/hw;
   verify    lint, Verilator and Icarus against the Go simulator;
   synth     Yosys resources;  power  latency and energy (estimated).
@@ -42,9 +48,10 @@ steps whose command and inputs are unchanged (DIR/.build holds their keys), so
 a changed --parallel reruns emit and what follows only. Progress goes to
 stderr, each step's own output to DIR/logs/.`,
 		Example: `  hdlgen build --data examples/sensors.csv --label-column condition -o build/sensors
-  hdlgen build --data mine.csv -o build/mine --bits 4 --parallel 8 --grid wide`,
+  hdlgen build --data mine.csv -o build/mine --bits 4 --parallel 8 --grid wide
+  hdlgen build --data mine.csv -o build/mine --latency-us 1 --budget 50nJ`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return b.run(cmd.Context(), app) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return b.run(cmd, app) },
 	}
 	f := cmd.Flags()
 	o := &b.o
@@ -53,6 +60,9 @@ stderr, each step's own output to DIR/logs/.`,
 	f.StringVarP(&o.Dir, "out", "o", "", "output directory")
 	f.IntVar(&o.Bits, "bits", 5, fmt.Sprintf("readout bits (%d…%d)", quant.MinBits, quant.MaxBits))
 	f.IntVar(&o.Parallel, "parallel", 1, "P: hidden neurons computed per clock")
+	f.Float64Var(&b.latencyUS, "latency-us", 0, "choose P: latency at most this many µs")
+	f.IntVar(&o.MaxLUTs, "max-luts", 0, "choose P: at most this many LUTs (analytic estimate)")
+	f.StringVar(&b.budget, "budget", "", "choose P: energy per classification at most this (dynamic; e.g. 50nJ, 3.2uJ)")
 	f.Float64Var(&o.Holdout, "holdout", DefaultHoldout, "share of each class's rows held out (0 < share < 1)")
 	f.Uint64Var(&o.SplitSeed, "split-seed", 0, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", 0, "seed of the network")
@@ -65,8 +75,23 @@ stderr, each step's own output to DIR/logs/.`,
 	return cmd
 }
 
-func (b *buildOptions) run(ctx context.Context, app *App) error {
+func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
+	ctx := cmd.Context()
 	o := b.o
+	if b.latencyUS < 0 || o.MaxLUTs < 0 {
+		return usagef("--latency-us and --max-luts: want positive values")
+	}
+	o.LatencyS = b.latencyUS * 1e-6
+	if b.budget != "" {
+		e, err := power.ParseEnergy(b.budget)
+		if err != nil || e <= 0 {
+			return usagef("--budget %q: want a positive energy such as 50nJ or 3.2uJ", b.budget)
+		}
+		o.BudgetJ = e
+	}
+	if cmd.Flags().Changed("parallel") && (o.LatencyS > 0 || o.MaxLUTs > 0 || o.BudgetJ > 0) {
+		return usagef("--parallel fixes P; --latency-us, --max-luts and --budget choose it: give one or the other")
+	}
 	if err := inRange("--bits", o.Bits, quant.MinBits, quant.MaxBits); err != nil {
 		return err
 	}

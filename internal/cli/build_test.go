@@ -137,4 +137,46 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if string(again) != rep {
 		t.Error("the second build wrote a different REPORT.md")
 	}
+
+	// --latency-us chooses P: the fewest LUTs among the P = 1, 2, 4, …, N
+	// whose latency (hdlgen power model.json --parallel P) meets it. The
+	// limit is P=4's latency, so P=1 and P=2 miss it.
+	lat := func(par int) power.Estimate {
+		t.Helper()
+		code, pj, errs := run(t, "power", filepath.Join(out, "model.json"), "--parallel", fmt.Sprint(par), "--json")
+		if code != 0 {
+			t.Fatalf("power --parallel %d: exit %d: %s", par, code, errs)
+		}
+		var e power.Estimate
+		if err := json.Unmarshal([]byte(pj), &e); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	limit := lat(4).LatencyS * 1e6
+	want, wantLUT := 0, 0
+	for par := 1; ; par *= 2 {
+		par = min(par, c.N)
+		if e := lat(par); e.LatencyS*1e6 <= limit && (want == 0 || e.Resources.LUTs < wantLUT) {
+			want, wantLUT = par, e.Resources.LUTs
+		}
+		if par == c.N {
+			break
+		}
+	}
+	sized := append(args[:len(args)-2:len(args)-2], "--latency-us", fmt.Sprint(limit))
+	code, _, errs = run(t, sized...)
+	if code != 0 {
+		t.Fatalf("build --latency-us: exit %d: %s", code, errs)
+	}
+	if n := strings.Count(errs, "unchanged, skipped"); n != 8 {
+		t.Errorf("build --latency-us skipped %d steps, want the 8 before sizing:\n%s", n, errs)
+	}
+	report, _ = os.ReadFile(reportPath)
+	rep = string(report)
+	find(regexp.QuoteMeta(fmt.Sprintf("| %d | %d |", want, wantLUT)) + `[^\n]*yes \(chosen\)`)
+	find(regexp.QuoteMeta(fmt.Sprintf("b=5 P=%d)", want)))
+	if want == 1 || want == 2 {
+		t.Errorf("P=%d meets P=4's latency: the limit does not constrain", want)
+	}
 }
