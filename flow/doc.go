@@ -1,5 +1,6 @@
 // Package flow runs hdlgen's whole flow on a user's CSV file — split, search,
-// train, quantise, score, emit, verify, synth, power — as a sequence of
+// train, quantise, score, size (P from latency, LUT or energy constraints),
+// emit, verify, synth, power — as a sequence of
 // ordinary hdlgen commands, and writes DIR/REPORT.md from their outputs.
 //
 // Every step is one hdlgen command line (the report lists each, exactly as
