@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/internal/progress"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/readout"
@@ -174,6 +175,13 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 			return err
 		}
 		rounded = &r
+	}
+	if opt.Method != readout.None {
+		pr := progress.New(app.Err, "GA")
+		opt.GA.Progress = func(g int, cost float64) {
+			pr.Update(g, opt.GA.Generations, fmt.Sprintf("generations, best cost %.6g", cost))
+		}
+		defer pr.Clear()
 	}
 	res, err := readout.Quantize(cmd.Context(), m, d, opt)
 	if err != nil {
