@@ -92,15 +92,17 @@ type Result struct {
 
 // Paths of a build directory.
 const (
-	stampDir   = ".build"
-	logDir     = "logs"
-	trainCSV   = "data/train.csv"
-	holdoutCSV = "data/holdout.csv"
-	searchJSON = "search.json"
-	floatModel = "model-float.json"
-	intModel   = "model.json"
-	hwDir      = "hw"
-	ReportName = "REPORT.md"
+	stampDir     = ".build"
+	logDir       = "logs"
+	trainCSV     = "data/train.csv"
+	holdoutCSV   = "data/holdout.csv"
+	searchJSON   = "search.json"
+	floatModel   = "model-float.json"
+	intModel     = "model.json"
+	hwDir        = "hw"
+	ReportName   = "REPORT.md"
+	ReportHTML   = "REPORT.html"
+	ConfusionSVG = "confusion.svg"
 )
 
 // runner carries a build's state from step to step.
@@ -201,6 +203,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	cm, err := heldOutMatrix(p(intModel), p(holdoutCSV))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMatrix(cm, p(scores[3].out)); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteFile(p(ConfusionSVG), cm.SVG(fmt.Sprintf("%d-bit integer readout, held-out rows", o.Bits)), 0o644); err != nil {
+		return nil, err
+	}
 
 	// 6. size: P from the constraints
 	if o.constrained() {
@@ -254,7 +266,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	facts.Options = o
 	facts.Steps = r.steps
 	report := p(ReportName)
-	if err := atomicfile.WriteFile(report, []byte(Report(facts)), 0o644); err != nil {
+	md := Report(facts)
+	if err := atomicfile.WriteFile(report, []byte(md), 0o644); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteFile(p(ReportHTML), []byte(HTML(md)), 0o644); err != nil {
 		return nil, err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(p(hwDir), "README.md"), []byte(HardwareReadme(facts)), 0o644); err != nil {

@@ -140,3 +140,18 @@ func TestCandidatePs(t *testing.T) {
 		}
 	}
 }
+
+func TestHTML(t *testing.T) {
+	md := "# Title <x>\n\nA `code` and **bold** line.\n\n| a | b |\n| --- | ---: |\n| x & y | 1 |\n\n```\nraw <b>\n```\n\n![alt](c.svg)\n\n- one\n- two\n"
+	want := "<h1>Title &lt;x&gt;</h1>\n" +
+		"<p>A <code>code</code> and <strong>bold</strong> line.</p>\n" +
+		"<table>\n<tr><th>a</th><th>b</th></tr>\n<tr><td>x &amp; y</td><td class=\"r\">1</td></tr>\n</table>\n" +
+		"<pre>raw &lt;b&gt;\n</pre>\n" +
+		"<p><img src=\"c.svg\" alt=\"alt\"></p>\n" +
+		"<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n</body></html>\n"
+	got := HTML(md)
+	_, body, _ := strings.Cut(got, "</style></head><body>\n")
+	if diff := cmp.Diff(want, body); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}

@@ -80,6 +80,7 @@ func Report(f Facts) string {
 		w("**Warning:** rounding to %d bits loses %.1f points of held-out accuracy.\n\n", o.Bits, 100*(f.FloatHeld.Accuracy-f.IntHeld.Accuracy))
 	}
 	w("Confusion matrix of the %d-bit integer readout on the held-out rows (rows: true class, columns: predicted):\n\n```\n%s```\n\n", o.Bits, f.IntHeld.Matrix)
+	w("![confusion matrix](%s)\n\n", ConfusionSVG)
 	if len(f.Sizing) > 0 {
 		w("## Sizing\n\nConstraints: %s. P is the candidate with the fewest LUTs among those that meet every constraint, all estimated by hdlgen's analytic model (`hdlgen power model.json --parallel P`):\n\n", o.constraintText())
 		w("| P | LUT (analytic) | latency | %s energy (estimated) | meets |\n| ---: | ---: | ---: | ---: | --- |\n", e.BudgetOn)

@@ -46,7 +46,9 @@ Every step is an ordinary hdlgen command, run in-process; the report lists each
 exactly as run, so any step can be repeated by hand. Rerunning build skips the
 steps whose command and inputs are unchanged (DIR/.build holds their keys), so
 a changed --parallel reruns emit and what follows only. Progress goes to
-stderr, each step's own output to DIR/logs/.`,
+stderr, each step's own output to DIR/logs/. DIR/REPORT.html is the same report
+as a page, with the confusion matrix drawn in DIR/confusion.svg; DIR/hw gets a
+README.md.`,
 		Example: `  hdlgen build --data examples/sensors.csv --label-column condition -o build/sensors
   hdlgen build --data mine.csv -o build/mine --bits 4 --parallel 8 --grid wide
   hdlgen build --data mine.csv -o build/mine --latency-us 1 --budget 50nJ`,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"os/exec"
@@ -123,6 +124,23 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	find(`icarus/stream +pass`)
 	if e.Design.P != 2 || e.Design.N != c.N {
 		t.Errorf("design %s, want N=%d P=2", e.Design, c.N)
+	}
+
+	// The HTML page and the confusion-matrix plot.
+	page, err := os.ReadFile(filepath.Join(out, "REPORT.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(`<td>5-bit integer (the hardware)</td><td class="r">%s</td><td class="r">%s</td>`, qr[1][2], qr[1][3]); !strings.Contains(string(page), want) {
+		t.Errorf("REPORT.html lacks %s", want)
+	}
+	svg, err := os.ReadFile(filepath.Join(out, "confusion.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(score, "\n")
+	if err := xml.Unmarshal(svg, new(struct{})); err != nil || !strings.Contains(string(svg), first) {
+		t.Errorf("confusion.svg: %v, lacks %q", err, first)
 	}
 
 	// Resumable: nothing reruns, the same report.

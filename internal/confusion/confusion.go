@@ -3,6 +3,7 @@
 package confusion
 
 import (
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -114,5 +115,54 @@ func (m *Matrix) Markdown() string {
 		}
 		b.WriteByte('\n')
 	}
+	return b.String()
+}
+
+// SVG draws the matrix as a grid: one row per true class, one column per
+// predicted class, each cell shaded by its share of the row (white 0, dark
+// blue 1) and labelled with its count. The output is deterministic.
+func (m *Matrix) SVG(title string) []byte {
+	const cell, left, top = 48, 120, 70
+	n := len(m.Classes)
+	w, h := left+n*cell+20, top+n*cell+40
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", w, h)
+	fmt.Fprintf(&b, `<text x="%d" y="18" font-size="14">%s</text>`+"\n", left, xmlEscape(title))
+	fmt.Fprintf(&b, `<text x="%d" y="40" text-anchor="middle">predicted</text>`+"\n", left+n*cell/2)
+	fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">true</text>`+"\n", top+n*cell/2, top+n*cell/2)
+	for i, c := range m.Classes {
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", left+i*cell+cell/2, top-8, xmlEscape(c))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", left-6, top+i*cell+cell/2+4, xmlEscape(c))
+	}
+	for i, r := range m.Counts {
+		sum := 0
+		for _, v := range r {
+			sum += v
+		}
+		for j, v := range r {
+			share := 0.0
+			if sum > 0 {
+				share = float64(v) / float64(sum)
+			}
+			// Interpolate white → #08306b.
+			cr, cg, cb := 255-int(share*(255-8)), 255-int(share*(255-48)), 255-int(share*(255-107))
+			text := "black"
+			if share > 0.5 {
+				text = "white"
+			}
+			x, y := left+j*cell, top+i*cell
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#%02x%02x%02x" stroke="#999"/>`+"\n", x, y, cell, cell, cr, cg, cb)
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s">%d</text>`+"\n", x+cell/2, y+cell/2+4, text, v)
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d">accuracy %.4f (%d/%d)</text>`+"\n", left, top+n*cell+24, m.Accuracy(), m.Correct(), m.Total())
+	b.WriteString("</svg>\n")
+	return []byte(b.String())
+}
+
+func xmlEscape(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
 	return b.String()
 }

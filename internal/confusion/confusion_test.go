@@ -1,6 +1,8 @@
 package confusion
 
 import (
+	"bytes"
+	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -29,5 +31,25 @@ func TestMatrix(t *testing.T) {
 	wantMD := "| true \\ predicted | a | bb |\n| --- | ---: | ---: |\n| a | 1 | 1 |\n| bb | 1 | 2 |\n"
 	if diff := cmp.Diff(wantMD, m.Markdown()); diff != "" {
 		t.Errorf("markdown (-want +got)\n%s", diff)
+	}
+}
+
+func TestSVG(t *testing.T) {
+	m := Of([]string{"a<b", "c"}, []int{0, 0, 1, 1, 1}, []int{0, 1, 1, 1, 0})
+	svg := m.SVG("held-out & more")
+	if err := xml.Unmarshal(svg, new(struct{})); err != nil {
+		t.Fatalf("not well-formed XML: %v", err)
+	}
+	for _, want := range []string{"a&lt;b", "held-out &amp; more", ">2</text>", "accuracy 0.6000 (3/5)"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if !bytes.Equal(svg, m.SVG("held-out & more")) {
+		t.Error("SVG is not deterministic")
+	}
+	full := Of([]string{"x", "y"}, []int{0, 1}, []int{0, 1}).SVG("t")
+	if !strings.Contains(string(full), `fill="#08306b"`) {
+		t.Error("a row share of 1 is not the darkest colour")
 	}
 }
