@@ -29,6 +29,7 @@ type Runner func(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // Options configure Run.
 type Options struct {
 	Data        string  // the user's CSV file
+	Source      []byte  // its bytes, when the caller has read them (nil: read Data)
 	LabelColumn string  // its label column: name or 1-based number; "" is the last
 	Dir         string  // output directory
 	Bits        int     // readout bits (default 5)
@@ -135,9 +136,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	p := func(name string) string { return filepath.Join(o.Dir, name) }
 
 	// 1. split
-	src, err := os.ReadFile(o.Data)
-	if err != nil {
-		return nil, fmt.Errorf("flow: --data: %w", err)
+	src := o.Source
+	if src == nil {
+		var err error
+		if src, err = os.ReadFile(o.Data); err != nil {
+			return nil, fmt.Errorf("flow: --data: %w", err)
+		}
 	}
 	splitKey := fmt.Sprintf("split %s label=%q holdout=%g seed=%d", hash(src), o.LabelColumn, o.Holdout, o.SplitSeed)
 	var facts Facts
@@ -146,7 +150,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}); err != nil {
 		return nil, err
 	}
-	d, err := dataset.LoadCSV(o.Data, dataset.CSVOptions{LabelColumn: o.LabelColumn})
+	d, err := dataset.ReadCSV(bytes.NewReader(src), o.Data, dataset.CSVOptions{LabelColumn: o.LabelColumn})
 	if err != nil {
 		return nil, err
 	}

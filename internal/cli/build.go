@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/examples"
 	"github.com/hdlgen/hdlgen/flow"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
@@ -111,6 +115,19 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	if exists(o.Data) && inside(o.Data, o.Dir) {
 		return usagef("--data %s lies inside -o %s, where build writes its own data files: write the build elsewhere", o.Data, o.Dir)
+	}
+	// Read the data once here for its errors' hints and the label warnings.
+	d, err := loadLabelledColumn(o.Data, "", o.LabelColumn)
+	if err != nil {
+		return err
+	}
+	for _, w := range dataset.LabelWarnings(d) {
+		fmt.Fprintf(app.Err, "hdlgen: warning: --data %s: %s\n", o.Data, w)
+	}
+	if ex, ok := strings.CutPrefix(o.Data, examplePrefix); ok {
+		if o.Source, err = fs.ReadFile(examples.FS, ex+".csv"); err != nil {
+			return fmt.Errorf("--data %s: %w", o.Data, err)
+		}
 	}
 	o.Progress = app.Err
 	o.Run = func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
