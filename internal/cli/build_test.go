@@ -198,3 +198,36 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		t.Errorf("P=%d meets P=4's latency: the limit does not constrain", want)
 	}
 }
+
+func TestBuildBadInput(t *testing.T) {
+	dir := t.TempDir()
+	inside := filepath.Join(dir, "b", "data.csv")
+	os.MkdirAll(filepath.Dir(inside), 0o755)
+	os.WriteFile(inside, []byte("a,b,c\n1,2,x\n3,4,y\n"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"label first", []string{"--data", "../../examples/sensors.csv"}, exitError, "--label-column condition"},
+		{"parallel and latency", []string{"--data", "example:iris", "--parallel", "2", "--latency-us", "1"}, exitUsage, "give one or the other"},
+		{"bad budget", []string{"--data", "example:iris", "--budget", "3 bananas"}, exitUsage, "--budget"},
+		{"bad grid", []string{"--data", "example:iris", "--grid", "huge"}, exitUsage, "--grid"},
+		{"holdout", []string{"--data", "example:iris", "--holdout", "1"}, exitUsage, "--holdout"},
+		{"data inside out", []string{"--data", inside, "-o", filepath.Join(dir, "b")}, exitUsage, "lies inside -o"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out-"+strings.ReplaceAll(tc.name, " ", "-"))
+			args := append([]string{"build", "-o", out}, tc.args...)
+			code, _, errs := run(t, args...)
+			if code != tc.code || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errs, tc.code, tc.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("a failed build created %s", out)
+			}
+		})
+	}
+}
