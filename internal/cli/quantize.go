@@ -74,10 +74,12 @@ held-out accuracy, quantize warns.
 	f.IntVar(&o.population, "population", ga.Population, fmt.Sprintf("GA population (2…%d)", maxPopulation))
 	f.IntVar(&o.generations, "generations", ga.Generations, fmt.Sprintf("GA generation limit (0…%d)", maxGenerations))
 	f.IntVar(&o.patience, "patience", ga.Patience, "GA: stop once the cost has not improved for this many generations (0: never stop early)")
-	f.StringVarP(&o.out, "output", "o", "", "model.json to write")
+	f.StringVarP(&o.out, "out", "o", "", "model.json to write")
+	f.StringVar(&o.out, "output", "", "the older spelling of --out")
+	_ = f.MarkHidden("output")
 	f.BoolVar(&o.keepGA, "keep-ga", false, "keep the GA's readout even when it is worse than rounding on the held-out rows")
 	o.held.bind(f)
-	_ = cmd.MarkFlagRequired("output")
+	cmd.MarkFlagsOneRequired("out", "output")
 	return cmd
 }
 

@@ -73,11 +73,14 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	f.BoolVar(&o.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels like the density encoding")
 	f.IntVar(&o.threads, "threads", 2, fmt.Sprintf("threads for the linear algebra (1…%d)", maxThreads))
 	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
-	f.StringVarP(&o.out, "output", "o", "", "model.json to write")
+	f.StringVarP(&o.out, "out", "o", "", "model.json to write")
+	f.StringVar(&o.out, "output", "", "the older spelling of --out")
+	_ = f.MarkHidden("output")
 	o.held.bind(f)
-	for _, name := range []string{"data", "n", "output"} {
+	for _, name := range []string{"data", "n"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
+	cmd.MarkFlagsOneRequired("out", "output")
 	return cmd
 }
 
