@@ -34,7 +34,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"train", "--data", "example:iris", "--n", "10"}, `"output" not set`},
+		{[]string{"train", "--data", "example:iris", "--n", "10"}, `required flag -o/--out (the model.json to write) not set`},
 		{[]string{"train", "--data", "example:iris", "--n", "10", "--arch", "cnn", "-o", "x.json"}, "unknown architecture"},
 		{[]string{"train", "--data", "example:nosuch", "--n", "10", "-o", "x.json"}, "unknown example"},
 		{[]string{"train", "--data", "example:iris", "--n", "0", "-o", "x.json"}, "--n 0"},

@@ -203,3 +203,21 @@ func TestPredictBatchEqualsPerRow(t *testing.T) {
 		t.Errorf("predict --score: %q, want %s", out, want)
 	}
 }
+
+// TestOutAliases: train and quantize take -o, --out and the older --output.
+func TestOutAliases(t *testing.T) {
+	dir := t.TempDir()
+	for i, flag := range []string{"-o", "--out", "--output"} {
+		p := filepath.Join(dir, fmt.Sprintf("m%d.json", i))
+		if code, _, errs := run(t, "train", "--data", "example:iris", "--n", "5", flag, p); code != 0 {
+			t.Errorf("train %s: exit %d: %s", flag, code, errs)
+		}
+		q := filepath.Join(dir, fmt.Sprintf("q%d.json", i))
+		if code, _, errs := run(t, "quantize", p, "--bits", "4", flag, q); code != 0 {
+			t.Errorf("quantize %s: exit %d: %s", flag, code, errs)
+		}
+	}
+	if code, _, errs := run(t, "quantize", filepath.Join(dir, "m0.json"), "--bits", "4"); code != exitUsage || !strings.Contains(errs, "-o/--out") {
+		t.Errorf("quantize without -o: exit %d, %q", code, errs)
+	}
+}

@@ -79,12 +79,14 @@ held-out accuracy, quantize warns.
 	_ = f.MarkHidden("output")
 	f.BoolVar(&o.keepGA, "keep-ga", false, "keep the GA's readout even when it is worse than rounding on the held-out rows")
 	o.held.bind(f)
-	cmd.MarkFlagsOneRequired("out", "output")
 	return cmd
 }
 
 // options checks the flags and returns the readout options.
 func (o *quantizeOptions) options(cmd *cobra.Command) (readout.Options, error) {
+	if o.out == "" {
+		return readout.Options{}, usagef("required flag -o/--out (the model.json to write) not set")
+	}
 	fl := cmd.Flags()
 	method, err := readout.ParseMethod(o.ga)
 	if err != nil {

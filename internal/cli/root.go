@@ -117,7 +117,7 @@ func (app *App) exitCode(err error) int {
 // returns as plain errors.
 func isCobraUsageError(err error) bool {
 	msg := err.Error()
-	for _, p := range []string{"required flag(s)", "at least one of the flags in the group", "unknown command", "accepts ", "requires at least", "unknown shorthand flag", "unknown flag"} {
+	for _, p := range []string{"required flag(s)", "unknown command", "accepts ", "requires at least", "unknown shorthand flag", "unknown flag"} {
 		if strings.HasPrefix(msg, p) {
 			return true
 		}

@@ -80,7 +80,6 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	for _, name := range []string{"data", "n"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
-	cmd.MarkFlagsOneRequired("out", "output")
 	return cmd
 }
 
@@ -124,6 +123,9 @@ func (o *trainOptions) config() (model.Config, error) {
 const maxThreads = 256
 
 func (o *trainOptions) run(ctx context.Context, app *App, fl *pflag.FlagSet) error {
+	if o.out == "" {
+		return usagef("required flag -o/--out (the model.json to write) not set")
+	}
 	cfg, err := o.config()
 	if err != nil {
 		return err
