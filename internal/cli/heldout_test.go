@@ -167,7 +167,7 @@ func TestQuantizeHeldOutFlagsNeedData(t *testing.T) {
 }
 
 // TestPredictBatchEqualsPerRow: predict (batch path) prints the classes of
-// Model.Predict, row by row, and --score counts them.
+// Model.Predict, row by row, and of hdlgen sim; --score counts them.
 func TestPredictBatchEqualsPerRow(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "m.json")
@@ -197,6 +197,18 @@ func TestPredictBatchEqualsPerRow(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, strings.Fields(out)); diff != "" {
 		t.Errorf("predict (-per-row +printed)\n%s", diff)
+	}
+	// And to the cycle-accurate simulator of the hardware (first field of each line).
+	code, simOut, errs := run(t, "sim", p, "--input", "../../examples/breast-cancer-wisc.csv", "--parallel", "7")
+	if code != 0 {
+		t.Fatalf("sim: %s", errs)
+	}
+	var simClasses []string
+	for _, l := range strings.Split(strings.TrimSpace(simOut), "\n") {
+		simClasses = append(simClasses, strings.Fields(l)[0])
+	}
+	if diff := cmp.Diff(strings.Fields(out), simClasses); diff != "" {
+		t.Errorf("predict vs sim (-predict +sim)\n%s", diff)
 	}
 	code, out, _ = run(t, "predict", p, "--data", "../../examples/breast-cancer-wisc.csv", "--score")
 	if want := fmt.Sprintf("(%d/%d)", correct, d.M()); code != 0 || !strings.Contains(out, want) {
