@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/synth/flow"
 )
 
 func readFixture(t *testing.T, name string) []byte {
@@ -356,5 +357,40 @@ func TestRunYosys(t *testing.T) {
 	r2, err := Run(context.Background(), dir, Options{})
 	if err != nil || !r2.Cached {
 		t.Errorf("second run not cached: %v", err)
+	}
+
+	// make synth in the emitted directory runs the same script (synth/flow)
+	// and must give the same numbers (issue 14: they once differed, 838 vs
+	// 406 LC for the median rvfl8 at P = 1).
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make not installed")
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "build")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("make", "--no-print-directory", "synth")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MAKEFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make synth: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(flow.StatFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseStat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := func(r *Report) []any {
+		return []any{r.Cells, r.LUTBySize, r.LUTs, r.EstimatedLCs, r.FFs, r.CARRY4, r.DSP48E1, r.RAMB18E1, r.RAMB36E1, r.LUTRAM, r.SRL}
+	}
+	if d := cmp.Diff(counts(r), counts(m)); d != "" {
+		t.Errorf("make synth and hdlgen synth disagree (-hdlgen +make):\n%s", d)
+	}
+	for _, f := range []string{flow.NetlistJSON, flow.NetlistSim} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
+			t.Errorf("make synth did not write %s: %v", f, err)
+		}
 	}
 }

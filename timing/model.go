@@ -106,8 +106,8 @@ var Zynq7Minus1 = Model{
 	BRAMClockToQ: 2.454, BRAMClockToQReg: 0.882,
 	BRAMSetupAddr: 0.566, BRAMSetupEnable: 0.466, BRAMSetupWrite: 0.532, BRAMSetupData: 0.737,
 	BRAMSetupRegCE: 0.360, BRAMSetupRegReset: 0.342, BRAMSetupRAMReset: 0.359,
-	DSPControlSetup: 0.507,
-	NetOut:          0.139, NetIn: 0.138, NetSegment: 0.147, NetPackedFF: 0.109,
+	DSPControlSetup: 0.686,
+	NetOut:          0.136, NetIn: 0.138, NetSegment: 0.147, NetPackedFF: 0.109,
 	ControlPerSlice: 8,
 }
 

@@ -27,7 +27,7 @@ func (r *Report) Headline(clockMHz float64) string {
 
 // WriteText prints the estimate and its worst path, one line per cell.
 func (r *Report) WriteText(w io.Writer, clockMHz float64) error {
-	if _, err := fmt.Fprintf(w, "estimated Fmax: %s — model %s (docs/timing.md)\n", r.Headline(clockMHz), r.Model); err != nil {
+	if _, err := fmt.Fprintf(w, "Fmax %s — estimated by hdlgen's static timing model %s (docs/timing.md)\n", r.Headline(clockMHz), r.Model); err != nil {
 		return err
 	}
 	if r.PeriodNS == 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 )
@@ -173,4 +174,32 @@ func trainedTiny(t *testing.T) *model.Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestPowerRefusesDesignsThatDoNotFit: an rvfl8 with one DSP48E1 per neuron
+// at P = N = 1024 needs far more than the xc7z020's 220 DSPs; power says so
+// with the utilisation and exits non-zero instead of printing an energy.
+func TestPowerRefusesDesignsThatDoNotFit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	m := randmodel.Random(randmodel.Shape{Arch: model.RVFL8, K: 16, N: 1024, L: 4}, "big", 1)
+	if err := model.WriteFile(path, m); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		p       string
+		code    int
+		want    string
+		wantNot string
+	}{
+		{"1024", exitError, "does not fit the xc7z020", "energy per classification"},
+		{"1", 0, "energy per classification", "does not fit"},
+	} {
+		code, out, errs := runCmd(t, newPowerCmd, "power", path, "--parallel", tc.p)
+		if code != tc.code || !strings.Contains(out+errs, tc.want) || strings.Contains(out+errs, tc.wantNot) {
+			t.Errorf("P=%s: exit %d, stdout %q, stderr %q; want exit %d with %q", tc.p, code, out, errs, tc.code, tc.want)
+		}
+		if tc.code != 0 && !strings.Contains(errs, "utilisation LUT") {
+			t.Errorf("P=%s: stderr %q lacks the utilisation", tc.p, errs)
+		}
+	}
 }
