@@ -3,7 +3,7 @@
 // Verilator testbench of the stream top (docs/rtl-interface.md §3, §6, §7).
 // Build: verilator --cc --exe --build --top-module <top> --prefix Vdut ... tb_stream.cpp
 // with -I<DIR>/vectors (tv_params.h). Run from DIR (the RTL reads mem/*.mem):
-//   Vdut [+vectors=DIR/vectors] [+trace=FILE.vcd] [+coverage=FILE.dat (toggle-coverage builds)]
+//   Vdut [+vectors=DIR/vectors] [+trace=FILE.vcd]
 // Prints MISMATCH lines, a SIMRATE line (cycles and host time of the run), then
 // PASS or FAIL; exit 0 on PASS, 1 on a mismatch or a timeout, 2 when the test
 // vectors cannot be read.
@@ -155,10 +155,6 @@ int run(VerilatedContext* ctx) {
   }
   const long long wallNs = wall.ns();
   top->final();
-#if VM_COVERAGE
-  // The activity build (make activity): every signal bit's toggle count.
-  ctx->coveragep()->write(tb::plusArg(ctx, "coverage", "coverage.dat").c_str());
-#endif
 
   if (timeout) {
     std::printf("TIMEOUT vector=%llu cycles=%llu\n", static_cast<unsigned long long>(o),
