@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl"
 )
 
 // runCmd executes one command built by ctor (not necessarily registered in the
@@ -201,5 +205,47 @@ func TestPowerRefusesDesignsThatDoNotFit(t *testing.T) {
 		if tc.code != 0 && !strings.Contains(errs, "utilisation LUT") {
 			t.Errorf("P=%s: stderr %q lacks the utilisation", tc.p, errs)
 		}
+	}
+}
+
+// TestSynthAndPowerShowFmax: hdlgen synth prints the resources with LUT cells
+// and LC apart, then the estimated Fmax with its worst path; --json carries
+// the timing report; hdlgen power DIR prints the same Fmax.
+func TestSynthAndPowerShowFmax(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Yosys")
+	}
+	if _, err := exec.LookPath("yosys"); err != nil {
+		t.Skip("yosys not installed")
+	}
+	dir := filepath.Join(t.TempDir(), "tiny")
+	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Parallel: 2, Vectors: 4}, dir); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, newSynthCmd, "synth", dir)
+	if code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, errs)
+	}
+	fmax := regexp.MustCompile(`Fmax ([0-9.]+) MHz \(([0-9.]+) ns, \d+ levels; meets 100 MHz\) — estimated by hdlgen's static timing model`).FindStringSubmatch(out)
+	if fmax == nil || !strings.Contains(out, "LUT cells") || !strings.Contains(out, "LC (LUT6 sites)") || !strings.Contains(out, "setup") {
+		t.Fatalf("synth output lacks the labelled resources or the timing estimate:\n%s", out)
+	}
+	code, out, errs = runCmd(t, newSynthCmd, "synth", dir, "--json")
+	var js struct {
+		LUTs   int `json:"luts"`
+		Timing struct {
+			FmaxMHz float64 `json:"fmax_mhz"`
+			Path    []struct {
+				Cell string `json:"cell"`
+			} `json:"path"`
+		} `json:"timing"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &js) != nil || js.LUTs == 0 || len(js.Timing.Path) == 0 ||
+		fmt.Sprintf("%.1f", js.Timing.FmaxMHz) != fmax[1] {
+		t.Errorf("synth --json: exit %d, %+v (text said %s MHz); stderr %s", code, js, fmax[1], errs)
+	}
+	code, out, errs = runCmd(t, newPowerCmd, "power", dir)
+	if code != 0 || !strings.Contains(out, "Fmax "+fmax[1]+" MHz") || !strings.Contains(out, "resources: Yosys report") {
+		t.Errorf("power: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
 	}
 }
