@@ -122,17 +122,6 @@ func (m *Model) NetDelay(f float64) float64 {
 	return m.NetOut + m.NetIn + m.NetSegment*(1+math.Ceil(math.Log2(f)))
 }
 
-// pinKind says what a cell pin bit is to the timing graph.
-type pinKind int
-
-const (
-	pinIgnored  pinKind = iota // clocks, unconnected or constant pins
-	pinComb                    // input with arcs to outputs of the same cell
-	pinEndpoint                // input sampled by a clock edge: setup
-	pinStart                   // output launched by a clock edge
-	pinCombOut                 // output computed from comb inputs
-)
-
 // cellTiming describes one cell for the graph: for each input pin bit either
 // its setup time (endpoint) or its arcs; for each output bit its launch
 // delay (if sequential) and whether comb arcs reach it.
