@@ -246,7 +246,7 @@ func writeEstimate(w io.Writer, e power.Estimate, note string) error {
 	fj, fw := power.FormatEnergy, power.FormatPower
 	lines := []string{
 		"design:   " + e.Design.String(),
-		fmt.Sprintf("resources (%s): LUT %d, FF %d, CARRY4 %d, MUXF %d, DSP48E1 %d, BRAM36 %.1f, LUTRAM/SRL %d",
+		fmt.Sprintf("resources (%s): LC (LUT6 sites) %d, FF %d, CARRY4 %d, MUXF %d, DSP48E1 %d, BRAM36 %.1f, LUTRAM/SRL %d",
 			r.Source, r.LUTs, r.FFs, r.CARRY4, r.MUXF, r.DSP48E1, r.BRAM36, r.LUTRAM),
 		fmt.Sprintf("latency:  %d cycles = %.3g µs at %.4g MHz (a new vector every %d cycles)", e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II),
 		fmt.Sprintf("power:    dynamic %s (logic %s, clock %s) at %.3g %% toggle; static: PL %s, device %s",
