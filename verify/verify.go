@@ -300,8 +300,14 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 	}
 
 	rep := &Report{Dir: abs, Targets: targets}
-	cleanup := buildCleanup(abs, opts.KeepBuild)
-	defer cleanup()
+	// The builds this run creates go afterwards unless KeepBuild, and always
+	// when the run is interrupted (a half-made build is no cache).
+	removeCreated := buildCleanup(abs)
+	defer func() {
+		if !opts.KeepBuild || ctx.Err() != nil {
+			removeCreated()
+		}
+	}()
 
 	type job struct {
 		step   Step
@@ -450,11 +456,8 @@ func checkTools(steps []Step) error {
 }
 
 // buildCleanup records which build directories exist now and returns a
-// function that removes the ones Run created (unless keep is set).
-func buildCleanup(dir string, keep bool) func() {
-	if keep {
-		return func() {}
-	}
+// function that removes the ones Run created.
+func buildCleanup(dir string) func() {
 	build := filepath.Join(dir, testbench.BuildDir)
 	var created []string
 	buildExisted := exists(build)

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,7 +48,8 @@ P = 1 simulates at about 175 cycles per CPU second: 24 vectors take 70 s);
 --steps gate-verilator runs Verilator alone (its cost is the build, about 25 s
 of CPU for a median design).
 
-Each step's result is printed as soon as it finishes, progress goes to stderr.
+Each step's result is printed as soon as it finishes; progress goes to stderr
+when it is a terminal (or with --verbose).
 The Verilator and Icarus builds stay in DIR/build (make rebuilds only what
 changed; --clean removes them afterwards).`,
 		Example: `  hdlgen verify build/iris
@@ -84,8 +87,10 @@ func (o *verifyOptions) run(cmd *cobra.Command, app *App, dir string) error {
 		return usagef("--gate-level selects the gate-level steps; with --steps name them (gate-verilator, gate-icarus)")
 	}
 	opt.Targets = splitList(o.targets)
-	// Stream the results: each step's line on stdout when it finishes,
-	// progress on stderr.
+	// Stream the results: each step's line on stdout when it finishes;
+	// progress on stderr when it is a terminal (or with --verbose), so that
+	// scripts see only errors there.
+	progress := o.verbose || isTerminal(app.Err)
 	header := false
 	opt.Progress = func(done, total int, next string, res *verify.Result) {
 		if res != nil {
@@ -96,11 +101,13 @@ func (o *verifyOptions) run(cmd *cobra.Command, app *App, dir string) error {
 			fmt.Fprint(app.Out, res.Line())
 			return
 		}
-		if done < 0 {
+		switch {
+		case !progress:
+		case done < 0:
 			fmt.Fprintf(app.Err, "verify: %s …\n", next)
-			return
+		default:
+			fmt.Fprintf(app.Err, "verify: [%d/%d] %s …\n", done+1, total, next)
 		}
-		fmt.Fprintf(app.Err, "verify: [%d/%d] %s …\n", done+1, total, next)
 	}
 	rep, err := verify.Run(cmd.Context(), dir, opt)
 	if err != nil {
@@ -113,6 +120,16 @@ func (o *verifyOptions) run(cmd *cobra.Command, app *App, dir string) error {
 		return err
 	}
 	return rep.Err()
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func splitList(s string) []string {
