@@ -9,12 +9,14 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
+	"github.com/hdlgen/hdlgen/timing"
 )
 
 // The paper's median-network figures (Kleyko et al. 2020, section V, footnote
@@ -81,6 +83,11 @@ type MedianRow struct {
 	Over     string          `json:"over,omitempty"`
 	Depth    int             `json:"logic_depth"`
 	Seconds  float64         `json:"yosys_seconds"`
+	// LUTCells counts the LUT1…LUT6 cells of the netlist; the Estimate's
+	// Resources.LUTs is Yosys's estimate of occupied LUT6 sites (LC).
+	LUTCells int `json:"lut_cells"`
+	// Timing is the static timing estimate of the netlist (package timing).
+	Timing *timing.Report `json:"timing,omitempty"`
 }
 
 // Comparison is rvfl8 against intRVFL for one pair of designs.
@@ -302,9 +309,13 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 			return nil, err
 		}
 		fits, over := synth.XC7Z020.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36)
+		t, err := timing.ForDir(s.Dir, s.Yosys, &timing.Zynq7Minus1)
+		if err != nil {
+			return nil, err
+		}
 		res.Yosys = s.Yosys.Yosys
 		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, Analytic: a, Estimate: e,
-			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds})
+			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds, LUTCells: s.Yosys.LUTs, Timing: t})
 	}
 	res.compare()
 	return res, nil
@@ -384,25 +395,49 @@ func (res *MedianResult) Markdown() []byte {
 	fmt.Fprintf(&b, "| rvfl8 | %d | %g | %.4f | %.4f | %d |\n\n", MedianN, res.RVFL8.Lambda, res.RVFL8.ValAccuracy, res.RVFL8.TestAcc, res.RVFL8.EffBits)
 	fmt.Fprintf(&b, "The analytic columns use each model's effective readout width (99 %% of the codes within ±(2^(b−1)−1)); error = (analytic − Yosys)/Yosys.\n\n")
 	fmt.Fprintf(&b, "## Designs (resources from Yosys)\n\n")
-	fmt.Fprintf(&b, "| network | P | LUT | FF | CARRY4 | DSP48E1 | BRAM36 | fits xc7z020 | cycles | latency | dynamic power | dynamic energy | PL-static energy | total energy | logic depth | LUT / FF / CARRY4 analytic |\n")
-	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "LUT cells counts the LUT1…LUT6 cells of the netlist; LC is Yosys's estimate of occupied LUT6 sites (two small LUTs share a site), the figure the energy model and the fit check use. Fmax is estimated by hdlgen's static timing model of the xc7z020 −1 (docs/timing.md): not a sign-off. II is the number of cycles between classifications of a saturated stream. Energy here is vectorless (toggle rate above); the activity-based figure of issue 14 is not implemented yet.\n\n")
+	fmt.Fprintf(&b, "| network | P | LUT cells | LC | FF | CARRY4 | DSP48E1 | BRAM36 | fits xc7z020 | est. Fmax | cycles | II | latency | dynamic power | dynamic energy | PL-static energy | total energy | logic depth | LC / FF / CARRY4 analytic |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range res.Designs {
 		e := d.Estimate
 		fit := "yes"
 		if !d.Fits {
 			fit = "no: " + d.Over
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.1f | %s | %d | %.2f µs | %s | %s | %s | %s | %d | %d (%+.0f %%) / %d (%+.0f %%) / %d (%+.0f %%) |\n",
-			d.Net, d.P, e.Resources.LUTs, e.Resources.FFs, e.Resources.CARRY4, e.Resources.DSP48E1, e.Resources.BRAM36, fit,
-			e.Cycles, e.LatencyS*1e6, fw(e.DynamicW), fj(e.DynamicJ), fj(e.PLStaticJ), fj(e.TotalJ), d.Depth,
+		fmax := "?"
+		if d.Timing != nil && d.Timing.FmaxMHz > 0 {
+			fmax = fmt.Sprintf("%.0f MHz", d.Timing.FmaxMHz)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %.1f | %s | %s | %d | %d | %.2f µs | %s | %s | %s | %s | %d | %d (%+.0f %%) / %d (%+.0f %%) / %d (%+.0f %%) |\n",
+			d.Net, d.P, d.LUTCells, e.Resources.LUTs, e.Resources.FFs, e.Resources.CARRY4, e.Resources.DSP48E1, e.Resources.BRAM36, fit,
+			fmax, e.Cycles, e.II, e.LatencyS*1e6, fw(e.DynamicW), fj(e.DynamicJ), fj(e.PLStaticJ), fj(e.TotalJ), d.Depth,
 			d.Analytic.LUTs, relErrPct(float64(d.Analytic.LUTs), float64(e.Resources.LUTs)),
 			d.Analytic.FFs, relErrPct(float64(d.Analytic.FFs), float64(e.Resources.FFs)),
 			d.Analytic.CARRY4, relErrPct(float64(d.Analytic.CARRY4), float64(e.Resources.CARRY4)))
 	}
+	var miss []string
+	for _, d := range res.Designs {
+		if d.Timing != nil && !d.Timing.Meets(res.ClockHz/1e6) {
+			miss = append(miss, fmt.Sprintf("%s P=%d (%.0f MHz)", d.Net, d.P, d.Timing.FmaxMHz))
+		}
+	}
+	if len(miss) > 0 {
+		fmt.Fprintf(&b, "\nEstimated to miss the %.0f MHz clock: %s. Their latency and energy above assume the clock is met; deeper pipelining of the hidden stage (the path below) is the remedy.\n",
+			res.ClockHz/1e6, strings.Join(miss, ", "))
+	}
+	fmt.Fprintf(&b, "\n## Estimated critical paths\n\n")
+	fmt.Fprintf(&b, "The worst register-to-register path of each netlist (hdlgen synth DIR prints it cell by cell): its period, logic levels, and the named nets it passes.\n\n")
+	fmt.Fprintf(&b, "| network | P | period | levels | path |\n|---|---|---|---|---|\n")
+	for _, d := range res.Designs {
+		if d.Timing == nil || d.Timing.PeriodNS == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.2f ns | %d | %s |\n", d.Net, d.P, d.Timing.PeriodNS, d.Timing.Levels, strings.ReplaceAll(d.Timing.PathShort(), "|", "\\|"))
+	}
 	table := func(title string, cs []Comparison) {
 		fmt.Fprintf(&b, "\n## %s\n\n", title)
 		fmt.Fprintf(&b, "Ratios are rvfl8 / intRVFL (energy per classification; speed = rvfl8 cycles / intRVFL cycles). Paper: energy %.0f×, speed %.1f×.\n\n", PaperEnergyRatio, PaperSpeedRatio)
-		fmt.Fprintf(&b, "| intRVFL P | rvfl8 P | LUT int / rvfl8 | energy ratio (dynamic) | energy ratio (dynamic + PL static) | energy ratio (dynamic + device static) | speed ratio | dynamic power ratio | both fit | paper energy | paper speed |\n")
+		fmt.Fprintf(&b, "| intRVFL P | rvfl8 P | LC int / rvfl8 | energy ratio (dynamic) | energy ratio (dynamic + PL static) | energy ratio (dynamic + device static) | speed ratio | dynamic power ratio | both fit | paper energy | paper speed |\n")
 		fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, c := range cs {
 			fmt.Fprintf(&b, "| %d | %d | %d / %d | %.1f× | %.2f× | %.2f× | %.2f× | %.1f× | %v | %.0f× | %.1f× |\n",

@@ -208,7 +208,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	row := func(name string, v any, note string) { fmt.Fprintf(tw, "%s\t%v\t %s\n", name, v, note) }
 	fmt.Fprintf(w, "%s — %s\n", r.Top, r.Yosys)
-	row("LUTs (est. LUT6 sites)", r.EstimatedLCs, "Yosys estimated_num_lc")
+	row("LC (LUT6 sites)", r.EstimatedLCs, "Yosys estimated_num_lc: LUT cells packed two to a site where they fit")
 	row("LUT cells", r.LUTs, fmt.Sprintf("LUT1…LUT6: %d %d %d %d %d %d",
 		r.LUTBySize[0], r.LUTBySize[1], r.LUTBySize[2], r.LUTBySize[3], r.LUTBySize[4], r.LUTBySize[5]))
 	row("FFs", r.FFs, ffDetail(r.Cells))

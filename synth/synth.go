@@ -2,6 +2,7 @@ package synth
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,20 +21,28 @@ import (
 	"time"
 
 	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/synth/flow"
 )
 
 // Paths inside an emitted design directory.
 const (
 	// ReportFile is the cached report, DIR-relative.
 	ReportFile = "build/synth/report.json"
-	workDir    = "build/synth/yosys"
-	statFile   = workDir + "/stat.json"
-	netFile    = workDir + "/netlist.json"
-	logFile    = workDir + "/synth.log"
+	// NetlistFile is the mapped netlist of the current report (write_json,
+	// the top module only), DIR-relative; NetlistSimFile is the same netlist
+	// as Verilog for gate-level simulation (flow.NetlistSim).
+	NetlistFile    = flow.NetlistJSON
+	NetlistSimFile = flow.NetlistSim
+	// netlistKeyFile holds the key of the report the netlist files belong to.
+	netlistKeyFile = flow.WorkDir + "/netlist.key"
+	workDir        = flow.WorkDir
+	statFile       = flow.StatFile
+	netFile        = flow.NetlistJSON
+	logFile        = flow.LogFile
 	// DebianPackage names the package that provides yosys.
 	DebianPackage = "yosys"
 	// schema versions the cache key: bump it when the script or the report changes.
-	schema = "hdlgen-synth-v1"
+	schema = "hdlgen-synth-v2"
 )
 
 // Runner starts a program: argv[0] with arguments argv[1:], in directory dir,
@@ -159,21 +168,13 @@ func listFiles(dir, sub, ext string) ([]string, error) {
 	return out, nil
 }
 
-// Script is the Yosys script Run executes in DIR for the given top and files.
-func Script(top string, rtlFiles []string) string {
-	return strings.Join([]string{
-		"read_verilog -defer " + strings.Join(rtlFiles, " "),
-		"hierarchy -top " + top,
-		`setattr -set rom_style "logic" m:lut`,
-		"synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top " + top,
-		"tee -q -o " + statFile + " stat -json -tech xilinx",
-		"write_json " + netFile,
-	}, "; ")
-}
+// Script is the Yosys script Run executes in DIR for the given top and files
+// (flow.Script: the emitted Makefile's `make synth` runs the same).
+func Script(top string, rtlFiles []string) string { return flow.Script(top, rtlFiles) }
 
-// Command is the full command line Run starts in DIR.
+// Command is the full command line Run starts in DIR (flow.Command).
 func Command(yosys, top string, rtlFiles []string) []string {
-	return []string{yosys, "-q", "-l", logFile, "-p", Script(top, rtlFiles)}
+	return flow.Command(yosys, top, rtlFiles)
 }
 
 var versions sync.Map // yosys command → version string
@@ -227,13 +228,13 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 	}
 	reportPath := filepath.Join(d.Dir, filepath.FromSlash(ReportFile))
 	if !o.Force {
-		if r := loadCached(reportPath, key); r != nil {
+		if r := loadCached(reportPath, key); r != nil && ensureNetlist(d.Dir, key, o.CacheDir) {
 			r.Cached = true
 			fmt.Fprintf(o.Log, "synth: %s: cached report (key %.12s)\n", d.Top, key)
 			return r, nil
 		}
 		if o.CacheDir != "" {
-			if r := loadCached(filepath.Join(o.CacheDir, key+".json"), key); r != nil {
+			if r := loadCached(filepath.Join(o.CacheDir, key+".json"), key); r != nil && ensureNetlist(d.Dir, key, o.CacheDir) {
 				if err := writeReport(reportPath, r); err != nil {
 					return nil, err
 				}
@@ -246,7 +247,7 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 	if err := os.MkdirAll(filepath.Join(d.Dir, filepath.FromSlash(workDir)), 0o755); err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
-	for _, f := range []string{statFile, netFile} {
+	for _, f := range []string{statFile, netFile, NetlistSimFile, netlistKeyFile} {
 		os.Remove(filepath.Join(d.Dir, filepath.FromSlash(f)))
 	}
 	fmt.Fprintf(o.Log, "synth: running Yosys on %s (%d Verilog files%s) …\n", d.Top, len(d.RTLFiles), unusedNote(d.Unused))
@@ -260,12 +261,18 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 		return nil, fmt.Errorf("synth: yosys failed on %s: %w\n%s(full log: %s)", d.Top, err, tail(out, 20),
 			filepath.Join(d.Dir, filepath.FromSlash(logFile)))
 	}
+	if err := compactNetlist(d); err != nil {
+		return nil, err
+	}
 	r, err := buildReport(d, version, argv, key, elapsed)
 	if err != nil {
 		return nil, err
 	}
 	if err := writeReport(reportPath, r); err != nil {
 		return nil, err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(d.Dir, filepath.FromSlash(netlistKeyFile)), []byte(key+"\n"), 0o644); err != nil {
+		return nil, fmt.Errorf("synth: %w", err)
 	}
 	if o.CacheDir != "" {
 		if err := os.MkdirAll(o.CacheDir, 0o755); err != nil {
@@ -274,11 +281,111 @@ func Run(ctx context.Context, dir string, o Options) (*Report, error) {
 		if err := writeReport(filepath.Join(o.CacheDir, key+".json"), r); err != nil {
 			return nil, err
 		}
+		if err := storeNetlist(d.Dir, key, o.CacheDir); err != nil {
+			return nil, err
+		}
 	}
-	// The netlist is only needed for the logic depth and can be large.
-	os.Remove(filepath.Join(d.Dir, filepath.FromSlash(netFile)))
 	fmt.Fprintf(o.Log, "synth: %s done in %.1f s\n", d.Top, elapsed.Seconds())
 	return r, nil
+}
+
+// compactNetlist rewrites DIR's netlist JSON with the top module only.
+func compactNetlist(d *Design) error {
+	p := filepath.Join(d.Dir, filepath.FromSlash(netFile))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("synth: yosys wrote no netlist: %w", err)
+	}
+	c, err := CompactNetlist(b, d.Top)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(p, c, 0o644); err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	return nil
+}
+
+// The netlist files and their names in the user cache (gzip-compressed).
+var netlistFiles = []struct{ inDir, cacheSuffix string }{
+	{NetlistFile, ".netlist.json.gz"},
+	{NetlistSimFile, ".netlist_sim.v.gz"},
+}
+
+// netlistCurrent reports whether DIR holds the netlist files of key.
+func netlistCurrent(dir, key string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(netlistKeyFile)))
+	if err != nil || strings.TrimSpace(string(b)) != key {
+		return false
+	}
+	for _, f := range netlistFiles {
+		if !exists(filepath.Join(dir, filepath.FromSlash(f.inDir))) {
+			return false
+		}
+	}
+	return true
+}
+
+// ensureNetlist makes DIR hold the netlist files of key, restoring them from
+// cacheDir when needed; it reports whether they are there.
+func ensureNetlist(dir, key, cacheDir string) bool {
+	if netlistCurrent(dir, key) {
+		return true
+	}
+	if cacheDir == "" {
+		return false
+	}
+	for _, f := range netlistFiles {
+		b, err := readGzip(filepath.Join(cacheDir, key+f.cacheSuffix))
+		if err != nil {
+			return false
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.inDir))
+		if os.MkdirAll(filepath.Dir(p), 0o755) != nil || atomicfile.WriteFile(p, b, 0o644) != nil {
+			return false
+		}
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, filepath.FromSlash(netlistKeyFile)), []byte(key+"\n"), 0o644) == nil
+}
+
+// storeNetlist copies DIR's netlist files into cacheDir, compressed.
+func storeNetlist(dir, key, cacheDir string) error {
+	for _, f := range netlistFiles {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.inDir)))
+		if err != nil {
+			return fmt.Errorf("synth: %w", err)
+		}
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		if _, err := zw.Write(b); err != nil {
+			return fmt.Errorf("synth: cache: %w", err)
+		}
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("synth: cache: %w", err)
+		}
+		if err := atomicfile.WriteFile(filepath.Join(cacheDir, key+f.cacheSuffix), z.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("synth: cache: %w", err)
+		}
+	}
+	return nil
+}
+
+func readGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // Cached returns the cached report of dir if it is present and current
@@ -290,11 +397,13 @@ func Cached(ctx context.Context, dir string, o Options) (*Report, error) {
 		return nil, err
 	}
 	if r := loadCached(filepath.Join(d.Dir, filepath.FromSlash(ReportFile)), key); r != nil {
+		ensureNetlist(d.Dir, key, o.CacheDir) // best effort: timing needs it
 		r.Cached = true
 		return r, nil
 	}
 	if o.CacheDir != "" {
 		if r := loadCached(filepath.Join(o.CacheDir, key+".json"), key); r != nil {
+			ensureNetlist(d.Dir, key, o.CacheDir)
 			r.Cached = true
 			return r, nil
 		}

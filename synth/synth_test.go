@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/synth/flow"
 )
 
 func readFixture(t *testing.T, name string) []byte {
@@ -93,9 +94,29 @@ func TestParseNetlist(t *testing.T) {
 	}
 	// FF → INV (0) → LUT2 → CARRY4 → CARRY4 (carry chain) → LUT6 → FF: 4 levels;
 	// the DSP48E1 with PREG is a path end point, LUT1 behind it one level.
-	want := &Netlist{Depth: 4, BRAMCells: map[string]int{"": 1, plan.ROMWout: 1}}
-	if d := cmp.Diff(want, nl); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
+	if nl.Depth != 4 || nl.Note != "" {
+		t.Errorf("depth %d (%s), want 4", nl.Depth, nl.Note)
+	}
+	if d := cmp.Diff(map[string]int{"": 1, plan.ROMWout: 1}, nl.BRAMCells); d != "" {
+		t.Errorf("BRAM cells (-want +got):\n%s", d)
+	}
+	// The cell graph: sorted cells with sorted pins, constants decoded.
+	var ff *Cell
+	for i := range nl.Cells {
+		if i > 0 && nl.Cells[i-1].Name >= nl.Cells[i].Name {
+			t.Errorf("cells not sorted: %s before %s", nl.Cells[i-1].Name, nl.Cells[i].Name)
+		}
+		if nl.Cells[i].Name == "ff_a" {
+			ff = &nl.Cells[i]
+		}
+	}
+	if ff == nil {
+		t.Fatal("no cell ff_a")
+	}
+	wantPins := []Pin{{"C", "input", []Bit{2}}, {"CE", "input", []Bit{Bit1}}, {"D", "input", []Bit{20}},
+		{"Q", "output", []Bit{10}}, {"R", "input", []Bit{Bit0}}}
+	if d := cmp.Diff(wantPins, ff.Pins); d != "" || ff.Type != "FDRE" || ff.Pin("Q") == nil || ff.Pin("nope") != nil {
+		t.Errorf("ff_a %s pins (-want +got):\n%s", ff.Type, d)
 	}
 	if _, err := ParseNetlist(strings.NewReader(`{"modules": {}}`), "t_top"); err == nil || !strings.Contains(err.Error(), "no module t_top") {
 		t.Errorf("missing top: %v", err)
@@ -136,7 +157,8 @@ func (f *fakeYosys) Run(_ context.Context, dir string, argv []string) ([]byte, e
 		return []byte("Yosys 0.23 (fake)\n"), nil
 	}
 	f.synths++
-	for dst, src := range map[string]string{statFile: "stat_rvfl8_k16_n512_l4_p1.json", netFile: "netlist_small.json", logFile: "memory_libmap.log"} {
+	for dst, src := range map[string]string{statFile: "stat_rvfl8_k16_n512_l4_p1.json", netFile: "netlist_small.json",
+		logFile: "memory_libmap.log", NetlistSimFile: "netlist_small.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata", src))
 		if err != nil {
 			return nil, err
@@ -190,8 +212,13 @@ func TestRunCachesReports(t *testing.T) {
 		strings.Contains(r1.Command, "abc9") || !strings.Contains(r1.Command, "rtl/lib.v rtl/t_top.v") {
 		t.Errorf("report: ROMs %+v, command %q", r1.ROMs, r1.Command)
 	}
-	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(netFile))); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the netlist JSON was kept: %v", err)
+	// The netlist files stay in DIR (timing, gate-level simulation), the JSON
+	// compacted to the top module.
+	if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(NetlistFile))); err != nil || strings.Contains(string(b), "blackbox") {
+		t.Errorf("netlist JSON not kept or not compacted: %v\n%.200s", err, b)
+	}
+	if !netlistCurrent(dir, r1.Key) {
+		t.Error("netlist files not marked current")
 	}
 
 	// Second call: served from DIR/build/synth/report.json, Yosys not run again.
@@ -217,6 +244,18 @@ func TestRunCachesReports(t *testing.T) {
 	if r3, err := Run(ctx, dir, o); err != nil || !r3.Cached || fy.synths != 1 {
 		t.Errorf("after removing build/: cached %v, %d runs, %v", r3 != nil && r3.Cached, fy.synths, err)
 	}
+	if !netlistCurrent(dir, r1.Key) {
+		t.Error("the netlist files were not restored from the user cache")
+	}
+	// Without the netlist files (and no user cache), the report alone is not
+	// enough: Yosys runs again.
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(NetlistSimFile))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(ctx, dir, Options{Yosys: "fake-yosys", Runner: fy}); err != nil || fy.synths != 2 {
+		t.Errorf("missing simulation netlist: %d runs, %v", fy.synths, err)
+	}
+	fy.synths = 1
 
 	// Changing a ROM file changes the key: Yosys runs again; so does --force.
 	if err := os.WriteFile(filepath.Join(dir, "mem", "t_w.mem"), []byte("00\n02\n"), 0o644); err != nil {
@@ -318,5 +357,40 @@ func TestRunYosys(t *testing.T) {
 	r2, err := Run(context.Background(), dir, Options{})
 	if err != nil || !r2.Cached {
 		t.Errorf("second run not cached: %v", err)
+	}
+
+	// make synth in the emitted directory runs the same script (synth/flow)
+	// and must give the same numbers (issue 14: they once differed, 838 vs
+	// 406 LC for the median rvfl8 at P = 1).
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make not installed")
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "build")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("make", "--no-print-directory", "synth")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MAKEFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make synth: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(flow.StatFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseStat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := func(r *Report) []any {
+		return []any{r.Cells, r.LUTBySize, r.LUTs, r.EstimatedLCs, r.FFs, r.CARRY4, r.DSP48E1, r.RAMB18E1, r.RAMB36E1, r.LUTRAM, r.SRL}
+	}
+	if d := cmp.Diff(counts(r), counts(m)); d != "" {
+		t.Errorf("make synth and hdlgen synth disagree (-hdlgen +make):\n%s", d)
+	}
+	for _, f := range []string{flow.NetlistJSON, flow.NetlistSim} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
+			t.Errorf("make synth did not write %s: %v", f, err)
+		}
 	}
 }

@@ -9,8 +9,11 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/hdlgen/hdlgen/synth/flow"
 )
 
 // Defaults used when a Design leaves the field at its zero value.
@@ -144,7 +147,7 @@ func checkRelPath(p string) error {
 	return nil
 }
 
-//go:embed tb/tb_common.h tb/tb_stream.cpp tb/tb_stream.v tb/tb_axis.cpp tb/tb_axis.v
+//go:embed tb/tb_common.h tb/tb_stream.cpp tb/tb_stream.v tb/tb_axis.cpp tb/tb_axis.v tb/gate/RAMB18E1.v tb/gate/RAMB36E1.v
 //go:embed tb/system_harness.h tb/tb_system.cpp tb/tb_system.v
 var tbFS embed.FS
 
@@ -155,13 +158,20 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"join":   func(s []string) string { return strings.Join(s, " ") },
 	"period": func(ns float64) string { return fmt.Sprintf("%.3f", ns) },
 	"mhz":    func(ns float64) string { return fmt.Sprintf("%g", math.Round(1e6/ns)/1e3) },
+	// yosysScript is `hdlgen synth`'s script: it reads the files sorted.
+	"yosysScript": func(top string, files []string) string {
+		f := slices.Clone(files)
+		slices.Sort(f)
+		return flow.Script(top, f)
+	},
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // Testbench sources: DIR-relative path → embedded file. The AXIS ones are
 // written only for designs with a wrapper, the system ones only for designs
 // with a system top.
 var (
-	streamSources = []string{"tb/tb_common.h", "tb/tb_stream.cpp", "tb/tb_stream.v"}
+	streamSources = []string{"tb/tb_common.h", "tb/tb_stream.cpp", "tb/tb_stream.v",
+		"tb/gate/RAMB18E1.v", "tb/gate/RAMB36E1.v"}
 	axisSources   = []string{"tb/tb_axis.cpp", "tb/tb_axis.v"}
 	systemSources = []string{"tb/system_harness.h", "tb/tb_system.cpp", "tb/tb_system.v"}
 )
@@ -170,6 +180,7 @@ var (
 // design d as DIR-relative path → content:
 //
 //	tb/tb_common.h, tb/tb_stream.cpp, tb/tb_stream.v   always
+//	tb/gate/RAMB18E1.v, tb/gate/RAMB36E1.v              always (gate-level block-RAM models)
 //	tb/tb_axis.cpp, tb/tb_axis.v                       with an AXIS wrapper
 //	tb/system_harness.h, tb/tb_system.cpp, tb/tb_system.v  with a system top
 //	Makefile

@@ -3,7 +3,6 @@ package testbench_test
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/hdlgen/hdlgen/internal/golden"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hdlgen/hdlgen/internal/golden"
+	"github.com/hdlgen/hdlgen/synth/flow"
 	"github.com/hdlgen/hdlgen/testbench"
 	"github.com/hdlgen/hdlgen/testbench/refdut"
 )
@@ -49,9 +50,9 @@ func sortedKeys(m map[string][]byte) []string {
 
 func TestFilesList(t *testing.T) {
 	want := map[string][]string{
-		"axis": {"Makefile", "tb/tb_axis.cpp", "tb/tb_axis.v", "tb/tb_common.h", "tb/tb_stream.cpp",
+		"axis": {"Makefile", "tb/gate/RAMB18E1.v", "tb/gate/RAMB36E1.v", "tb/tb_axis.cpp", "tb/tb_axis.v", "tb/tb_common.h", "tb/tb_stream.cpp",
 			"tb/tb_stream.v", "vivado/axis_ooc.xdc", "vivado/build.tcl", "vivado/stream_ooc.xdc"},
-		"stream": {"Makefile", "tb/tb_common.h", "tb/tb_stream.cpp", "tb/tb_stream.v",
+		"stream": {"Makefile", "tb/gate/RAMB18E1.v", "tb/gate/RAMB36E1.v", "tb/tb_common.h", "tb/tb_stream.cpp", "tb/tb_stream.v",
 			"vivado/build.tcl", "vivado/stream_ooc.xdc"},
 	}
 	for name, d := range goldenDesigns {
@@ -186,7 +187,9 @@ func TestMakefileCommands(t *testing.T) {
 		want   []string
 		not    []string
 	}{
-		{"synth", []string{"yosys -q -l build/yosys/synth.log -p 'read_verilog rtl/hdlgen_popcount.v rtl/iris_core.v rtl/iris_top.v; synth_xilinx -family xc7 -noiopad -noclkbuf -top iris_top; tee -q -o build/yosys/stat.txt stat -tech xilinx; tee -q -o build/yosys/stat.json.tmp stat -json -tech xilinx'"}, []string{"abc9"}},
+		// make synth runs the script of hdlgen synth (synth/flow), files sorted.
+		{"synth", []string{"yosys -q -l build/synth/yosys/synth.log -p '" +
+			flow.Script("iris_top", []string{"rtl/hdlgen_popcount.v", "rtl/iris_core.v", "rtl/iris_top.v"}) + "'"}, []string{"abc9"}},
 		{"vivado", []string{
 			"cd build/vivado && vivado -mode batch -nojournal -log stream.log -source " + dir + "/vivado/build.tcl -tclargs stream",
 			"cd build/vivado && vivado -mode batch -nojournal -log axis.log -source " + dir + "/vivado/build.tcl -tclargs axis",
@@ -299,7 +302,7 @@ func TestSynth(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("make synth: %v\n%s", err, out)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "build", "yosys", "stat.json"))
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(flow.StatFile)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,20 @@
 //	make -C DIR --no-print-directory verilator-<target>  verilator --cc --exe --build, then the binary
 //	make -C DIR --no-print-directory icarus-<target>     iverilog -g2005 -Wall, then vvp -n
 //
+// and, for the stream target only, the gate-level steps (Options.GateLevel,
+// or StepGateVerilator / StepGateIcarus by name):
+//
+//	make -C DIR --no-print-directory gate-verilator-stream  the Verilator testbench on the netlist
+//	make -C DIR --no-print-directory gate-icarus-stream     the Icarus testbench on the netlist
+//
+// which first synthesise DIR with synth.Run (the script of package
+// synth/flow, cached) and simulate its netlist (build/synth/yosys/
+// netlist_sim.v) with Yosys's Xilinx cell models (cells_sim.v of the
+// installed Yosys) and hdlgen's read models of RAMB18E1/RAMB36E1
+// (DIR/tb/gate/: Yosys 0.23 declares them without behaviour). Icarus is slow
+// on netlists (the median intRVFL at P = 1: about 175 simulated cycles per
+// CPU second); Verilator's cost is the build (about 25 s of CPU).
+//
 // (with TRACE=1 for the Verilator runs when Options.Trace is set), captures
 // the output, and parses the testbench lines of docs/rtl-interface.md §7
 // (PASS, FAIL, MISMATCH, TIMEOUT, ERROR) and the Verilator testbenches'

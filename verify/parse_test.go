@@ -148,10 +148,10 @@ func TestWriteText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "verify /d\n" +
-		"  lint/stream        pass     0.3s\n" +
-		"  verilator/stream   pass    12.0s  vectors=10 cycles=99 latency=3\n" +
-		"  verilator/axis     pass     3.0s  vectors=10 cycles=2500000 latency=9 sim=1.25s (2e+06 cycles/s)\n" +
-		"  icarus/stream      FAIL     1.0s  vectors=2 cycles=20\n" +
+		"  lint/stream            pass     0.3s\n" + // the name column fits gate-verilator/stream
+		"  verilator/stream       pass    12.0s  vectors=10 cycles=99 latency=3\n" +
+		"  verilator/axis         pass     3.0s  vectors=10 cycles=2500000 latency=9 sim=1.25s (2e+06 cycles/s)\n" +
+		"  icarus/stream          FAIL     1.0s  vectors=2 cycles=20\n" +
 		"      MISMATCH vector=1 field=class expected=1 got=0\n" +
 		"  trace build/trace/stream.vcd\n" +
 		"FAIL (14.0s)\n"

@@ -11,10 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/testbench"
 )
 
@@ -27,19 +29,47 @@ const (
 	StepLint      Step = "lint"      // verilator --lint-only -Wall on every top
 	StepVerilator Step = "verilator" // the Verilator testbench(es)
 	StepIcarus    Step = "icarus"    // the Icarus testbench(es)
+	// StepGateVerilator and StepGateIcarus run the stream testbenches against
+	// the synthesised netlist (gate level: Yosys's netlist with Yosys's
+	// Xilinx cell models and hdlgen's block-RAM models). Only the stream top
+	// has them.
+	StepGateVerilator Step = "gate-verilator"
+	StepGateIcarus    Step = "gate-icarus"
 )
 
-// AllSteps is what Run does when Options.Steps is empty.
-var AllSteps = []Step{StepModel, StepLint, StepVerilator, StepIcarus}
+// AllSteps is what Run does when Options.Steps is empty (and GateLevel is
+// not set); GateSteps with GateLevel.
+var (
+	AllSteps  = []Step{StepModel, StepLint, StepVerilator, StepIcarus}
+	GateSteps = []Step{StepGateVerilator, StepGateIcarus}
+)
+
+// order is every step in the order Run performs them.
+var order = []Step{StepModel, StepLint, StepVerilator, StepIcarus, StepGateVerilator, StepGateIcarus}
+
+// IsGate reports whether s simulates the synthesised netlist.
+func (s Step) IsGate() bool { return s == StepGateVerilator || s == StepGateIcarus }
 
 // Options selects what Run does. The zero value runs every step without
 // traces and removes its build directories afterwards.
 type Options struct {
-	Steps     []Step    // steps to run, in AllSteps order; empty means AllSteps
-	Targets   []string  // "stream", "axis", "system"; empty means every target DIR has
-	Trace     bool      // Verilator runs write DIR/build/trace/<target>.vcd
-	KeepBuild bool      // keep DIR/build/verilator and DIR/build/icarus
+	Steps []Step // steps to run, in Run's order; empty means AllSteps (GateSteps with GateLevel)
+	// GateLevel selects the gate-level steps when Steps is empty.
+	GateLevel bool
+	Targets   []string // "stream", "axis", "system"; empty means every target DIR has
+	Trace     bool     // Verilator runs write DIR/build/trace/<target>.vcd
+	// KeepBuild keeps DIR/build/verilator and DIR/build/icarus, so that the
+	// next Run rebuilds only what changed (make tracks the RTL, the
+	// testbench and the vector parameters; .mem files are read at run time).
+	KeepBuild bool
 	Log       io.Writer // if non-nil, receives the tools' output as it comes
+	// Progress, if non-nil, is called before each step (done of total steps
+	// finished so far, next naming it; done = -1 before the synthesis of the
+	// gate-level steps) and with each result as soon as its step finishes.
+	Progress func(done, total int, next string, res *Result)
+	// Synth are the options of the synthesis that gate-level steps need
+	// (synth.Run, cached; Log is set from Log when nil).
+	Synth synth.Options
 }
 
 // Result is the outcome of one step on one target.
@@ -141,53 +171,74 @@ func (r *Report) Err() error {
 		r.Dir, len(failed), len(r.Steps), first.Name, detail)
 }
 
+// Line is the one-line summary of a step result, with its mismatch or
+// diagnostic lines below it when it failed.
+func (s Result) Line() string {
+	var b bytes.Buffer
+	status := "pass"
+	if !s.Passed {
+		status = "FAIL"
+	}
+	fmt.Fprintf(&b, "  %-22s %s %7.1fs", s.Name, status, s.Duration.Seconds())
+	if s.Step == StepModel && s.Vectors > 0 {
+		fmt.Fprintf(&b, "  vectors=%d (expected outputs recomputed from model.json)", s.Vectors)
+	}
+	if s.Step != StepLint && s.Step != StepModel && (s.Vectors > 0 || s.Cycles > 0) {
+		fmt.Fprintf(&b, "  vectors=%d cycles=%d", s.Vectors, s.Cycles)
+		if s.Passed {
+			fmt.Fprintf(&b, " latency=%d", s.Latency)
+		}
+		if r := s.CyclesPerSecond(); r > 0 {
+			fmt.Fprintf(&b, " sim=%.4gs (%.3g cycles/s)", s.SimWall.Seconds(), r)
+		}
+	}
+	b.WriteByte('\n')
+	if !s.Passed {
+		lines := s.Mismatches
+		if len(lines) == 0 {
+			lines = s.Diagnostics
+		}
+		if len(lines) == 0 && s.ExitErr != "" {
+			lines = []string{s.ExitErr}
+		}
+		for _, l := range lines {
+			fmt.Fprintf(&b, "      %s\n", l)
+		}
+	}
+	return b.String()
+}
+
 // WriteText writes a human-readable summary: one line per step, then the
 // mismatch or diagnostic lines of the failed ones.
 func (r *Report) WriteText(w io.Writer) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "verify %s\n", r.Dir)
 	for _, s := range r.Steps {
-		status := "pass"
-		if !s.Passed {
-			status = "FAIL"
-		}
-		fmt.Fprintf(&b, "  %-18s %s %7.1fs", s.Name, status, s.Duration.Seconds())
-		if s.Step == StepModel && s.Vectors > 0 {
-			fmt.Fprintf(&b, "  vectors=%d (expected outputs recomputed from model.json)", s.Vectors)
-		}
-		if s.Step != StepLint && s.Step != StepModel && (s.Vectors > 0 || s.Cycles > 0) {
-			fmt.Fprintf(&b, "  vectors=%d cycles=%d", s.Vectors, s.Cycles)
-			if s.Passed {
-				fmt.Fprintf(&b, " latency=%d", s.Latency)
-			}
-			if r := s.CyclesPerSecond(); r > 0 {
-				fmt.Fprintf(&b, " sim=%.4gs (%.3g cycles/s)", s.SimWall.Seconds(), r)
-			}
-		}
-		b.WriteByte('\n')
-		if !s.Passed {
-			lines := s.Mismatches
-			if len(lines) == 0 {
-				lines = s.Diagnostics
-			}
-			if len(lines) == 0 && s.ExitErr != "" {
-				lines = []string{s.ExitErr}
-			}
-			for _, l := range lines {
-				fmt.Fprintf(&b, "      %s\n", l)
-			}
-		}
+		b.WriteString(s.Line())
 	}
+	r.writeFooter(&b)
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteFooter writes what WriteText writes after the step lines (traces and
+// the verdict), for a caller that printed the lines as they came.
+func (r *Report) WriteFooter(w io.Writer) error {
+	var b bytes.Buffer
+	r.writeFooter(&b)
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func (r *Report) writeFooter(b *bytes.Buffer) {
 	for _, t := range r.Traces {
-		fmt.Fprintf(&b, "  trace %s\n", t)
+		fmt.Fprintf(b, "  trace %s\n", t)
 	}
 	verdict := "PASS"
 	if !r.Passed() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(&b, "%s (%.1fs)\n", verdict, r.Duration.Seconds())
-	_, err := w.Write(b.Bytes())
-	return err
+	fmt.Fprintf(b, "%s (%.1fs)\n", verdict, r.Duration.Seconds())
 }
 
 // Debian packages that provide each tool, for the error when one is missing.
@@ -197,14 +248,18 @@ var toolPackage = map[string]string{
 	"g++":       "g++",
 	"iverilog":  "iverilog",
 	"vvp":       "iverilog",
+	"yosys":     "yosys",
+	"awk":       "gawk",
 }
 
 // stepTools lists the tools each step needs besides make.
 var stepTools = map[Step][]string{
-	StepModel:     nil,
-	StepLint:      {"verilator"},
-	StepVerilator: {"verilator", "g++"},
-	StepIcarus:    {"iverilog", "vvp"},
+	StepModel:         nil,
+	StepLint:          {"verilator"},
+	StepVerilator:     {"verilator", "g++"},
+	StepIcarus:        {"iverilog", "vvp"},
+	StepGateVerilator: {"yosys", "awk", "verilator", "g++"},
+	StepGateIcarus:    {"yosys", "awk", "iverilog", "vvp"},
 }
 
 // Run verifies the design in dir; see the package documentation.
@@ -222,7 +277,11 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("verify: %s is not an emitted design directory: %w", abs, err)
 		}
 	}
-	steps, err := normalizeSteps(opts.Steps)
+	want := opts.Steps
+	if len(want) == 0 && opts.GateLevel {
+		want = GateSteps
+	}
+	steps, err := normalizeSteps(want)
 	if err != nil {
 		return nil, err
 	}
@@ -241,31 +300,76 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 	}
 
 	rep := &Report{Dir: abs, Targets: targets}
-	cleanup := buildCleanup(abs, opts.KeepBuild)
-	defer cleanup()
+	// The builds this run creates go afterwards unless KeepBuild, and always
+	// when the run is interrupted (a half-made build is no cache).
+	removeCreated := buildCleanup(abs)
+	defer func() {
+		if !opts.KeepBuild || ctx.Err() != nil {
+			removeCreated()
+		}
+	}()
 
+	type job struct {
+		step   Step
+		target string
+	}
+	var jobs []job
+	gate := false
 	for _, step := range steps {
 		if step == StepModel {
-			if !emitted(abs) {
-				continue // a hand-made or reference directory has no model to check
+			if emitted(abs) { // a hand-made or reference directory has no model to check
+				jobs = append(jobs, job{step, ""})
 			}
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("verify: %s: %w", step, err)
-			}
-			rep.Steps = append(rep.Steps, checkModel(ctx, abs))
 			continue
 		}
 		for _, target := range targets {
-			res, err := runStep(ctx, abs, step, target, opts)
-			if err != nil {
-				return nil, err
+			if step.IsGate() && target != "stream" {
+				continue // the gate-level netlist is the stream top's
 			}
-			rep.Steps = append(rep.Steps, res)
-			if step == StepVerilator && opts.Trace {
-				vcd := "build/trace/" + target + ".vcd"
-				if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(vcd))); err == nil {
-					rep.Traces = append(rep.Traces, vcd)
-				}
+			gate = gate || step.IsGate()
+			jobs = append(jobs, job{step, target})
+		}
+	}
+	if len(jobs) == 0 && slices.ContainsFunc(steps, Step.IsGate) {
+		return nil, fmt.Errorf("verify: %s: no step to run (gate-level steps exist for the stream top only)", abs)
+	}
+	if gate {
+		so := opts.Synth
+		if so.Log == nil {
+			so.Log = opts.Log
+		}
+		if opts.Progress != nil {
+			opts.Progress(-1, len(jobs), "synth (Yosys, cached)", nil)
+		}
+		if _, err := synth.Run(ctx, abs, so); err != nil {
+			return nil, fmt.Errorf("verify: gate level needs the synthesised netlist: %w", err)
+		}
+	}
+	for i, j := range jobs {
+		if opts.Progress != nil {
+			name := string(j.step)
+			if j.target != "" {
+				name += "/" + j.target
+			}
+			opts.Progress(i, len(jobs), name, nil)
+		}
+		var res Result
+		if j.step == StepModel {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("verify: %s: %w", j.step, err)
+			}
+			res = checkModel(ctx, abs)
+		} else if res, err = runStep(ctx, abs, j.step, j.target, opts); err != nil {
+			return nil, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(i+1, len(jobs), "", &res)
+		}
+		rep.Steps = append(rep.Steps, res)
+		if j.step == StepVerilator && opts.Trace {
+			vcd := "build/trace/" + j.target + ".vcd"
+			if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(vcd))); err == nil {
+				rep.Traces = append(rep.Traces, vcd)
 			}
 		}
 	}
@@ -280,12 +384,12 @@ func normalizeSteps(in []Step) ([]Step, error) {
 	want := map[Step]bool{}
 	for _, s := range in {
 		if _, ok := stepTools[s]; !ok {
-			return nil, fmt.Errorf("verify: unknown step %q (want model, lint, verilator or icarus)", s)
+			return nil, fmt.Errorf("verify: unknown step %q (want model, lint, verilator, icarus, gate-verilator or gate-icarus)", s)
 		}
 		want[s] = true
 	}
 	var out []Step
-	for _, s := range AllSteps {
+	for _, s := range order {
 		if want[s] {
 			out = append(out, s)
 		}
@@ -352,15 +456,12 @@ func checkTools(steps []Step) error {
 }
 
 // buildCleanup records which build directories exist now and returns a
-// function that removes the ones Run created (unless keep is set).
-func buildCleanup(dir string, keep bool) func() {
-	if keep {
-		return func() {}
-	}
+// function that removes the ones Run created.
+func buildCleanup(dir string) func() {
 	build := filepath.Join(dir, testbench.BuildDir)
 	var created []string
 	buildExisted := exists(build)
-	for _, sub := range []string{"verilator", "icarus"} {
+	for _, sub := range []string{"verilator", "icarus", "gate"} {
 		p := filepath.Join(build, sub)
 		if !exists(p) {
 			created = append(created, p)

@@ -256,6 +256,8 @@ func TestRunErrors(t *testing.T) {
 		{"unknown_step", context.Background(), dir, verify.Options{Steps: []verify.Step{"synth"}}, `unknown step "synth"`},
 		{"unknown_target", context.Background(), dir, verify.Options{Targets: []string{"axi"}}, `no target "axi" (the design has stream, axis)`},
 		{"canceled", canceled, dir, verify.Options{Steps: []verify.Step{verify.StepLint}}, "context canceled"},
+		{"gate_level_axis", context.Background(), dir, verify.Options{GateLevel: true, Targets: []string{"axis"}},
+			"gate-level steps exist for the stream top only"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl"
 )
 
 // runCmd executes one command built by ctor (not necessarily registered in the
@@ -173,4 +178,74 @@ func trainedTiny(t *testing.T) *model.Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestPowerRefusesDesignsThatDoNotFit: an rvfl8 with one DSP48E1 per neuron
+// at P = N = 1024 needs far more than the xc7z020's 220 DSPs; power says so
+// with the utilisation and exits non-zero instead of printing an energy.
+func TestPowerRefusesDesignsThatDoNotFit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	m := randmodel.Random(randmodel.Shape{Arch: model.RVFL8, K: 16, N: 1024, L: 4}, "big", 1)
+	if err := model.WriteFile(path, m); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		p       string
+		code    int
+		want    string
+		wantNot string
+	}{
+		{"1024", exitError, "does not fit the xc7z020", "energy per classification"},
+		{"1", 0, "energy per classification", "does not fit"},
+	} {
+		code, out, errs := runCmd(t, newPowerCmd, "power", path, "--parallel", tc.p)
+		if code != tc.code || !strings.Contains(out+errs, tc.want) || strings.Contains(out+errs, tc.wantNot) {
+			t.Errorf("P=%s: exit %d, stdout %q, stderr %q; want exit %d with %q", tc.p, code, out, errs, tc.code, tc.want)
+		}
+		if tc.code != 0 && !strings.Contains(errs, "utilisation LUT") {
+			t.Errorf("P=%s: stderr %q lacks the utilisation", tc.p, errs)
+		}
+	}
+}
+
+// TestSynthAndPowerShowFmax: hdlgen synth prints the resources with LUT cells
+// and LC apart, then the estimated Fmax with its worst path; --json carries
+// the timing report; hdlgen power DIR prints the same Fmax.
+func TestSynthAndPowerShowFmax(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Yosys")
+	}
+	if _, err := exec.LookPath("yosys"); err != nil {
+		t.Skip("yosys not installed")
+	}
+	dir := filepath.Join(t.TempDir(), "tiny")
+	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Parallel: 2, Vectors: 4}, dir); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, newSynthCmd, "synth", dir)
+	if code != 0 {
+		t.Fatalf("synth: exit %d: %s", code, errs)
+	}
+	fmax := regexp.MustCompile(`Fmax ([0-9.]+) MHz \(([0-9.]+) ns, \d+ levels; meets 100 MHz\) — estimated by hdlgen's static timing model`).FindStringSubmatch(out)
+	if fmax == nil || !strings.Contains(out, "LUT cells") || !strings.Contains(out, "LC (LUT6 sites)") || !strings.Contains(out, "setup") {
+		t.Fatalf("synth output lacks the labelled resources or the timing estimate:\n%s", out)
+	}
+	code, out, errs = runCmd(t, newSynthCmd, "synth", dir, "--json")
+	var js struct {
+		LUTs   int `json:"luts"`
+		Timing struct {
+			FmaxMHz float64 `json:"fmax_mhz"`
+			Path    []struct {
+				Cell string `json:"cell"`
+			} `json:"path"`
+		} `json:"timing"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &js) != nil || js.LUTs == 0 || len(js.Timing.Path) == 0 ||
+		fmt.Sprintf("%.1f", js.Timing.FmaxMHz) != fmax[1] {
+		t.Errorf("synth --json: exit %d, %+v (text said %s MHz); stderr %s", code, js, fmax[1], errs)
+	}
+	code, out, errs = runCmd(t, newPowerCmd, "power", dir)
+	if code != 0 || !strings.Contains(out, "Fmax "+fmax[1]+" MHz") || !strings.Contains(out, "resources: Yosys report") {
+		t.Errorf("power: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
+	}
 }

@@ -33,6 +33,7 @@ type powerOptions struct {
 	jobs      int
 	yosys     string
 	medianPs  string
+	medianR8  string
 	reg       string
 }
 
@@ -133,6 +134,7 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
 	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
+	f.StringVar(&o.medianR8, "median-rvfl8-p", "", "comma-separated P values of median-table for the rvfl8 alone (default: --median-p)")
 }
 
 // studyParams checks the flags of a study run.
@@ -244,7 +246,7 @@ func writeEstimate(w io.Writer, e power.Estimate, note string) error {
 	fj, fw := power.FormatEnergy, power.FormatPower
 	lines := []string{
 		"design:   " + e.Design.String(),
-		fmt.Sprintf("resources (%s): LUT %d, FF %d, CARRY4 %d, MUXF %d, DSP48E1 %d, BRAM36 %.1f, LUTRAM/SRL %d",
+		fmt.Sprintf("resources (%s): LC (LUT6 sites) %d, FF %d, CARRY4 %d, MUXF %d, DSP48E1 %d, BRAM36 %.1f, LUTRAM/SRL %d",
 			r.Source, r.LUTs, r.FFs, r.CARRY4, r.MUXF, r.DSP48E1, r.BRAM36, r.LUTRAM),
 		fmt.Sprintf("latency:  %d cycles = %.3g µs at %.4g MHz (a new vector every %d cycles)", e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II),
 		fmt.Sprintf("power:    dynamic %s (logic %s, clock %s) at %.3g %% toggle; static: PL %s, device %s",
@@ -304,17 +306,17 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	if data == "" {
 		return usagef("--median-table needs --data DIR or $HDLGEN_UCI121 (the UCI-121 collection)")
 	}
-	var ps []int
-	if o.medianPs != "" {
-		for _, s := range splitList(o.medianPs) {
-			var v int
-			if _, err := fmt.Sscan(s, &v); err != nil || v < 1 || v > hwstudy.MedianN {
-				return usagef("--median-p: %q is not a P in [1, %d]", s, hwstudy.MedianN)
-			}
-			ps = append(ps, v)
+	ps, err := medianPs("--median-p", o.medianPs)
+	if err != nil {
+		return err
+	}
+	r8Ps := ps
+	if o.medianR8 != "" {
+		if r8Ps, err = medianPs("--median-rvfl8-p", o.medianR8); err != nil {
+			return err
 		}
 	}
-	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: ps,
+	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps,
 		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err})
 	if err != nil {
 		return err
@@ -332,4 +334,17 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	}
 	fmt.Fprintf(app.Out, "%s\n", filepath.Join(o.out, "median.md"))
 	return nil
+}
+
+// medianPs parses a comma-separated list of P values of the median table.
+func medianPs(flag, list string) ([]int, error) {
+	var ps []int
+	for _, s := range splitList(list) {
+		var v int
+		if _, err := fmt.Sscan(s, &v); err != nil || v < 1 || v > hwstudy.MedianN {
+			return nil, usagef("%s: %q is not a P in [1, %d]", flag, s, hwstudy.MedianN)
+		}
+		ps = append(ps, v)
+	}
+	return ps, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/synth"
+	"github.com/hdlgen/hdlgen/timing"
 )
 
 type synthOptions struct {
@@ -14,6 +15,7 @@ type synthOptions struct {
 	force    bool
 	cacheDir string
 	yosys    string
+	clockMHz float64
 }
 
 func newSynthCmd(app *App) *cobra.Command {
@@ -26,7 +28,18 @@ func newSynthCmd(app *App) *cobra.Command {
 $readmemh paths resolve, and reports the mapped cells: LUTs by size and Yosys's
 estimate of occupied LUT6 sites, flip-flops, CARRY4, MUXF7/F8, DSP48E1, block RAM,
 LUTRAM/SRL, the longest register-to-register logic depth, and whether each ROM
-went to LUTs or block RAM.
+went to LUTs or block RAM. "LUT cells" counts the LUT1…LUT6 cells of the netlist,
+"LC" is Yosys's estimate of occupied LUT6 sites (small LUTs pair up in one site).
+
+It then estimates the clock frequency: a static timing analysis of the mapped
+netlist with hdlgen's delay model of the xc7z020 -1 (package timing,
+docs/timing.md: Vivado's cell delays as published by Project X-Ray, a stated
+net-delay rule by fanout). It prints the worst register-to-register path cell by
+cell and the estimated Fmax against --clock-mhz. It is an estimate, not a
+sign-off: no placement, congestion or clock skew.
+
+The same Yosys script runs in "make synth" of the emitted directory (package
+synth/flow); both write DIR/build/synth/yosys/.
 
 The report is written to DIR/build/synth/report.json and cached under a SHA-256 of
 the Verilog and .mem files, the Yosys version and the command, so a second call
@@ -42,6 +55,7 @@ from the Debian/Ubuntu package "yosys" (apt-get install yosys).`,
 	f.BoolVar(&o.force, "force", false, "ignore cached reports and run Yosys again")
 	f.StringVar(&o.cacheDir, "cache", "", "also cache reports in this directory (e.g. ~/.cache/hdlgen/synth)")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
+	f.Float64Var(&o.clockMHz, "clock-mhz", 100, "the clock the timing estimate is checked against, in MHz")
 	return cmd
 }
 
@@ -49,17 +63,30 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 	if o.yosys == "" {
 		return usagef("--yosys: empty command")
 	}
+	if !(o.clockMHz > 0) {
+		return usagef("--clock-mhz %v: want > 0", o.clockMHz)
+	}
 	r, err := synth.Run(cmd.Context(), dir, synth.Options{Yosys: o.yosys, CacheDir: o.cacheDir, Force: o.force, Log: app.Err})
 	if err != nil {
 		return err
 	}
+	t, err := timing.ForDir(dir, r, &timing.Zynq7Minus1)
+	if err != nil {
+		return err
+	}
 	if o.json {
-		b, err := json.MarshalIndent(r, "", "  ")
+		b, err := json.MarshalIndent(struct {
+			*synth.Report
+			Timing *timing.Report `json:"timing"`
+		}{r, t}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("synth: %w", err)
 		}
 		_, err = fmt.Fprintf(app.Out, "%s\n", b)
 		return err
 	}
-	return r.WriteText(app.Out)
+	if err := r.WriteText(app.Out); err != nil {
+		return err
+	}
+	return t.WriteText(app.Out, o.clockMHz)
 }
