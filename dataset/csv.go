@@ -22,6 +22,10 @@ type CSVOptions struct {
 	// the most frequent of ',', ';' and '\t' outside double quotes, with ','
 	// when none occurs and ties resolved in the order ',', ';', '\t'.
 	Comma rune
+	// LabelColumn selects the class label column of labelled data (ReadCSV):
+	// a header name, or else a 1-based column number; "" means the last
+	// column. The other columns are the features, in file order.
+	LabelColumn string
 }
 
 // FeatureOptions configures ReadFeaturesCSV.
@@ -35,6 +39,41 @@ type FeatureOptions struct {
 	// named LabelName, that column is ignored (so the training CSV itself can
 	// be given to predict). An empty LabelName never matches.
 	LabelName string
+	// Names, when not empty, are the expected feature names (a model's, in
+	// its order). The header's columns are then matched by name: a column
+	// named LabelName is ignored wherever it stands, the others must be a
+	// permutation of Names, and the values come back in the order of Names.
+	// A header with a name missing from Names, or lacking one of them, is a
+	// *ColumnsError. Features must then be 0 or len(Names).
+	Names []string
+}
+
+// ColumnsError reports a header whose column names differ from the expected
+// feature names (FeatureOptions.Names).
+type ColumnsError struct {
+	File       string
+	Line       int      // the header's line
+	Missing    []string // expected names the header lacks, in expected order
+	Unexpected []string // header names not expected, in header order
+}
+
+func (e *ColumnsError) Error() string {
+	var parts []string
+	if len(e.Missing) > 0 {
+		parts = append(parts, "missing "+quoteList(e.Missing))
+	}
+	if len(e.Unexpected) > 0 {
+		parts = append(parts, "unexpected "+quoteList(e.Unexpected))
+	}
+	return fmt.Sprintf("dataset: %s:%d: header does not match the expected feature names: %s", e.File, e.Line, strings.Join(parts, "; "))
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // LoadCSV reads a labelled CSV file; see ReadCSV. The dataset is named after
@@ -110,8 +149,20 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 	if nc < 2 {
 		return nil, perr(file, hline, 0, "", "header has %d column, need at least one feature column and the label column", nc)
 	}
-	k := nc - 1
-	d := &Dataset{FeatureNames: header[:k], LabelName: header[k]}
+	k, err := labelIndex(file, hline, header, opt.LabelColumn)
+	if err != nil {
+		return nil, err
+	}
+	feat := make([]int, 0, nc-1) // the feature columns, in file order
+	for j := range header {
+		if j != k {
+			feat = append(feat, j)
+		}
+	}
+	d := &Dataset{LabelName: header[k]}
+	for _, j := range feat {
+		d.FeatureNames = append(d.FeatureNames, header[j])
+	}
 	classOf := map[string]int{} // label text → provisional id (order of appearance)
 	var labels []string         // provisional id → label text
 	for {
@@ -126,7 +177,7 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 		if len(rec) != nc {
 			return nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc)
 		}
-		for j := 0; j < k; j++ {
+		for _, j := range feat {
 			v, err := featureValue(rec[j])
 			if err != nil {
 				line, _ := cr.FieldPos(j)
@@ -137,7 +188,7 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 		lab := strings.TrimSpace(rec[k])
 		if lab == "" {
 			line, _ := cr.FieldPos(k)
-			return nil, perr(file, line, nc, header[k], "empty field (class label)")
+			return nil, perr(file, line, k+1, header[k], "empty field (class label)")
 		}
 		id, ok := classOf[lab]
 		if !ok {
@@ -151,11 +202,11 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 		return nil, perr(file, hline, 0, "", "header only: no data rows")
 	}
 	if len(labels) < 2 {
-		return nil, perr(file, 0, nc, header[k], "only one class (%q): need at least two", labels[0])
+		return nil, perr(file, 0, k+1, header[k], "only one class (%q): need at least two", labels[0])
 	}
 	order, err := classOrder(labels)
 	if err != nil {
-		return nil, &ParseError{File: file, Field: nc, Name: header[k], Err: err}
+		return nil, &ParseError{File: file, Field: k + 1, Name: header[k], Err: err}
 	}
 	// order[i] is the provisional id of the i-th class; remap.
 	remap := make([]int, len(order))
@@ -172,28 +223,43 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 
 // ReadFeaturesCSV reads unlabelled data (for prediction): a header row, then
 // rows of numeric features, with the rules of ReadCSV for the feature
-// columns. See FeatureOptions for the expected column count and the
-// optional ignored label column. The result has Y == nil.
+// columns. See FeatureOptions for the expected columns: by name (Names) or by
+// count (Features, with an optional ignored label column). The result has
+// Y == nil and its features in the expected order.
 func ReadFeaturesCSV(r io.Reader, file string, opt FeatureOptions) (*Dataset, error) {
-	if opt.Features < 0 {
-		panic(fmt.Sprintf("dataset: ReadFeaturesCSV: Features = %d < 0", opt.Features))
+	if opt.Features < 0 || len(opt.Names) > 0 && opt.Features != 0 && opt.Features != len(opt.Names) {
+		panic(fmt.Sprintf("dataset: ReadFeaturesCSV: Features = %d with %d Names", opt.Features, len(opt.Names)))
 	}
 	cr, header, hline, err := openCSV(r, file, opt.CSVOptions)
 	if err != nil {
 		return nil, err
 	}
 	nc := len(header)
-	k := nc
-	switch {
-	case opt.Features == 0 || nc == opt.Features:
-	case nc == opt.Features+1 && opt.LabelName != "" && header[nc-1] == opt.LabelName:
-		k = nc - 1
-	case nc == opt.Features+1 && opt.LabelName != "":
-		return nil, perr(file, hline, nc, header[nc-1], "header has %d columns, want %d features; the extra last column is not the label column %q", nc, opt.Features, opt.LabelName)
-	default:
-		return nil, perr(file, hline, 0, "", "header has %d columns, want %d feature columns", nc, opt.Features)
+	var cols []int // cols[i]: the header column of feature i
+	if len(opt.Names) > 0 {
+		if cols, err = columnsByName(file, hline, header, opt.Names, opt.LabelName); err != nil {
+			return nil, err
+		}
+	} else {
+		k := nc
+		switch {
+		case opt.Features == 0 || nc == opt.Features:
+		case nc == opt.Features+1 && opt.LabelName != "" && header[nc-1] == opt.LabelName:
+			k = nc - 1
+		case nc == opt.Features+1 && opt.LabelName != "":
+			return nil, perr(file, hline, nc, header[nc-1], "header has %d columns, want %d features; the extra last column is not the label column %q", nc, opt.Features, opt.LabelName)
+		default:
+			return nil, perr(file, hline, 0, "", "header has %d columns, want %d feature columns", nc, opt.Features)
+		}
+		cols = make([]int, k)
+		for i := range cols {
+			cols[i] = i
+		}
 	}
-	d := &Dataset{FeatureNames: header[:k]}
+	d := &Dataset{FeatureNames: make([]string, len(cols))}
+	for i, j := range cols {
+		d.FeatureNames[i] = header[j]
+	}
 	rows := 0
 	for {
 		rec, err := cr.Read()
@@ -207,7 +273,7 @@ func ReadFeaturesCSV(r io.Reader, file string, opt FeatureOptions) (*Dataset, er
 		if len(rec) != nc {
 			return nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc)
 		}
-		for j := 0; j < k; j++ {
+		for _, j := range cols {
 			v, err := featureValue(rec[j])
 			if err != nil {
 				line, _ := cr.FieldPos(j)
@@ -221,6 +287,35 @@ func ReadFeaturesCSV(r io.Reader, file string, opt FeatureOptions) (*Dataset, er
 		return nil, perr(file, hline, 0, "", "header only: no data rows")
 	}
 	return d, nil
+}
+
+// columnsByName maps each expected name to its header column; see
+// FeatureOptions.Names.
+func columnsByName(file string, hline int, header, names []string, label string) ([]int, error) {
+	at := make(map[string]int, len(header))
+	for j, h := range header {
+		at[h] = j
+	}
+	want := make(map[string]bool, len(names))
+	cols := make([]int, len(names))
+	e := &ColumnsError{File: file, Line: hline}
+	for i, n := range names {
+		want[n] = true
+		j, ok := at[n]
+		if !ok {
+			e.Missing = append(e.Missing, n)
+		}
+		cols[i] = j
+	}
+	for _, h := range header {
+		if !want[h] && (label == "" || h != label) {
+			e.Unexpected = append(e.Unexpected, h)
+		}
+	}
+	if len(e.Missing) > 0 || len(e.Unexpected) > 0 {
+		return nil, e
+	}
+	return cols, nil
 }
 
 // openCSV strips a BOM, chooses the separator, and reads and checks the
@@ -261,7 +356,42 @@ func openCSV(r io.Reader, file string, opt CSVOptions) (*csv.Reader, []string, i
 		seen[h] = j
 		header[j] = h
 	}
+	if looksLikeData(header) {
+		return nil, nil, 0, perr(file, hline, 0, "", "the first row %s looks like data, not a header (every field is a number): add a header row naming the columns", quoteList(header))
+	}
 	return cr, header, hline, nil
+}
+
+// looksLikeData is the missing-header rule: a first row whose every field is
+// a number (by the package's number rule) is data, not a header. Column names
+// that are all numbers are refused with it; one non-numeric name (the label
+// column's, usually) makes the row a header.
+func looksLikeData(header []string) bool {
+	for _, h := range header {
+		if _, msg := parseFinite([]byte(h)); msg != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// labelIndex resolves CSVOptions.LabelColumn against the header: a column
+// name first, then a 1-based column number; "" is the last column.
+func labelIndex(file string, hline int, header []string, col string) (int, error) {
+	col = strings.TrimSpace(col)
+	if col == "" {
+		return len(header) - 1, nil
+	}
+	if j := slices.Index(header, col); j >= 0 {
+		return j, nil
+	}
+	if n, err := strconv.Atoi(col); err == nil {
+		if n < 1 || n > len(header) {
+			return 0, perr(file, hline, 0, "", "label column %d: the header has columns 1…%d", n, len(header))
+		}
+		return n - 1, nil
+	}
+	return 0, perr(file, hline, 0, "", "label column %q: no such column (header: %s)", col, quoteList(header))
 }
 
 // detectComma picks the separator from the first line of b.

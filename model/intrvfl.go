@@ -185,8 +185,8 @@ func init() { register(intrvflType) }
 var intrvflType = &netType{
 	arch: IntRVFL,
 	check: func(c *Config) error {
-		if c.Kappa < 1 || c.Kappa > maxKappa {
-			return fmt.Errorf("κ=%d outside [1, %d]", c.Kappa, maxKappa)
+		if c.Kappa < 1 || c.Kappa > MaxKappa {
+			return fmt.Errorf("κ=%d outside [1, %d]", c.Kappa, MaxKappa)
 		}
 		return nil
 	},
@@ -200,8 +200,8 @@ var intrvflType = &netType{
 		if err != nil {
 			return nil, err
 		}
-		if kappa < 1 || kappa > maxKappa {
-			return nil, at.errf("%d outside [1, %d]", kappa, maxKappa)
+		if kappa < 1 || kappa > MaxKappa {
+			return nil, at.errf("%d outside [1, %d]", kappa, MaxKappa)
 		}
 		rows, at, err := field(o, "w_in_signs", d.strings)
 		if err != nil {

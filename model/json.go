@@ -25,10 +25,8 @@ const (
 	MaxFeatures = 1 << 16 // K
 	MaxHidden   = 1 << 20 // N
 	MaxClasses  = 1 << 12 // L
+	MaxKappa    = 1 << 15 // κ of the intRVFL
 )
-
-// maxKappa bounds the intRVFL's κ in model.json.
-const maxKappa = 1 << 15
 
 // Readout methods.
 const (

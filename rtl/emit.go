@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
 	"github.com/hdlgen/hdlgen/rtl/sim"
 )
 
@@ -57,6 +58,14 @@ type Options struct {
 	// (0 means plan's defaults).
 	AdderLevelsPerStage  int
 	ArgmaxLevelsPerStage int
+	// System also emits a system top: "" for none, SystemZynq for <prefix>_system
+	// (docs/system-interface.md), with its testbench and expected outputs.
+	System string
+	// ReloadableReadout gives the system a readout the host can rewrite (two
+	// banks, plan.Options.ReloadableReadout); it needs System.
+	ReloadableReadout bool
+	// SystemNoScores sends one-beat records (class only) from the system top.
+	SystemNoScores bool
 }
 
 // Report describes an emitted design.
@@ -68,10 +77,18 @@ type Report struct {
 	MemFiles  []string   // the ROM .mem files
 	StreamTop string     // <prefix>_top
 	AxisTop   string     // <prefix>_axis, or "" without Options.Axis
+	SystemTop string     // <prefix>_system, or "" without Options.System
 	Vectors   int        // test vectors written
-	// StreamCycles and AxisCycles are the simulated lengths of the test-vector runs.
+	// StreamCycles, AxisCycles and SystemCycles are the simulated lengths of the
+	// test-vector runs.
 	StreamCycles int
 	AxisCycles   int
+	SystemCycles int
+	// SystemII is the system's nominal cycles per vector (TIMING.II) and
+	// SystemCyclesPerVector what its simulation measured in the steady state of
+	// the free-running batch (0 when that batch is too short).
+	SystemII              int
+	SystemCyclesPerVector float64
 	// Testbench reports whether testbench, Makefile, Vivado and XDC files were
 	// written (they come from the testbench and constraints packages).
 	Testbench bool
@@ -109,9 +126,26 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 		return nil, nil, err
 	}
 	pl, err := plan.New(m, plan.Options{Parallel: opts.Parallel,
-		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage})
+		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage,
+		ReloadableReadout: opts.ReloadableReadout})
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	if err := checkSystem(pl, &opts); err != nil {
+		return nil, nil, err
+	}
+	modelJSON, err := model.Marshal(m)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	var sys *sysSpec
+	if opts.System != "" {
+		shape := newSystemShape(pl, &opts)
+		id, err := regmap.NewIdentity(pl, modelJSON, shape.Latency, shape.II, opts.ReloadableReadout, shape.Scores)
+		if err != nil {
+			return nil, nil, fmt.Errorf("rtl: %w", err)
+		}
+		sys = &sysSpec{shape: shape, id: id}
 	}
 	if opts.Axis && !pl.AxisOK {
 		return nil, nil, fmt.Errorf("rtl: the AXI4-Stream wrapper needs AW ≤ %d and LW ≤ %d, this design has AW=%d, LW=%d",
@@ -137,13 +171,29 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 		if axis, err = core.RunAxis(ctx, st); err != nil {
 			return nil, nil, fmt.Errorf("rtl: simulate the AXI4-Stream wrapper: %w", err)
 		}
+		junk := 0
+		for _, j := range st.AxisJunk {
+			if j != 0 {
+				junk++
+			}
+		}
+		if axis.Dropped != junk {
+			return nil, nil, fmt.Errorf("rtl: internal error: the AXI4-Stream wrapper dropped %d frames, %d were malformed", axis.Dropped, junk)
+		}
 	}
 	if err := crossCheck(ctx, m, st, stream, axis); err != nil {
 		return nil, nil, err
 	}
+	var sysVecs map[string][]byte
+	var sysParams []param
+	if sys != nil {
+		if sysVecs, sysParams, sys.cyclesPerVector, err = simulateSystem(ctx, m, pl, core, sys, st, &opts); err != nil {
+			return nil, nil, err
+		}
+	}
 
 	files := map[string][]byte{}
-	rtlNames, vfiles, err := verilogFiles(m, pl, opts.Axis)
+	rtlNames, vfiles, err := verilogFiles(m, pl, opts.Axis, sys)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -156,22 +206,29 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 		memNames = append(memNames, name)
 	}
 	slices.Sort(memNames)
-	for name, b := range vectorFiles(m, pl, st, stream, axis) {
+	for name, b := range vectorFiles(m, pl, st, stream, axis, sysParams) {
+		files[name] = b
+	}
+	for name, b := range sysVecs {
 		files[name] = b
 	}
 	if files["design.json"], err = pl.JSON(); err != nil {
 		return nil, nil, err
 	}
-	if files["model.json"], err = model.Marshal(m); err != nil {
-		return nil, nil, fmt.Errorf("rtl: %w", err)
-	}
+	files["model.json"] = modelJSON
 	rep := &Report{Plan: pl, RTLFiles: rtlNames, MemFiles: memNames, StreamTop: pl.Prefix + "_top",
 		Vectors: len(st.Inputs), StreamCycles: stream.Cycles}
 	if opts.Axis {
 		rep.AxisTop = pl.Prefix + "_axis"
 		rep.AxisCycles = axis.Cycles
 	}
-	d := tbDesign{Prefix: pl.Prefix, StreamTop: rep.StreamTop, AxisTop: rep.AxisTop, RTLFiles: rtlNames, StreamRTLFiles: streamTopFiles(pl, rtlNames),
+	if sys != nil {
+		rep.SystemTop = pl.Prefix + "_system"
+		rep.SystemCycles = sys.cycles
+		rep.SystemII = sys.shape.II
+		rep.SystemCyclesPerVector = sys.cyclesPerVector
+	}
+	d := tbDesign{Prefix: pl.Prefix, StreamTop: rep.StreamTop, AxisTop: rep.AxisTop, SystemTop: rep.SystemTop, RTLFiles: rtlNames, StreamRTLFiles: streamTopFiles(pl, rtlNames),
 		MemFiles: memNames, Part: Part, ClockPeriodNS: ClockPeriodNS}
 	if tbFiles != nil {
 		tb, err := tbFiles(d)
@@ -191,6 +248,11 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 	}
 	if boardXDC != nil {
 		files[constraints.XDCPath] = boardXDC(d)
+	}
+	if sys != nil && systemExtraFiles != nil {
+		if err := systemExtraFiles(files, m, pl, sys.id, rep.SystemTop, rtlNames, memNames); err != nil {
+			return nil, nil, err
+		}
 	}
 	files[MarkerFile] = []byte("This directory was written by `hdlgen emit`; the next emit into it replaces it as a whole.\n")
 	for name := range files {

@@ -60,8 +60,10 @@ func emitted(t *testing.T, m *model.Model, o Options) (string, *Report) {
 func lint(t *testing.T, dir string, rep *Report) {
 	t.Helper()
 	tops := []string{rep.StreamTop}
-	if rep.AxisTop != "" {
-		tops = append(tops, rep.AxisTop)
+	for _, top := range []string{rep.AxisTop, rep.SystemTop} {
+		if top != "" {
+			tops = append(tops, top)
+		}
 	}
 	for _, top := range tops {
 		args := append([]string{"--lint-only", "-Wall", "--language", "1364-2005", "--top-module", top}, rep.RTLFiles...)

@@ -33,6 +33,14 @@ func romFiles(m *model.Model, pl *plan.Plan) map[string][]byte {
 		woutLines[g] = ob.hex()
 	}
 	files[win.File] = memFile(winLines)
+	if pl.ReloadableReadout {
+		// Both banks of the readout RAM, each padded to 2^GroupW words.
+		bank := append(woutLines, make([]string, 1<<pl.GroupW-pl.Groups)...)
+		for a := pl.Groups; a < len(bank); a++ {
+			bank[a] = hexWord(wout.Width, 0)
+		}
+		woutLines = append(bank, bank...)
+	}
 	files[wout.File] = memFile(woutLines)
 	for role, words := range layer.ExtraROMWords(pl, m.Net) {
 		rom := pl.ROM(role)

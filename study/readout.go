@@ -277,11 +277,11 @@ func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, b
 				r.RoundGA[bi] += roundAcc[bi]
 				g := opt.GA
 				g.Seed = seed*1000003 + uint64(si)*1009 + uint64(b)
-				ref, err := quant.Refine(rounded[bi], htr, ytr, g)
+				ref, err := quant.Refine(ctx, rounded[bi], htr, ytr, g)
 				if err != nil {
 					return nil, err
 				}
-				rnd, err := quant.RandomGA(m.L(), b, htr, ytr, g)
+				rnd, err := quant.RandomGA(ctx, m.L(), b, htr, ytr, g)
 				if err != nil {
 					return nil, err
 				}

@@ -34,7 +34,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"train", "--data", "example:iris", "--n", "10"}, `"output" not set`},
+		{[]string{"train", "--data", "example:iris", "--n", "10"}, `required flag -o/--out (the model.json to write) not set`},
 		{[]string{"train", "--data", "example:iris", "--n", "10", "--arch", "cnn", "-o", "x.json"}, "unknown architecture"},
 		{[]string{"train", "--data", "example:nosuch", "--n", "10", "-o", "x.json"}, "unknown example"},
 		{[]string{"train", "--data", "example:iris", "--n", "0", "-o", "x.json"}, "--n 0"},
@@ -44,6 +44,9 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"search", "--data", ".", "--dataset", "x", "--arch", "rvfl", "--bits", "5"}, "for --arch intrvfl"},
 		{[]string{"reproduce", "--data", ".", "--stages", "retune", "--retune-bits", "17"}, "--retune-bits 17"},
 		{[]string{"reproduce", "--data", ".", "--stages", "bogus"}, `unknown stage "bogus"`},
+		{[]string{"emit", "m.json", "-o", "d", "--system", "versal"}, `--system "versal"`},
+		{[]string{"emit", "m.json", "-o", "d", "--reloadable-readout"}, "needs --system zynq"},
+		{[]string{"emit", "m.json", "-o", "d", "--no-scores"}, "needs --system zynq"},
 	}
 	for _, tc := range tests {
 		code, _, errs := run(t, tc.args...)
@@ -60,7 +63,7 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "training accuracy") {
+	if !strings.Contains(errs, "held-out") || !strings.Contains(errs, "5-bit integer") {
 		t.Errorf("train printed no accuracy: %q", errs)
 	}
 	// Predict on a CSV with the label column: it is ignored.
@@ -127,11 +130,33 @@ func TestTrainKeepClasses(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	data, _ := os.ReadFile(p)
-	if !strings.Contains(string(data), `"class_names": ["virginica", "setosa"]`) || !strings.Contains(errs, "on 100 rows") {
+	if !strings.Contains(string(data), `"class_names": ["virginica", "setosa"]`) || !strings.Contains(errs, "on 74 rows") || !strings.Contains(errs, "26 rows held out") {
 		t.Errorf("class filter not applied: %s", errs)
 	}
 	code, _, errs = run(t, "train", "--data", "example:iris", "--classes", "setosa,rose", "--n", "10", "-o", p)
 	if code != exitUsage || !strings.Contains(errs, `no class "rose"`) {
 		t.Errorf("unknown class: exit %d, %q", code, errs)
+	}
+}
+
+// TestEmitSystem emits a Zynq system top and reports its throughput.
+func TestEmitSystem(t *testing.T) {
+	dir := t.TempDir()
+	modelPath := filepath.Join(dir, "iris.json")
+	if code, _, errs := run(t, "train", "--data", "example:iris", "--arch", "intrvfl", "--n", "20", "--kappa", "3", "--bits", "4", "-o", modelPath); code != 0 {
+		t.Fatalf("train: %s", errs)
+	}
+	out := filepath.Join(dir, "zynq")
+	code, _, errs := run(t, "emit", modelPath, "-o", out, "--parallel", "4", "--system", "zynq", "--reloadable-readout", "--vectors", "60")
+	if code != 0 {
+		t.Fatalf("emit: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "system top iris_system: one vector every") || !strings.Contains(errs, "classifications/s at 100 MHz") {
+		t.Errorf("emit does not report the system's throughput:\n%s", errs)
+	}
+	for _, f := range []string{"rtl/iris_system.v", "tb/tb_system.v", "vectors/sys_ops.mem"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
 	}
 }

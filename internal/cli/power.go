@@ -193,6 +193,9 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 	if err != nil {
 		return fmt.Errorf("power: %w", err)
 	}
+	if cmd.Flags().Changed("parallel") && o.parallel < 1 {
+		return usagef("--parallel %d: want 1 ≤ P ≤ N", o.parallel)
+	}
 	var e power.Estimate
 	var note string
 	if fi.IsDir() {

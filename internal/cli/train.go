@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
 )
 
 type trainOptions struct {
@@ -24,6 +26,7 @@ type trainOptions struct {
 	threads       int
 	classes       string
 	out           string
+	held          heldOutOptions
 }
 
 func newTrainCmd(app *App) *cobra.Command {
@@ -36,28 +39,45 @@ from --seed, solves the ridge-regression readout and writes model.json (atomical
 With --bits B an intRVFL also gets a rounded B-bit integer readout, ready for
 "hdlgen emit"; an rvfl8 always has its 8-bit readout.
 
+Held-out accuracy: by default a stratified share of each class's rows
+(--holdout 0.25, drawn from --split-seed) is held out; the model is fitted on
+the other rows only, and the training and held-out accuracy of the float and
+of the integer readout are printed. The model written is the one validated —
+it is not refitted on all rows, so the held-out number describes exactly the
+model.json (and the hardware) you get. --test FILE validates on a separate file
+instead; --holdout 0 fits on all rows and reports training accuracy only. When
+rounding loses more than 5 points of held-out accuracy, train warns.
+
+The ridge penalty defaults to the identity (λ·I): it rounds to few-bit integer
+readouts far better than the authors' variance penalty (docs/semantics.md §6);
+"hdlgen reproduce" keeps the paper's.
+
 ` + dataHelp,
 		Example: `  hdlgen train --data example:iris --arch intrvfl --n 50 --lambda 4 --kappa 3 --bits 5 -o iris.json
+  hdlgen train --data examples/sensors.csv --label-column condition --n 100 --bits 5 -o sensors.json
   hdlgen train --data ../shared/uci121 --dataset abalone --arch rvfl --n 500 --lambda 0.25 -o abalone.json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(app) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context(), app, cmd.Flags()) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.data, "data", "", "CSV file, collection folder (with --dataset) or example:NAME")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside a UCI-121 collection folder")
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl, rvfl or rvfl8")
-	f.IntVar(&o.n, "n", 0, "hidden neurons N")
+	f.IntVar(&o.n, "n", 0, fmt.Sprintf("hidden neurons N (1…%d)", model.MaxHidden))
 	f.Float64Var(&o.lambda, "lambda", 1, "ridge regularisation λ")
-	f.IntVar(&o.kappa, "kappa", 3, "intRVFL clip threshold κ")
+	f.IntVar(&o.kappa, "kappa", 3, fmt.Sprintf("intRVFL clip threshold κ (1…%d)", model.MaxKappa))
 	f.Uint64Var(&o.seed, "seed", 0, "random seed of the hidden layer")
-	f.StringVar(&o.regularizer, "regularizer", string(model.RegVariance), "ridge penalty: variance (λ·diag(var H), the authors' form) or identity (λ·I)")
+	f.StringVar(&o.regularizer, "regularizer", string(model.RegIdentity), "ridge penalty: identity (λ·I, rounds well to integer readouts) or variance (λ·diag(var H), the authors' form)")
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: also store a rounded integer readout of this many bits (2…16)")
 	f.BoolVar(&o.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&o.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels like the density encoding")
-	f.IntVar(&o.threads, "threads", 2, "threads for the linear algebra")
+	f.IntVar(&o.threads, "threads", 2, fmt.Sprintf("threads for the linear algebra (1…%d)", maxThreads))
 	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
-	f.StringVarP(&o.out, "output", "o", "", "model.json to write")
-	for _, name := range []string{"data", "n", "output"} {
+	f.StringVarP(&o.out, "out", "o", "", "model.json to write")
+	f.StringVar(&o.out, "output", "", "the older spelling of --out")
+	_ = f.MarkHidden("output")
+	o.held.bind(f)
+	for _, name := range []string{"data", "n"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
 	return cmd
@@ -72,37 +92,93 @@ func (o *trainOptions) config() (model.Config, error) {
 	if err != nil {
 		return model.Config{}, usagef("--regularizer: %v", err)
 	}
-	if o.n < 1 {
-		return model.Config{}, usagef("--n %d: want at least 1 hidden neuron", o.n)
+	if err := inRange("--n", o.n, 1, model.MaxHidden); err != nil {
+		return model.Config{}, err
+	}
+	if err := inRange("--kappa", o.kappa, 1, model.MaxKappa); err != nil {
+		return model.Config{}, err
+	}
+	if err := positive("--lambda", o.lambda); err != nil {
+		return model.Config{}, err
+	}
+	if o.bits != 0 {
+		if err := inRange("--bits", o.bits, quant.MinBits, quant.MaxBits); err != nil {
+			return model.Config{}, err
+		}
+		if arch != model.IntRVFL {
+			return model.Config{}, usagef("--bits applies to --arch intrvfl (rvfl8 is always 8-bit, rvfl is float)")
+		}
+	}
+	if arch != model.RVFL && (o.directLinks || o.quantInputs) {
+		return model.Config{}, usagef("--direct-links and --quantized-inputs apply to --arch rvfl")
+	}
+	if err := inRange("--threads", o.threads, 1, maxThreads); err != nil {
+		return model.Config{}, err
 	}
 	return model.Config{Arch: arch, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: reg, Seed: o.seed,
 		DirectLinks: o.directLinks, QuantizedInputs: o.quantInputs, ReadoutBits: o.bits, Threads: o.threads}, nil
 }
 
-func (o *trainOptions) run(app *App) error {
+// maxThreads bounds --threads (goroutines of the linear algebra).
+const maxThreads = 256
+
+func (o *trainOptions) run(ctx context.Context, app *App, fl *pflag.FlagSet) error {
+	if o.out == "" {
+		return usagef("required flag -o/--out (the model.json to write) not set")
+	}
 	cfg, err := o.config()
 	if err != nil {
 		return err
 	}
-	d, err := loadLabelled(o.data, o.dataset)
-	if err != nil {
+	if err := checkFileOutput("-o", o.out, dataInput(o.data, o.dataset), input{"--test", o.held.test}); err != nil {
 		return err
 	}
+	var keep []string
 	if o.classes != "" {
-		if d, err = keepClasses(d, strings.Split(o.classes, ",")); err != nil {
-			return err
-		}
+		keep = strings.Split(o.classes, ",")
 	}
-	m, err := model.Train(context.Background(), model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames,
-		FeatureNames: d.FeatureNames, LabelName: d.LabelName}, cfg)
+	s, err := o.held.load(app, fl, o.data, o.dataset, keep)
 	if err != nil {
 		return err
 	}
-	if err := model.WriteFile(o.out, m); err != nil {
+	d := s.Fit
+	if err := checkShape(app, d.M(), d.K(), d.L(), cfg); err != nil {
 		return err
 	}
-	acc := m.Accuracy(d.X, d.M(), d.Y)
-	fmt.Fprintf(app.Err, "trained %s on %d rows of %s: training accuracy %.4f\n", m, d.M(), d.Name, acc)
+	m, err := interruptible(ctx, func() (*model.Model, error) {
+		return model.Train(ctx, model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames,
+			FeatureNames: d.FeatureNames, LabelName: d.LabelName}, cfg)
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeModel(ctx, o.out, m); err != nil {
+		return err
+	}
+	held := "no rows held out"
+	if s.Held != nil {
+		held = "validated on " + s.What
+	}
+	fmt.Fprintf(app.Err, "trained %s on %d rows of %s, %s:\n", m, d.M(), d.Name, held)
+	writeAccuracies(app, accuracies(m, s))
 	fmt.Fprintf(app.Out, "%s\n", o.out)
 	return nil
+}
+
+// checkShape refuses, before training, data that model.json cannot hold and
+// training work larger than the machine's memory (the rule in limits.go):
+// the M×c activations and a scaled copy, the min(M, c)² ridge system and its
+// factor, and c×(K+L+2) for W_in, W_out and per-column vectors, in float64,
+// with c the readout's columns (N, plus K with direct links).
+func checkShape(app *App, m, k, l int, cfg model.Config) error {
+	if k > model.MaxFeatures || l > model.MaxClasses {
+		return fmt.Errorf("the data has %d features and %d classes; model.json holds at most %d and %d", k, l, model.MaxFeatures, model.MaxClasses)
+	}
+	c := cfg.N
+	if cfg.DirectLinks {
+		c += k
+	}
+	p := float64(min(m, c))
+	need := 8 * (2*float64(m)*float64(c) + 2*p*p + float64(c)*float64(k+l+2))
+	return app.checkMemory(fmt.Sprintf("training N=%d on %d rows of %d features", cfg.N, m, k), need)
 }

@@ -35,6 +35,9 @@ type Options struct {
 	// (0 means the defaults above).
 	AdderLevelsPerStage  int
 	ArgmaxLevelsPerStage int
+	// ReloadableReadout makes the readout ROM a two-bank RAM with a write port
+	// (docs/system-interface.md): the core and stream top get the ro_* ports.
+	ReloadableReadout bool
 }
 
 // Plan is everything structural about one emitted design, derived from a model and
@@ -97,7 +100,8 @@ type Plan struct {
 	Latency        int    `json:"latency"`
 	LatencyFormula string `json:"latency_formula"`
 	// AxisLatency is the same from the last input beat to the first output beat of
-	// the AXI4-Stream wrapper: Latency + 1 (the deserialiser's register).
+	// the AXI4-Stream wrapper: Latency (the last beat goes straight into the
+	// stream top's input register).
 	AxisLatency int `json:"axis_latency"`
 	// II is the stream top's steady-state initiation interval with an always-ready
 	// output: max(G, 2) cycles per vector (a result leaves the output register at
@@ -107,6 +111,10 @@ type Plan struct {
 	AxisII int `json:"axis_ii"`
 	// AxisOK reports whether the AXI4-Stream wrapper can be emitted (AW ≤ 32, LW ≤ 16).
 	AxisOK bool `json:"axis_ok"`
+
+	// ReloadableReadout: the readout memory is a two-bank RAM with a write port
+	// (Options.ReloadableReadout); its ROM entry then describes both banks.
+	ReloadableReadout bool `json:"reloadable_readout,omitempty"`
 
 	ROMs   []ROM   `json:"roms"`
 	Stages []Stage `json:"stages"`
@@ -210,7 +218,7 @@ func New(m *model.Model, o Options) (*Plan, error) {
 		K: k, N: n, L: l,
 		ReadoutBits: m.Readout.Bits, ReadoutBound: m.Readout.Bound,
 		P: p, Groups: (n + p - 1) / p,
-		AdderLevelsPerStage: ra, ArgmaxLevelsPerStage: rm,
+		AdderLevelsPerStage: ra, ArgmaxLevelsPerStage: rm, ReloadableReadout: o.ReloadableReadout,
 	}
 	pl.IdleLanes = pl.Groups*p - n
 	pl.GroupW = max(1, Clog2(pl.Groups))
@@ -243,7 +251,7 @@ func New(m *model.Model, o Options) (*Plan, error) {
 	pl.Latency = pl.Groups + pl.FlightStages + pl.ArgmaxTree.Stages + 2
 	pl.LatencyFormula = fmt.Sprintf("G + F + T_argmax + 2 = %d + %d + %d + 2 = %d (F = %d flight stages: %s)",
 		pl.Groups, pl.FlightStages, pl.ArgmaxTree.Stages, pl.Latency, pl.FlightStages, pl.flightText())
-	pl.AxisLatency = pl.Latency + 1
+	pl.AxisLatency = pl.Latency
 	pl.II = max(pl.Groups, 2)
 	pl.AxisII = max(pl.Groups, k, l+2)
 	pl.buildROMs()
@@ -310,6 +318,12 @@ func (pl *Plan) buildROMs() {
 	wout := ROM{Name: ROMWout, File: pl.MemFile(ROMWout), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1,
 		Width:   pl.P * pl.L * pl.QW,
 		Purpose: fmt.Sprintf("readout weights, class-major: word g, bits (l·P+p)·%d +: %d hold Q[l][g·P+p] (two's complement)", pl.QW, pl.QW)}
+	if pl.ReloadableReadout {
+		// Two banks of 2^GroupW words, bank = the top address bit, both loaded
+		// with the readout (words G…2^GroupW−1 of a bank are zero).
+		wout.Depth, wout.AddrW = 2<<pl.GroupW, pl.GroupW+1
+		wout.Purpose += fmt.Sprintf("; two banks (RAM, address {bank, g}) of %d words, both holding the model's readout at reset", 1<<pl.GroupW)
+	}
 	pl.ROMs = append([]ROM{win, wout}, pl.Layer().extraROMs(pl)...)
 }
 

@@ -76,7 +76,39 @@ var DefaultSeeds = []uint64{0, 1, 2, 3, 4}
 // Evaluate runs the protocol's final step for cfg (cfg.Seed is replaced by each
 // seed): 4-fold cross-validation with the dataset's folds, or train/test for
 // datasets with a separate test file.
+//
+// The intRVFL goes through a faster path that gives EvaluateBaseline's
+// accuracies bit for bit (evalfast.go): the hidden layer of every row is
+// computed once per seed for all the folds whose normalisers give the same
+// input levels, and each fold's Gram matrix is summed from exact integer
+// Gram matrices of row blocks shared by the folds. Other networks, and
+// configurations the fast path does not cover, run EvaluateBaseline.
 func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt EvalOptions) (*EvalResult, error) {
+	if ev := newIntEval(u, cfg); ev != nil {
+		return evaluate(ctx, u, cfg, opt, ev)
+	}
+	return EvaluateBaseline(ctx, u, cfg, opt)
+}
+
+// EvaluateBaseline is Evaluate by the straightforward path: for every seed
+// and fold, model.Train on the fold's training rows and the model's
+// predictions on its test rows. It is the reference the faster path is
+// measured and tested against.
+func EvaluateBaseline(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt EvalOptions) (*EvalResult, error) {
+	return evaluate(ctx, u, cfg, opt, baseline{u: u, cfg: cfg})
+}
+
+// seedEvaluator computes the accuracies of one seed.
+type seedEvaluator interface {
+	// folds returns the test accuracy of each fold of u.Folds.
+	folds(seed uint64) ([]float64, error)
+	// trainTest returns the test-file accuracy with the test file normalised
+	// by its own min/max and by the training file's.
+	trainTest(seed uint64) (own, train float64, err error)
+}
+
+// evaluate runs the seeds of Evaluate on ev and assembles the result.
+func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt EvalOptions, ev seedEvaluator) (*EvalResult, error) {
 	start := time.Now()
 	if len(opt.Seeds) == 0 {
 		opt.Seeds = DefaultSeeds
@@ -94,10 +126,9 @@ func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		cfg.Seed = seed
 		if u.HasTestFile() {
 			res.Protocol = "train/test"
-			o, t, err := trainTest(u, cfg)
+			o, t, err := ev.trainTest(seed)
 			if err != nil {
 				return nil, fmt.Errorf("%s seed %d: %w", u.Meta.Name, seed, err)
 			}
@@ -105,13 +136,9 @@ func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 			continue
 		}
 		res.Protocol = fmt.Sprintf("%d-fold", len(u.Folds))
-		folds := make([]float64, len(u.Folds))
-		for f, split := range u.Folds {
-			acc, err := holdout(u.Data, split, cfg)
-			if err != nil {
-				return nil, fmt.Errorf("%s seed %d fold %d: %w", u.Meta.Name, seed, f+1, err)
-			}
-			folds[f] = acc
+		folds, err := ev.folds(seed)
+		if err != nil {
+			return nil, fmt.Errorf("%s seed %d %w", u.Meta.Name, seed, err)
 		}
 		res.PerFold = append(res.PerFold, folds)
 		res.PerSeed = append(res.PerSeed, Mean(folds))
@@ -127,6 +154,32 @@ func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 	res.Std = StdDev(res.PerSeed)
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// baseline is EvaluateBaseline's seedEvaluator.
+type baseline struct {
+	u   *dataset.UCIDataset
+	cfg model.Config
+}
+
+func (b baseline) folds(seed uint64) ([]float64, error) {
+	cfg := b.cfg
+	cfg.Seed = seed
+	folds := make([]float64, len(b.u.Folds))
+	for f, split := range b.u.Folds {
+		acc, err := holdout(b.u.Data, split, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		folds[f] = acc
+	}
+	return folds, nil
+}
+
+func (b baseline) trainTest(seed uint64) (own, train float64, err error) {
+	cfg := b.cfg
+	cfg.Seed = seed
+	return trainTest(b.u, cfg)
 }
 
 // holdout trains on split.Train rows of d (normaliser fitted on them) and returns

@@ -397,3 +397,52 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 	out.Best = selectBest(out, first.Best.ValRows)
 	return out, nil
 }
+
+// SumSearches combines searches of one network over the same grid on
+// several validation splits (the folds, and the seeds, of a cross-validated
+// search) into one: the correct validation predictions of every grid point
+// added up, the validation rows added up, and the best configuration chosen
+// again by Better on the sums. The parts must share the network, the grid
+// and the readout bits. The result is named after the first part; timings
+// and jitter counts add up.
+func SumSearches(parts []*SearchResult) (*SearchResult, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("sum searches: no search")
+	}
+	first := parts[0]
+	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Grid: first.Grid, Bits: first.Bits}
+	valRows := 0
+	for i, p := range parts {
+		switch {
+		case p.Network != first.Network || p.Bits != first.Bits:
+			return nil, fmt.Errorf("sum searches: part %d is %s bits %d, part 1 %s bits %d", i+1, p.Network, p.Bits, first.Network, first.Bits)
+		case !slices.Equal(p.Grid.Ns, first.Grid.Ns) || !slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas):
+			return nil, fmt.Errorf("sum searches: part %d has another grid than part 1", i+1)
+		case len(p.Correct) == 0:
+			return nil, fmt.Errorf("sum searches: part %d holds no validation counts", i+1)
+		}
+		if out.Correct == nil {
+			out.Correct = make([][][]int, len(p.Correct))
+			for ki, rows := range p.Correct {
+				out.Correct[ki] = make([][]int, len(rows))
+				for ni, c := range rows {
+					out.Correct[ki][ni] = make([]int, len(c))
+				}
+			}
+		}
+		for ki, rows := range p.Correct {
+			for ni, c := range rows {
+				for li, v := range c {
+					out.Correct[ki][ni][li] += v
+				}
+			}
+		}
+		valRows += p.Best.ValRows
+		out.Seconds += p.Seconds
+		out.HiddenSeconds += p.HiddenSeconds
+		out.SolveSeconds += p.SolveSeconds
+		out.Jittered += p.Jittered
+	}
+	out.Best = selectBest(out, valRows)
+	return out, nil
+}

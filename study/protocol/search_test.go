@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -133,4 +135,29 @@ func onesVec(k int) []float64 {
 		v[i] = 1
 	}
 	return v
+}
+
+// TestSumSearches: the counts of two searches add up point by point, the
+// best configuration is chosen on the sums (here one that is best in
+// neither part), and parts over other grids are refused.
+func TestSumSearches(t *testing.T) {
+	g := Grid{Ns: []int{50, 100}, Lambdas: []float64{1, 2}}
+	a := &SearchResult{Dataset: "d", Network: RVFL, Grid: g, Best: Best{ValRows: 10}, Correct: [][][]int{{{9, 1}, {5, 5}}}}
+	b := &SearchResult{Dataset: "d", Network: RVFL, Grid: g, Best: Best{ValRows: 12}, Correct: [][][]int{{{1, 9}, {6, 7}}}}
+	got, err := SumSearches([]*SearchResult{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][][]int{{{10, 10}, {11, 12}}}, got.Correct); diff != "" {
+		t.Errorf("summed counts (-want +got):\n%s", diff)
+	}
+	want := Best{N: 100, Lambda: 2, Correct: 12, ValRows: 22, ValAccuracy: 12.0 / 22}
+	if diff := cmp.Diff(want, got.Best); diff != "" {
+		t.Errorf("best (-want +got):\n%s", diff)
+	}
+	c := *b
+	c.Grid = Grid{Ns: []int{50, 150}, Lambdas: g.Lambdas}
+	if _, err := SumSearches([]*SearchResult{a, &c}); err == nil {
+		t.Error("parts over different grids: no error")
+	}
 }
