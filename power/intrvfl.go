@@ -62,7 +62,7 @@ func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenB
 			ffs += float64(1 + sh)
 		}
 		front = raw(K*(float64(cmpW)/3+2), float64(tag)+K*ffs, 0)
-		thermoW = sh + 2 // full_i, part_i, r_i
+		thermoW = 2*sh + 2 // full_i, part_i, r_i (a compare of r_i with the lane)
 	} else {
 		// Front, other P: the stage-A tag, the base counter g·P (an adder of
 		// LW − tz(P) bits: the low bits of a multiple of P are constant) and the
@@ -87,13 +87,13 @@ func (intrvflNet) hasPreact() bool { return false }
 
 // intrvflLUTFactor: see lutFactors in analytic.go for how they are fitted.
 var intrvflLUTFactor = [nComp]float64{
-	cROM:      0.945,
-	cFront:    0.762,
-	cLanes:    0.975,
-	cMAC:      1.795,
-	cLaneTree: 1.233,
+	cROM:      1.159,
+	cFront:    1.000,
+	cLanes:    1.000,
+	cMAC:      1.506,
+	cLaneTree: 1.071,
 	cAcc:      1.000,
-	cArgmax:   1.000,
+	cArgmax:   1.268,
 }
 
 func (intrvflNet) lutFactors() *[nComp]float64 { return &intrvflLUTFactor }
