@@ -48,19 +48,36 @@ func (intrvflNet) extraFlight() int { return 0 }
 
 func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenBlocks {
 	P, K := float64(d.P), float64(d.K)
-	// Front: the stage-A tag, the base counter g·P (an adder of LW − tz(P)
-	// bits: the low bits of a multiple of P are constant) and the K level
-	// offsets d_i = v_i − g·P (DW-bit subtractors, registered).
-	tz := bits.TrailingZeros(uint(d.P))
-	front := raw(K*float64(st.DW)+float64(st.LW),
-		float64(tag)+float64(st.LW-tz+min(tz, 1))+K*float64(st.DW), // base: its constant low bits share one FF
-		carryChain(st.LW-tz)+d.K*carryChain(st.DW))
-	// Lanes: per lane and feature a DW-bit comparison with a constant
-	// (≈ DW/5 LUTs), the XOR with the sign bit and a popcount leaf; the
+	var front Component
+	thermoW := st.DW // inputs of one lane's thermometer bit
+	if sh := bits.TrailingZeros(uint(d.P)); d.P == 1<<sh {
+		// Front, P = 2^S (hdlgen_level_offset's flags): the stage-A tag and
+		// per feature an equality q_i == g of max(LW − S, GroupW) bits (≈ a
+		// LUT per 3 bit pairs and one to combine, no carry chain), the flag
+		// logic, and the registers ge_i, full_i and, for P > 1, part_i and
+		// r_i. The issue stage's group base is unused and removed.
+		cmpW := max(st.LW-sh, st.GroupW)
+		ffs := 2.0
+		if sh > 0 {
+			ffs += float64(1 + sh)
+		}
+		front = raw(K*(float64(cmpW)/3+2), float64(tag)+K*ffs, 0)
+		thermoW = 2*sh + 2 // full_i, part_i, r_i (a compare of r_i with the lane)
+	} else {
+		// Front, other P: the stage-A tag, the base counter g·P (an adder of
+		// LW − tz(P) bits: the low bits of a multiple of P are constant) and the
+		// K level offsets d_i = v_i − g·P (DW-bit subtractors, registered).
+		tz := bits.TrailingZeros(uint(d.P))
+		front = raw(K*float64(st.DW)+float64(st.LW),
+			float64(tag)+float64(st.LW-tz+min(tz, 1))+K*float64(st.DW), // base: its constant low bits share one FF
+			carryChain(st.LW-tz)+d.K*carryChain(st.DW))
+	}
+	// Lanes: per lane and feature the thermometer bit from thermoW inputs
+	// (≈ thermoW/5 LUTs), the XOR with the sign bit and a popcount leaf; the
 	// popcount tree (K−1 narrow adders, written as bit-level logic: no
 	// carry chains), s = K − 2·popcount (hiddenSubWidth) and the clip (two
 	// SW-bit comparisons with constants); h register and tree cuts.
-	lanes := raw(P*(K*(1+float64(st.DW)/5)+float64(st.SW())),
+	lanes := raw(P*(K*(1+float64(thermoW)/5)+float64(st.SW())),
 		P*float64(st.HW)+P*float64(popcountCutBits(d.K))+float64(st.HiddenCut*(1+tag)),
 		d.P*(carryChain(hiddenSubWidth(d.K, st.PcW))+2*cmpConstChain(st.SW())))
 	return hiddenBlocks{front: front, lanes: lanes}
@@ -70,13 +87,13 @@ func (intrvflNet) hasPreact() bool { return false }
 
 // intrvflLUTFactor: see lutFactors in analytic.go for how they are fitted.
 var intrvflLUTFactor = [nComp]float64{
-	cROM:      0.945,
-	cFront:    0.762,
-	cLanes:    0.975,
-	cMAC:      1.795,
-	cLaneTree: 1.233,
+	cROM:      1.159,
+	cFront:    1.000,
+	cLanes:    1.000,
+	cMAC:      1.506,
+	cLaneTree: 1.071,
 	cAcc:      1.000,
-	cArgmax:   1.000,
+	cArgmax:   1.268,
 }
 
 func (intrvflNet) lutFactors() *[nComp]float64 { return &intrvflLUTFactor }

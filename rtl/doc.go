@@ -23,8 +23,11 @@
 // G = ⌈N/P⌉ groups of P hidden neurons, one per clock, into a pipeline that ends in
 // an output register (hdlgen_outreg) held until it is taken:
 //
-//	A      W_in ROM word g (synchronous read) and the level offsets d_i = v_i − g·P
-//	       (intrvfl) or a copy of the input codes (rvfl8)
+//	A      W_in ROM word g (synchronous read) and, intrvfl, per feature what the
+//	       thermometer bits g·P+p < v_i need: for P a power of two the flags
+//	       full_i (g < q_i), part_i (g = q_i) and r_i, with v_i = q_i·P + r_i (a
+//	       flag ge_i = g ≤ q_i follows the groups, so the only comparison is an
+//	       equality), else the offsets d_i = v_i − g·P; rvfl8: a copy of the codes
 //	       [rvfl8: the P·K products a_i·w_ji, registered]
 //	       the popcount (intrvfl) / pre-activation (rvfl8) trees, a register every
 //	       R = 4 adder levels except after the last

@@ -51,9 +51,9 @@ func (intrvflLayer) derive(pl *Plan, net model.Network) Tree {
 
 func (intrvflLayer) stages(pl *Plan) []Stage {
 	return []Stage{
-		{stageA, 1, "W_in ROM word (P·K sign bits) and d_i = v_i − g·P per feature"},
+		{stageA, 1, "W_in ROM word (P·K sign bits) and per feature the level flags (P a power of two) or d_i = v_i − g·P"},
 		{stageHiddenTree, pl.HiddenTree.Stages, fmt.Sprintf("popcount tree registers (depth %d, a register every %d levels)", pl.HiddenTree.Depth, pl.AdderLevelsPerStage)},
-		{stageHidden, 1, "h = clip(K − 2·popcount((d_i > p) XOR sign), ±κ) per lane; readout ROM word"},
+		{stageHidden, 1, "h = clip(K − 2·popcount((g·P+p < v_i) XOR sign), ±κ) per lane; readout ROM word"},
 	}
 }
 
@@ -64,12 +64,24 @@ func (intrvflLayer) winROM(pl *Plan) (int, string) {
 func (intrvflLayer) extraROMs(*Plan) []ROM { return nil }
 
 func (intrvflLayer) registers(pl *Plan, tag int, r *Resources) int {
-	regs := pl.LW                // group base
-	regs += pl.K * pl.DW         // d_i
+	regs := 0
+	if s := Clog2(pl.P); pl.P == 1<<s {
+		// hdlgen_level_offset's flags: ge_i, full_i and, for P > 1, part_i and
+		// r_i (S bits); the comparisons are K equalities q_i == g. (The issue
+		// stage's group base is unused and removed by synthesis.)
+		regs += 2 * pl.K
+		if s > 0 {
+			regs += pl.K * (1 + s)
+		}
+		r.Comparators = pl.K
+	} else {
+		regs += pl.LW        // group base
+		regs += pl.K * pl.DW // d_i
+		r.Comparators = pl.P * pl.K
+	}
 	regs += 1 + tag              // stage A valid + tag
 	regs += pl.ROM(ROMWin).Width // W_in ROM read register
 	r.PopcountInputs = pl.P * pl.K
-	r.Comparators = pl.P * pl.K
 	regs += pl.HiddenTree.Stages * (1 + tag) // tag alongside the tree
 	regs += pl.P * pl.treeRegBits(pl.HiddenTree.Leaves, pl.PcW, pl.HiddenTree.Depth)
 	return regs

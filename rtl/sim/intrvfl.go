@@ -36,7 +36,7 @@ func (h *intrvfl) hidden(in []int, base, lane int) int {
 		lo := w * 64
 		hi := min(lo+64, h.k)
 		for i := lo; i < hi; i++ {
-			// hdlgen_intrvfl_lane: (d_i > p) with d_i = v_i − base.
+			// hdlgen_level_offset: the thermometer bit base+p < v_i, i.e. (d_i > p) with d_i = v_i − base.
 			if in[i]-base > lane {
 				thermo |= 1 << (i - lo)
 			}

@@ -16,9 +16,10 @@
 // neurons per clock. One group g (neurons g*P ... g*P+P-1) enters per enabled clock
 // and passes these register stages:
 //
-//   A        W_in ROM word g (K*P sign bits) and d_i = v_i - g*P                 (1)
+//   A        W_in ROM word g (K*P sign bits) and, per feature, what lane p needs  (1)
+//            for its thermometer bit g*P+p < v_i (hdlgen_level_offset)
 //   popcount tree registers (in hdlgen_intrvfl_hidden)                           (0)
-//   H        h = clip(K - 2*popcount((d_i > p) XOR sign), +-kappa')              (1)
+//   H        h = clip(K - 2*popcount((g*P+p < v_i) XOR sign), +-kappa')          (1)
 //            and the readout ROM word g
 //   MAC      P*L products Q[l][j]*h_j                                            (1)
 //   lane-sum tree registers                                                      (0)
@@ -57,8 +58,6 @@ module tiny_intrvfl_core #(
   localparam integer GROUPS        = 3;
   // Clip bound kappa' = min(kappa, K) = min(2, 3): |s| <= K never exceeds a larger kappa.
   localparam integer CLIP          = 2;
-  // Width of the signed offsets d_i = v_i - g*P: LW + 1.
-  localparam integer OFFSET_W      = LevelW + 1;
   // Popcount width: clog2(K+1).
   localparam integer COUNT_W       = 2;
   // Activation width: signed, holds +-kappa'.
@@ -78,7 +77,7 @@ module tiny_intrvfl_core #(
   // Group tag: {first, last, group}.
   localparam integer TAG_W         = 2 + GroupW;
 
-  // ---- Stage A: W_in ROM word g and the level offsets ----
+  // ---- Stage A: W_in ROM word g and the thermometer bits ----
   wire [WIN_W-1:0] win_word;
   hdlgen_rom #(
     .Width  (WIN_W),
@@ -92,16 +91,21 @@ module tiny_intrvfl_core #(
     .rdata_o(win_word)
   );
 
-  wire [Features*OFFSET_W-1:0] offsets;
+  wire [Features*LANES-1:0] below;
   hdlgen_level_offset #(
     .Features(Features),
-    .LevelW  (LevelW)
+    .LevelW  (LevelW),
+    .Lanes   (LANES),
+    .GroupW  (GroupW)
   ) u_offsets (
     .clk_i   (clk_i),
     .en_i    (en_i),
+    .valid_i (issue_valid_i),
+    .first_i (issue_first_i),
+    .group_i (issue_group_i),
     .levels_i(issue_data_i),
     .base_i  (issue_base_i),
-    .d_o     (offsets)
+    .below_o (below)
   );
 
   wire             a_valid;
@@ -124,7 +128,6 @@ module tiny_intrvfl_core #(
   hdlgen_intrvfl_hidden #(
     .Lanes         (LANES),
     .Features      (Features),
-    .OffsetW       (OFFSET_W),
     .Clip          (CLIP),
     .CountW        (COUNT_W),
     .HiddenW       (HIDDEN_W),
@@ -132,7 +135,7 @@ module tiny_intrvfl_core #(
   ) u_hidden (
     .clk_i  (clk_i),
     .en_i   (en_i),
-    .d_i    (offsets),
+    .below_i(below),
     .signs_i(win_word),
     .h_o    (hidden)
   );
