@@ -13,17 +13,40 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/hdlgen
 
-## deps: install the simulators and Yosys (Debian/Ubuntu).
+## deps: install what is missing (simulators, Yosys, C++ and ARM compilers,
+## qemu-arm, tclsh, python3) with apt-get; demo and test run it first.
 deps:
-	apt-get update && apt-get install -y --no-install-recommends verilator iverilog yosys g++ make
+	@bash scripts/deps.sh
 
 ## demo: the main job on the embedded iris data set.
-demo: build
+demo: deps build
 	$(BIN) demo --out $(DEMO)
 
 ## test: formatting, vet and all tests (the collection tests read $(UCI121)).
-test: fmt-check vet
-	HDLGEN_UCI121=$(UCI121) $(GO) test -count=1 -timeout 30m ./...
+## The packages run two at a time, longest first, each with its own timeout
+## (go test -timeout bounds one package's test binary): about three times the
+## package's time on the 2-core development machine when idle, so that a
+## loaded machine does not reach it while a hung test still ends. Verilator
+## builds share one compile of its run-time library (scripts/objcache).
+TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE_DIR=$(CURDIR)/build/objcache
+# package,timeout: longest first; every other package gets TEST_TIMEOUT.
+SLOW_TESTS   := e2e,30m verify,15m rtl,15m internal/cli,15m testbench,10m synth,10m power,10m study,10m
+TEST_TIMEOUT ?= 10m
+comma        := ,
+SLOW_PKGS    := $(foreach t,$(SLOW_TESTS),./$(firstword $(subst $(comma), ,$(t))))
+
+.PHONY: test-all $(addprefix test-slow/,$(SLOW_TESTS)) test-rest
+
+test: deps fmt-check vet
+	@$(MAKE) --no-print-directory -j2 test-all
+
+test-all: $(addprefix test-slow/,$(SLOW_TESTS)) test-rest
+
+$(addprefix test-slow/,$(SLOW_TESTS)): test-slow/%:
+	@$(TEST_ENV) $(GO) test -count=1 -timeout $(lastword $(subst $(comma), ,$*)) ./$(firstword $(subst $(comma), ,$*))
+
+test-rest:
+	@$(TEST_ENV) $(GO) test -count=1 -p 1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | sed 's|^github.com/hdlgen/hdlgen|.|' | grep -v -x -F $(addprefix -e ,$(SLOW_PKGS)))
 
 vet:
 	$(GO) vet ./...

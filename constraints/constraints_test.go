@@ -1,8 +1,7 @@
 package constraints_test
 
 import (
-	"flag"
-	"os"
+	"github.com/hdlgen/hdlgen/internal/golden"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,44 +10,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/constraints"
-	"github.com/hdlgen/hdlgen/testbench"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-var designs = map[string]testbench.Design{
+var designs = map[string]constraints.Design{
 	"axis": {
 		Prefix: "iris", StreamTop: "iris_top", AxisTop: "iris_axis",
-		RTLFiles: []string{"rtl/iris_top.v", "rtl/iris_axis.v"},
 	},
 	"stream": {
 		Prefix: "m_3x", StreamTop: "m_3x_top",
-		RTLFiles: []string{"rtl/m_3x_top.v"}, Part: "xc7z020clg484-1", ClockPeriodNS: 8,
+		Part: "xc7z020clg484-1", ClockPeriodNS: 8,
 	},
 }
 
 func TestGolden(t *testing.T) {
 	for name, d := range designs {
 		got := constraints.ZedBoardXDC(d)
-		golden := filepath.Join("testdata", name+".xdc")
-		if *update {
-			if err := os.WriteFile(golden, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s (-golden +got):\n%s", golden, diff)
-		}
+		golden.Check(t, filepath.Join("testdata", name+".xdc"), got)
 		files, err := constraints.Files(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(map[string][]byte{testbench.XDCPath: got}, files); diff != "" {
+		if diff := cmp.Diff(map[string][]byte{constraints.XDCPath: got}, files); diff != "" {
 			t.Errorf("Files (-want +got):\n%s", diff)
 		}
 	}
@@ -116,7 +98,7 @@ func TestErrors(t *testing.T) {
 	}
 	bad := designs["axis"]
 	bad.Prefix = ""
-	if _, err := constraints.Files(bad); err == nil || !strings.HasPrefix(err.Error(), "constraints: testbench: prefix") {
+	if _, err := constraints.Files(bad); err == nil || !strings.HasPrefix(err.Error(), "constraints: prefix") {
 		t.Errorf("bad design: %v", err)
 	}
 	defer func() {

@@ -31,7 +31,7 @@
 
 ## Clock: the 100 MHz oscillator, straight from the pin to a global buffer, with
 ## no MMCM/PLL (an MMCM alone costs about 0.11 W).
-set_property -dict {PACKAGE_PIN Y9 IOSTANDARD LVCMOS33} [get_ports {{.ClockPort}}]
+set_property -dict {PACKAGE_PIN {{.ClockPin}} IOSTANDARD {{.ClockIOStandard}}} [get_ports {{.ClockPort}}]
 create_clock -period {{.Period}} -name clk [get_ports {{.ClockPort}}]
 
 ## Reset: push button BTNC (change LVCMOS18 to LVCMOS25 or LVCMOS33 if J18
@@ -40,6 +40,6 @@ create_clock -period {{.Period}} -name clk [get_ports {{.ClockPort}}]
 ## synchronises it, e.g. with a Processor System Reset (proc_sys_reset:
 ## ext_reset_in active-high, slowest_sync_clk = {{.ClockPort}}) whose
 ## peripheral_aresetn drives {{.CoreReset}}{{if .Axis}} and the DMA's axi_resetn{{end}}.
-set_property -dict {PACKAGE_PIN P16 IOSTANDARD LVCMOS18} [get_ports {{.ResetPort}}]
+set_property -dict {PACKAGE_PIN {{.ResetPin}} IOSTANDARD LVCMOS18} [get_ports {{.ResetPort}}]
 ## The button is asynchronous to the clock and synchronised inside: not timed.
 set_false_path -from [get_ports {{.ResetPort}}]

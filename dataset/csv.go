@@ -35,6 +35,41 @@ type FeatureOptions struct {
 	// named LabelName, that column is ignored (so the training CSV itself can
 	// be given to predict). An empty LabelName never matches.
 	LabelName string
+	// Names, when not empty, are the expected feature names (a model's, in
+	// its order). The header's columns are then matched by name: a column
+	// named LabelName is ignored wherever it stands, the others must be a
+	// permutation of Names, and the values come back in the order of Names.
+	// A header with a name missing from Names, or lacking one of them, is a
+	// *ColumnsError. Features must then be 0 or len(Names).
+	Names []string
+}
+
+// ColumnsError reports a header whose column names differ from the expected
+// feature names (FeatureOptions.Names).
+type ColumnsError struct {
+	File       string
+	Line       int      // the header's line
+	Missing    []string // expected names the header lacks, in expected order
+	Unexpected []string // header names not expected, in header order
+}
+
+func (e *ColumnsError) Error() string {
+	var parts []string
+	if len(e.Missing) > 0 {
+		parts = append(parts, "missing "+quoteList(e.Missing))
+	}
+	if len(e.Unexpected) > 0 {
+		parts = append(parts, "unexpected "+quoteList(e.Unexpected))
+	}
+	return fmt.Sprintf("dataset: %s:%d: header does not match the expected feature names: %s", e.File, e.Line, strings.Join(parts, "; "))
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // LoadCSV reads a labelled CSV file; see ReadCSV. The dataset is named after
@@ -172,28 +207,43 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 
 // ReadFeaturesCSV reads unlabelled data (for prediction): a header row, then
 // rows of numeric features, with the rules of ReadCSV for the feature
-// columns. See FeatureOptions for the expected column count and the
-// optional ignored label column. The result has Y == nil.
+// columns. See FeatureOptions for the expected columns: by name (Names) or by
+// count (Features, with an optional ignored label column). The result has
+// Y == nil and its features in the expected order.
 func ReadFeaturesCSV(r io.Reader, file string, opt FeatureOptions) (*Dataset, error) {
-	if opt.Features < 0 {
-		panic(fmt.Sprintf("dataset: ReadFeaturesCSV: Features = %d < 0", opt.Features))
+	if opt.Features < 0 || len(opt.Names) > 0 && opt.Features != 0 && opt.Features != len(opt.Names) {
+		panic(fmt.Sprintf("dataset: ReadFeaturesCSV: Features = %d with %d Names", opt.Features, len(opt.Names)))
 	}
 	cr, header, hline, err := openCSV(r, file, opt.CSVOptions)
 	if err != nil {
 		return nil, err
 	}
 	nc := len(header)
-	k := nc
-	switch {
-	case opt.Features == 0 || nc == opt.Features:
-	case nc == opt.Features+1 && opt.LabelName != "" && header[nc-1] == opt.LabelName:
-		k = nc - 1
-	case nc == opt.Features+1 && opt.LabelName != "":
-		return nil, perr(file, hline, nc, header[nc-1], "header has %d columns, want %d features; the extra last column is not the label column %q", nc, opt.Features, opt.LabelName)
-	default:
-		return nil, perr(file, hline, 0, "", "header has %d columns, want %d feature columns", nc, opt.Features)
+	var cols []int // cols[i]: the header column of feature i
+	if len(opt.Names) > 0 {
+		if cols, err = columnsByName(file, hline, header, opt.Names, opt.LabelName); err != nil {
+			return nil, err
+		}
+	} else {
+		k := nc
+		switch {
+		case opt.Features == 0 || nc == opt.Features:
+		case nc == opt.Features+1 && opt.LabelName != "" && header[nc-1] == opt.LabelName:
+			k = nc - 1
+		case nc == opt.Features+1 && opt.LabelName != "":
+			return nil, perr(file, hline, nc, header[nc-1], "header has %d columns, want %d features; the extra last column is not the label column %q", nc, opt.Features, opt.LabelName)
+		default:
+			return nil, perr(file, hline, 0, "", "header has %d columns, want %d feature columns", nc, opt.Features)
+		}
+		cols = make([]int, k)
+		for i := range cols {
+			cols[i] = i
+		}
 	}
-	d := &Dataset{FeatureNames: header[:k]}
+	d := &Dataset{FeatureNames: make([]string, len(cols))}
+	for i, j := range cols {
+		d.FeatureNames[i] = header[j]
+	}
 	rows := 0
 	for {
 		rec, err := cr.Read()
@@ -207,7 +257,7 @@ func ReadFeaturesCSV(r io.Reader, file string, opt FeatureOptions) (*Dataset, er
 		if len(rec) != nc {
 			return nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc)
 		}
-		for j := 0; j < k; j++ {
+		for _, j := range cols {
 			v, err := featureValue(rec[j])
 			if err != nil {
 				line, _ := cr.FieldPos(j)
@@ -221,6 +271,35 @@ func ReadFeaturesCSV(r io.Reader, file string, opt FeatureOptions) (*Dataset, er
 		return nil, perr(file, hline, 0, "", "header only: no data rows")
 	}
 	return d, nil
+}
+
+// columnsByName maps each expected name to its header column; see
+// FeatureOptions.Names.
+func columnsByName(file string, hline int, header, names []string, label string) ([]int, error) {
+	at := make(map[string]int, len(header))
+	for j, h := range header {
+		at[h] = j
+	}
+	want := make(map[string]bool, len(names))
+	cols := make([]int, len(names))
+	e := &ColumnsError{File: file, Line: hline}
+	for i, n := range names {
+		want[n] = true
+		j, ok := at[n]
+		if !ok {
+			e.Missing = append(e.Missing, n)
+		}
+		cols[i] = j
+	}
+	for _, h := range header {
+		if !want[h] && (label == "" || h != label) {
+			e.Unexpected = append(e.Unexpected, h)
+		}
+	}
+	if len(e.Missing) > 0 || len(e.Unexpected) > 0 {
+		return nil, e
+	}
+	return cols, nil
 }
 
 // openCSV strips a BOM, chooses the separator, and reads and checks the

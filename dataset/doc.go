@@ -43,13 +43,29 @@
 // *MissingDataError, for which errors.Is(err, ErrDataFileMissing) holds, so
 // that a benchmark run can report the dataset as skipped.
 //
+// # Numbers
+//
+// A value (in CSV and .dat files alike) is a number as spreadsheets and
+// numeric programs write it: an optional sign, decimal digits with an
+// optional decimal point (at least one digit before or after it), and an
+// optional exponent (e or E, an optional sign, digits): 12, -0.5, .5, 5.,
+// +1.5E+10, 1e-05. It must be finite in float64. Go's other literal forms,
+// which strconv.ParseFloat also takes (1_000, 0x1p4, 0X1.8P1), are refused
+// with a message that says so; NaN, Inf and Infinity (any case or sign) are
+// "not a finite number"; thousands separators, 0b1 and 0o7 are not numbers.
+// The same rule decides whether class labels sort as numbers.
+//
 // # CSV files
 //
 // ReadCSV / LoadCSV / LoadCSVFS read labelled data: a header row, numeric
 // feature columns, the class label in the last column (text or number).
 // Classes are numbered in sorted order: numerically if every label is a
 // finite number, else by byte order of the label text. ReadFeaturesCSV /
-// LoadFeaturesCSV read unlabelled data for prediction, optionally ignoring a
+// LoadFeaturesCSV read unlabelled data for prediction: with expected feature
+// names (FeatureOptions.Names, a model's) the columns are matched by name in
+// any order, a column named like the label is ignored, and a header that is
+// not a permutation of the names is a *ColumnsError naming the missing and
+// unexpected columns; without names, by position, optionally ignoring a
 // trailing label column. The separator is ',' unless given, or detected
 // from the header line among ',', ';' and tab (see CSVOptions). A UTF-8 BOM,
 // CRLF line ends, quoted fields and blank lines are accepted; fields are

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"testing"
 
@@ -88,14 +89,31 @@ func FuzzCSV(f *testing.F) {
 	})
 }
 
+// decimalRE is the documented number syntax (isDecimal), written
+// independently of the reader as the fuzz oracle.
+var decimalRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// oracleNumber is the documented rule for a number: the decimal syntax and a
+// finite float64 value.
+func oracleNumber(s string) (float64, bool) {
+	if !decimalRE.MatchString(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
+}
+
 // checkClassOrder checks the documented class order.
 func checkClassOrder(t *testing.T, names []string) {
 	t.Helper()
 	vals := make([]float64, len(names))
 	numeric := true
 	for i, n := range names {
-		v, err := strconv.ParseFloat(n, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		v, ok := oracleNumber(n)
+		if !ok {
 			numeric = false
 			break
 		}
@@ -180,6 +198,26 @@ func FuzzUCIData(f *testing.F) {
 				}
 				seen[i] = true
 			}
+		}
+	})
+}
+
+// FuzzNumber checks the number reader against the documented syntax: a field
+// is accepted exactly when it is a decimal number with a finite value, and
+// then it has strconv's value.
+func FuzzNumber(f *testing.F) {
+	for _, s := range []string{"1", "-0.5", ".5", "5.", "+1.5E+10", "1e-05", "1_000", "0x1p4", "0b1", "0o7",
+		"Inf", "-infinity", "NaN", "1e400", "1e-400", "", ".", "1e", "--1", "1,5", " 1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, msg := parseFinite([]byte(s))
+		want, ok := oracleNumber(s)
+		if ok != (msg == "") {
+			t.Fatalf("parseFinite(%q) = %v, %q; the documented rule says accepted=%v", s, v, msg, ok)
+		}
+		if ok && v != want {
+			t.Fatalf("parseFinite(%q) = %v, want %v", s, v, want)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // lineReader reads lines of any length with one bufio.Reader and no copying
@@ -70,11 +71,21 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
 }
 
-// parseFinite parses b as a float64 and rejects NaN and ±Inf. The string
-// conversion does not escape (strconv clones its input for errors), so the
-// compiler keeps short fields on the stack: no allocation per value.
+// parseFinite parses b as a decimal number (see isDecimal) and rejects NaN,
+// ±Inf and values beyond float64. The string conversion does not escape
+// (strconv clones its input for errors), so the compiler keeps short fields
+// on the stack: no allocation per value.
 func parseFinite(b []byte) (float64, string) {
 	v, err := strconv.ParseFloat(string(b), 64)
+	if !isDecimal(b) {
+		switch {
+		case isInfNaN(b):
+			return 0, "not a finite number"
+		case err == nil:
+			return 0, "not a decimal number (Go literal forms such as 1_000 or 0x1p4 are not accepted)"
+		}
+		return 0, "not a number"
+	}
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			return 0, "value out of float64 range"
@@ -85,6 +96,56 @@ func parseFinite(b []byte) (float64, string) {
 		return 0, "not a finite number"
 	}
 	return v, ""
+}
+
+// isDecimal reports whether b is a number as spreadsheets and numeric
+// programs write it: an optional sign, decimal digits with an optional
+// decimal point (at least one digit before or after it), and an optional
+// exponent e or E with an optional sign and at least one digit. So 12, -0.5,
+// .5, 5., +1.5E+10 and 1e-05 are numbers; Go's other literal forms, which
+// strconv.ParseFloat would take (1_000, 0x1p4, hexadecimal mantissas), and
+// thousands separators are not.
+func isDecimal(b []byte) bool {
+	i := 0
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		digits++
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		for ; i < len(b) && isDigit(b[i]); i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		exp := 0
+		for ; i < len(b) && isDigit(b[i]); i++ {
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isInfNaN reports whether b spells NaN or an infinity as strconv would
+// accept it (any case, optional sign): those get their own message.
+func isInfNaN(b []byte) bool {
+	s := strings.ToLower(strings.TrimLeft(string(b), "+-"))
+	return s == "nan" || s == "inf" || s == "infinity"
 }
 
 // parseInt parses a decimal integer (optional sign) that fits an int.

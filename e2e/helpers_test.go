@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
+	"slices"
 	"testing"
 
 	"github.com/hdlgen/hdlgen/model"
@@ -71,7 +72,7 @@ func trainShape(t *testing.T, s shape) *model.Model {
 	if s.arch == model.IntRVFL {
 		cfg.ReadoutBits = s.bits
 	}
-	m, err := model.Train(d, cfg)
+	m, err := model.Train(context.Background(), d, cfg)
 	if err != nil {
 		t.Fatalf("%s: train: %v", s, err)
 	}
@@ -79,18 +80,76 @@ func trainShape(t *testing.T, s shape) *model.Model {
 	return m
 }
 
-// emitAndVerify emits m with both tops and returns the verification report.
-func emitAndVerify(t *testing.T, m *model.Model, p int, dir string, vopt verify.Options) *verify.Report {
+// Test vectors of the matrix. Lint, the model step and Verilator check every
+// design on matrixVectors vectors (both tops). Icarus, the second and
+// independent simulator, is about a hundred times slower per cycle on the
+// wide and deep designs (its always @* loops over K features and P lanes are
+// interpreted: 850 cycles/s for K=65, P=1 against 26,000 for K=1, CPU time of
+// `make icarus-stream` in such designs), so a design
+// whose stream run lasts more than twice icarusCycles cycles is emitted a
+// second time, from the same model and seed, with fewer vectors for Icarus:
+// enough for about icarusCycles cycles, and never fewer than the corner
+// vectors plus minIcarusRandom random ones. Six designs of the matrix qualify
+// (those with 64 or more cycles per vector: 312, 116 or 105 vectors). That run still
+// holds every corner vector (all levels 0, all maximal, alternating, each
+// one-hot feature), covers the 257-cycle ready pattern more than 70 times
+// with random gaps, and checks both tops; what it gives up is repetitions of
+// random vectors the primary simulator already checks.
+const (
+	matrixVectors   = 1000
+	icarusCycles    = 20000
+	minIcarusRandom = 100
+)
+
+// emitAndVerify emits m with both tops and returns the verification report
+// and the number of vectors Icarus checked.
+func emitAndVerify(t *testing.T, m *model.Model, p int, dir string, vopt verify.Options) (*verify.Report, int) {
 	t.Helper()
 	if p == 0 {
 		p = m.N()
 	}
-	if _, err := rtl.Emit(m, rtl.Options{Parallel: p, Axis: true, Vectors: 1000, Seed: 3}, dir); err != nil {
+	opt := rtl.Options{Parallel: p, Axis: true, Vectors: matrixVectors, Seed: 3}
+	emitted, err := rtl.Emit(context.Background(), m, opt, dir)
+	if err != nil {
 		t.Fatalf("emit: %v", err)
 	}
-	rep, err := verify.Run(context.Background(), dir, vopt)
+	steps := vopt.Steps
+	if len(steps) == 0 {
+		steps = verify.AllSteps
+	}
+	icarus := slices.Contains(steps, verify.StepIcarus)
+	if !icarus || icarusVectors(m.K(), emitted.StreamCycles) == matrixVectors {
+		rep, err := verify.Run(context.Background(), dir, vopt)
+		if err != nil {
+			t.Fatalf("verify: %v", err)
+		}
+		return rep, matrixVectors
+	}
+	first := vopt
+	first.Steps = slices.DeleteFunc(slices.Clone(steps), func(s verify.Step) bool { return s == verify.StepIcarus })
+	rep, err := verify.Run(context.Background(), dir, first)
 	if err != nil {
 		t.Fatalf("verify: %v", err)
 	}
-	return rep
+	opt.Vectors = icarusVectors(m.K(), emitted.StreamCycles)
+	if _, err := rtl.Emit(context.Background(), m, opt, dir+"-icarus"); err != nil {
+		t.Fatalf("emit for Icarus: %v", err)
+	}
+	second := vopt
+	second.Steps = []verify.Step{verify.StepIcarus}
+	rep2, err := verify.Run(context.Background(), dir+"-icarus", second)
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	rep.Steps = append(rep.Steps, rep2.Steps...)
+	return rep, opt.Vectors
+}
+
+// icarusVectors is the vector count emitAndVerify gives Icarus for a design
+// whose stream run of matrixVectors vectors lasts streamCycles cycles.
+func icarusVectors(k, streamCycles int) int {
+	if streamCycles <= 2*icarusCycles {
+		return matrixVectors
+	}
+	return max(4+min(k, rtl.MaxCornerOneHot)+minIcarusRandom, matrixVectors*icarusCycles/streamCycles)
 }

@@ -31,7 +31,7 @@ func TestVerifyCatchesFaults(t *testing.T) {
 	m := trainShape(t, s)
 	dir := filepath.Join(t.TempDir(), "design")
 	opt := verify.Options{Targets: []string{"stream"}, KeepBuild: true}
-	rep := emitAndVerify(t, m, s.p, dir, opt)
+	rep, _ := emitAndVerify(t, m, s.p, dir, opt)
 	if !rep.Passed() {
 		t.Fatalf("the correct design fails:\n%s", text(rep))
 	}

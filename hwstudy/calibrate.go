@@ -138,7 +138,7 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {
 		}
 		c.Yosys = s.Yosys.Yosys
 		c.Rows = append(c.Rows, CalibrationRow{Name: jobs[i].m.Name, Seed: seeds[i], Design: s.Design,
-			Yosys: YosysResources(s.Yosys), Analytic: a, Seconds: s.Yosys.Seconds, Depth: s.Yosys.LogicDepth})
+			Yosys: power.YosysResources(s.Yosys), Analytic: a, Seconds: s.Yosys.Seconds, Depth: s.Yosys.LogicDepth})
 	}
 	c.Tolerances = tolerances(c.Rows)
 	return c, nil

@@ -30,10 +30,10 @@ const (
 // width as in its energy-budget experiment).
 const (
 	MedianDataset = "pendigits"
-	MedianN       = 512
-	MedianKappa   = 3
-	MedianBits    = 5
-	MedianClasses = 4 // digits 0–3 of pendigits: K = 16, L = 4
+	MedianN       = power.MedianN
+	MedianKappa   = power.MedianKappa
+	MedianBits    = power.MedianBits
+	MedianClasses = power.MedianL // digits 0–3 of pendigits: K = 16, L = 4
 	MedianSeed    = 1
 )
 
@@ -187,13 +187,13 @@ func MedianLambdas() []float64 {
 
 // trainMedianNets trains the two median networks with ridge penalty reg
 // (trainMedian for each).
-func trainMedianNets(train, test *dataset.Dataset, search dataset.Split, reg model.Regularizer) (intM, r8M *model.Model, intInfo, r8Info NetInfo, err error) {
-	intM, intInfo, err = trainMedian(train, test, search, model.Config{Arch: model.IntRVFL, N: MedianN, Kappa: MedianKappa,
+func trainMedianNets(ctx context.Context, train, test *dataset.Dataset, search dataset.Split, reg model.Regularizer) (intM, r8M *model.Model, intInfo, r8Info NetInfo, err error) {
+	intM, intInfo, err = trainMedian(ctx, train, test, search, model.Config{Arch: model.IntRVFL, N: MedianN, Kappa: MedianKappa,
 		ReadoutBits: MedianBits, Regularizer: reg, Seed: MedianSeed, Threads: 2})
 	if err != nil {
 		return nil, nil, intInfo, r8Info, err
 	}
-	r8M, r8Info, err = trainMedian(train, test, search, model.Config{Arch: model.RVFL8, N: MedianN, Regularizer: reg,
+	r8M, r8Info, err = trainMedian(ctx, train, test, search, model.Config{Arch: model.RVFL8, N: MedianN, Regularizer: reg,
 		Seed: MedianSeed, Threads: 2})
 	if err != nil {
 		return nil, nil, intInfo, r8Info, err
@@ -206,14 +206,14 @@ func trainMedianNets(train, test *dataset.Dataset, search dataset.Split, reg mod
 // The split and the grid are the benchmark's (study.Search), the criterion is
 // not quite: it scores the network as deployed (the integer readout) rather
 // than the float readout, and ties go to the smaller λ rather than the larger.
-func trainMedian(train, test *dataset.Dataset, search dataset.Split, cfg model.Config) (*model.Model, NetInfo, error) {
+func trainMedian(ctx context.Context, train, test *dataset.Dataset, search dataset.Split, cfg model.Config) (*model.Model, NetInfo, error) {
 	info := NetInfo{Arch: cfg.Arch}
 	tr, va := train.Subset(search.Train), train.Subset(search.Test)
 	best := -1.0
 	for _, lambda := range MedianLambdas() {
 		c := cfg
 		c.Lambda = lambda
-		m, err := model.Train(toModelData(tr), c)
+		m, err := model.Train(ctx, toModelData(tr), c)
 		if err != nil {
 			return nil, info, fmt.Errorf("hwstudy: train %s λ=%g (%s penalty): %w", cfg.Arch, c.Lambda, cfg.Regularizer, err)
 		}
@@ -224,7 +224,7 @@ func trainMedian(train, test *dataset.Dataset, search dataset.Split, cfg model.C
 	info.ValAccuracy = best
 	c := cfg
 	c.Lambda = info.Lambda
-	m, err := model.Train(toModelData(train), c)
+	m, err := model.Train(ctx, toModelData(train), c)
 	if err != nil {
 		return nil, info, fmt.Errorf("hwstudy: train %s λ=%g (%s penalty) on the training file: %w", cfg.Arch, c.Lambda, cfg.Regularizer, err)
 	}
@@ -271,7 +271,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 	res.Paper.EnergyRatio, res.Paper.SpeedRatio = PaperEnergyRatio, PaperSpeedRatio
 	fmt.Fprintf(o.Log, "hwstudy: %s: %d training rows, %d test rows, K=%d, L=%d, ridge penalty %s\n",
 		train.Name, train.M(), test.M(), train.K(), train.L(), reg)
-	intM, r8M, intInfo, r8Info, err := trainMedianNets(train, test, search, reg)
+	intM, r8M, intInfo, r8Info, err := trainMedianNets(ctx, train, test, search, reg)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +292,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 		return nil, err
 	}
 	for _, s := range syn {
-		r := YosysResources(s.Yosys)
+		r := power.YosysResources(s.Yosys)
 		e, err := power.EvaluatePlan(s.Design, r, s.Plan.Latency, s.Plan.II, params)
 		if err != nil {
 			return nil, err

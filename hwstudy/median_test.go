@@ -1,6 +1,7 @@
 package hwstudy
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"regexp"
@@ -95,7 +96,7 @@ func TestCommittedMedianModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	intM, r8M, intInfo, r8Info, err := trainMedianNets(train, test, search, res.Regularizer)
+	intM, r8M, intInfo, r8Info, err := trainMedianNets(context.Background(), train, test, search, res.Regularizer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,10 +105,10 @@ func TestCommittedMedianModels(t *testing.T) {
 	}
 	for _, m := range []*model.Model{intM, r8M} {
 		if m.Training.Regularizer != res.Regularizer {
-			t.Errorf("%s trained with %q, want %q", m.Arch, m.Training.Regularizer, res.Regularizer)
+			t.Errorf("%s trained with %q, want %q", m.Arch(), m.Training.Regularizer, res.Regularizer)
 		}
 		if !slices.Contains(MedianLambdas(), m.Training.Lambda) {
-			t.Errorf("%s: λ=%g is not on the grid", m.Arch, m.Training.Lambda)
+			t.Errorf("%s: λ=%g is not on the grid", m.Arch(), m.Training.Lambda)
 		}
 	}
 }

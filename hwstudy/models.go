@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/quant"
 )
 
 // Shape is one design of the calibration matrix: a network shape and P.
@@ -34,37 +34,8 @@ func (s Shape) Name() string {
 // identity on [0, 1].
 func RandomModel(s Shape, seed uint64) *model.Model {
 	rng := rand.New(rand.NewPCG(seed, 0x6877737475647901))
-	m := &model.Model{Name: s.Name(), Arch: s.Arch, Seed: seed,
-		Training: model.TrainingInfo{Lambda: 1, Regularizer: model.RegVariance, Rows: 1, Data: "random"},
-		Norm:     model.Normalizer{Min: make([]float64, s.K), Max: make([]float64, s.K)}}
-	for i := range m.Norm.Max {
-		m.Norm.Max[i] = 1
-	}
-	for c := 0; c < s.L; c++ {
-		m.ClassNames = append(m.ClassNames, fmt.Sprintf("c%d", c))
-	}
-	bits := s.Bits
-	switch s.Arch {
-	case model.IntRVFL:
-		m.Int = model.NewIntNet(s.K, s.N, s.Kappa, seed)
-	case model.RVFL8:
-		m.Fixed = model.QuantizeFloatNet(model.NewFloatNet(s.K, s.N, seed))
-		bits = model.ReadoutBits
-	default:
-		panic("hwstudy: no RTL for arch " + string(s.Arch))
-	}
-	bound := quant.BoundForBits(bits)
-	q := make([]int32, s.L*s.N)
-	m.Wout = make([]float64, s.L*s.N)
-	for i := range q {
-		q[i] = int32(rng.IntN(2*bound+1) - bound)
-		m.Wout[i] = float64(q[i])
-	}
-	m.Readout = &model.IntReadout{Bits: bits, Bound: bound, Scale: 1, Method: quant.MethodRound, Q: q}
-	if err := m.Validate(); err != nil {
-		panic(fmt.Sprintf("hwstudy: random model %s: %v", s.Name(), err))
-	}
-	return m
+	return randmodel.New(randmodel.Shape{Arch: s.Arch, K: s.K, N: s.N, L: s.L, Kappa: s.Kappa, Bits: s.Bits},
+		s.Name(), seed, func(bound int) int32 { return int32(rng.IntN(2*bound+1) - bound) })
 }
 
 // CalibrationMatrix is the set of designs the analytic resource model is

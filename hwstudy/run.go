@@ -3,6 +3,7 @@ package hwstudy
 import (
 	"context"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ type Synthesized struct {
 // emitAndSynth writes model m with parallelism p to dir and synthesises it.
 // Reports persist in so.CacheDir across re-emits (an emit replaces dir/build).
 func emitAndSynth(ctx context.Context, m *model.Model, p int, dir string, so synth.Options) (*Synthesized, error) {
-	rep, err := rtl.Emit(m, rtl.Options{Parallel: p, Vectors: 4}, dir)
+	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4}, dir)
 	if err != nil {
 		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, p, err)
 	}
@@ -34,31 +35,7 @@ func emitAndSynth(ctx context.Context, m *model.Model, p int, dir string, so syn
 	if err != nil {
 		return nil, err
 	}
-	return &Synthesized{Dir: rep.Dir, Design: DesignOfModel(rep.Plan, m), Plan: rep.Plan, Yosys: r}, nil
-}
-
-// DesignOf is the power model's view of a plan.
-func DesignOf(pl *plan.Plan) power.Design {
-	s := power.Shape{Arch: pl.Arch, K: pl.K, L: pl.L}
-	if pl.Arch == model.IntRVFL {
-		s.Kappa, s.Bits = pl.Kappa, pl.ReadoutBits
-	}
-	return power.Design{Shape: s, N: pl.N, P: pl.P}
-}
-
-// DesignOfModel is DesignOf with the effective readout width of model m's codes.
-func DesignOfModel(pl *plan.Plan, m *model.Model) power.Design {
-	d := DesignOf(pl)
-	if m != nil && m.Readout != nil {
-		d.EffBits = power.EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
-	}
-	return d
-}
-
-// YosysResources converts a synthesis report into the power model's resources.
-func YosysResources(r *synth.Report) power.Resources {
-	return power.Resources{LUTs: r.EstimatedLCs, FFs: r.FFs, CARRY4: r.CARRY4, MUXF: r.MUXF7 + r.MUXF8,
-		DSP48E1: r.DSP48E1, BRAM36: r.BRAM36(), LUTRAM: r.LUTRAM + r.SRL, Source: "yosys"}
+	return &Synthesized{Dir: rep.Dir, Design: power.DesignOfModel(rep.Plan, m), Plan: rep.Plan, Yosys: r}, nil
 }
 
 // job is one design to emit and synthesise.
@@ -122,8 +99,8 @@ func writeOutputs(outDir, base string, md []byte, js []byte) error {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("hwstudy: %w", err)
 	}
-	if err := synth.WriteFileAtomic(filepath.Join(outDir, base+".md"), md); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(outDir, base+".md"), md, 0o644); err != nil {
 		return err
 	}
-	return synth.WriteFileAtomic(filepath.Join(outDir, base+".json"), js)
+	return atomicfile.WriteFile(filepath.Join(outDir, base+".json"), js, 0o644)
 }

@@ -32,15 +32,18 @@ func (e Engine) gramInt8(kern func(kg int, u, a []byte, c []int32), m, n int, a 
 		panic(fmt.Sprintf("linalg: GramInt8: A %d×%d, lda %d, len %d", m, n, lda, len(a)))
 	}
 	checkMat("C", n, n, c, ldc)
-	off := 0
+	// The largest magnitude, from the smallest and largest value (no
+	// data-dependent branch: random signs would mispredict one per value).
+	var lo, hi int8
 	for r := 0; r < m; r++ {
 		for _, v := range a[r*lda : r*lda+n] {
-			if v == -128 {
-				panic("linalg: GramInt8: value −128 outside [−127, 127]")
-			}
-			off = max(off, abs8(v))
+			lo, hi = min(lo, v), max(hi, v)
 		}
 	}
+	if lo == -128 {
+		panic("linalg: GramInt8: value −128 outside [−127, 127]")
+	}
+	off := max(-int(lo), int(hi))
 	if kern == nil || m == 0 || n == 0 {
 		f := make([]float64, m*n)
 		for r := 0; r < m; r++ {
@@ -51,14 +54,20 @@ func (e Engine) gramInt8(kern func(kg int, u, a []byte, c []int32), m, n int, a 
 		e.Gram(m, n, f, n, c, ldc)
 		return
 	}
-	for i := 0; i < n; i++ {
-		clear(c[i*ldc : i*ldc+i+1])
-	}
 	colsum := make([]int64, n)
 	for r := 0; r < m; r++ {
 		for j, v := range a[r*lda : r*lda+n] {
 			colsum[j] += int64(v)
 		}
+	}
+	e.gramInt8Tiles(kern, m, n, a, lda, off, colsum, c, ldc)
+}
+
+// gramInt8Tiles is gramInt8 on the tile kernel kern with the offset off
+// (max|a| ≤ off ≤ 127) and the column sums of A.
+func (e Engine) gramInt8Tiles(kern func(kg int, u, a []byte, c []int32), m, n int, a []int8, lda, off int, colsum []int64, c []float64, ldc int) {
+	for i := 0; i < n; i++ {
+		clear(c[i*ldc : i*ldc+i+1])
 	}
 	npi := (n + i8mr - 1) / i8mr // panels of U (rows of C)
 	npj := (n + i8nr - 1) / i8nr // panels of A (columns of C)
@@ -93,13 +102,6 @@ func (e Engine) gramInt8(kern func(kg int, u, a []byte, c []int32), m, n int, a 
 		}
 	}
 	MirrorLower(n, c, ldc)
-}
-
-func abs8(v int8) int {
-	if v < 0 {
-		return -int(v)
-	}
-	return int(v)
 }
 
 // packInt8 packs rows×n of A into panels of w columns as bytes: the

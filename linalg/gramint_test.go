@@ -49,3 +49,30 @@ func TestGramInt8(t *testing.T) {
 		})
 	}
 }
+
+// TestGramInt8Known: with a bound at or above the largest magnitude and the
+// column sums, GramInt8Known equals GramInt8 bit for bit.
+func TestGramInt8Known(t *testing.T) {
+	for ti, tt := range []struct{ m, n, max, bound int }{
+		{1, 1, 1, 1}, {5, 9, 3, 3}, {100, 49, 3, 15}, {1025, 100, 7, 127}, {2500, 130, 15, 15}, {0, 4, 1, 1},
+	} {
+		rng := rand.New(rand.NewPCG(23, uint64(ti)))
+		lda := tt.n + ti%2
+		a := make([]int8, max(tt.m*lda, 1))
+		sums := make([]int64, tt.n)
+		for r := 0; r < tt.m; r++ {
+			for j := 0; j < tt.n; j++ {
+				v := int8(rng.IntN(2*tt.max+1) - tt.max)
+				a[r*lda+j] = v
+				sums[j] += int64(v)
+			}
+		}
+		want := make([]float64, tt.n*tt.n)
+		Engine{}.GramInt8(tt.m, tt.n, a, lda, want, tt.n)
+		got := make([]float64, tt.n*tt.n)
+		Engine{Threads: 2}.GramInt8Known(tt.m, tt.n, a, lda, tt.bound, sums, got, tt.n)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%d×%d, |a| ≤ %d, bound %d: GramInt8Known differs from GramInt8:\n%s", tt.m, tt.n, tt.max, tt.bound, diff)
+		}
+	}
+}

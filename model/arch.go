@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hdlgen/hdlgen/internal/registry"
+)
 
 // Arch names a network architecture as written in model.json and on the command line.
 type Arch string
@@ -16,11 +20,33 @@ const (
 	RVFL8 Arch = "rvfl8"
 )
 
+// netTypes holds every network type by name. Adding a network type is one
+// file: its hidden layer implementing Network, its model.json section and its
+// training hook, gathered in a netType that the file's init adds here.
+var netTypes = registry.New[*netType]("model: network type")
+
+// register adds a network type; each network's file calls it from init.
+func register(t *netType) { netTypes.Add(string(t.arch), t) }
+
+// typeOf returns the network type named arch, or nil.
+func typeOf(arch Arch) *netType {
+	t, _ := netTypes.Get(string(arch))
+	return t
+}
+
+// Archs returns the architecture names in order.
+func Archs() []Arch {
+	var out []Arch
+	for _, n := range netTypes.Names() {
+		out = append(out, Arch(n))
+	}
+	return out
+}
+
 // ParseArch validates an architecture name.
 func ParseArch(s string) (Arch, error) {
-	switch a := Arch(s); a {
-	case IntRVFL, RVFL, RVFL8:
-		return a, nil
+	if t := typeOf(Arch(s)); t != nil {
+		return t.arch, nil
 	}
-	return "", fmt.Errorf("unknown architecture %q (want %s, %s or %s)", s, IntRVFL, RVFL, RVFL8)
+	return "", fmt.Errorf("unknown architecture %q (want %s)", s, netTypes.Alternatives())
 }

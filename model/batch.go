@@ -3,14 +3,7 @@ package model
 // HiddenMatrix returns the M×Columns() readout-input matrix of M normalised rows
 // (float64; exact integers for the intRVFL, h·2^-8 for the rvfl8).
 func (m *Model) HiddenMatrix(xnorm []float64, rows int) []float64 {
-	switch {
-	case m.Int != nil:
-		return m.Int.HiddenMatrix(xnorm, rows)
-	case m.Fixed != nil:
-		return m.Fixed.HiddenMatrix(xnorm, rows)
-	default:
-		return m.Float.HiddenMatrix(xnorm, rows)
-	}
+	return m.Net.HiddenMatrix(xnorm, rows)
 }
 
 // PredictNormalized classifies M normalised rows: with the integer readout when
@@ -20,10 +13,7 @@ func (m *Model) PredictNormalized(xnorm []float64, rows int) []int {
 	c, l := m.Columns(), m.L()
 	pred := make([]int, rows)
 	if m.Readout != nil {
-		hscale := 1.0
-		if m.Fixed != nil {
-			hscale = 1 << HiddenFracBits // back to the 8-bit codes
-		}
+		hscale := m.integer("an integer readout").HiddenScale() // back to the integer h
 		hi := make([]int, c)
 		for r := 0; r < rows; r++ {
 			for j, v := range h[r*c : (r+1)*c] {

@@ -15,6 +15,12 @@
 //     RVFL has direct links).
 //   - Prediction is argmax over classes with ties broken towards the lowest index.
 //
+// A Model holds its hidden layer as one Network value (*IntNet, *FloatNet or
+// *FixedNet), so its architecture cannot disagree with its weights. Each
+// network type is one file (intrvfl.go, rvfl.go, rvfl8.go): the hidden layer,
+// its model.json section and its training hook, registered from the file's
+// init. Training takes a context and stops when it is cancelled.
+//
 // Bad data returns errors; programmer errors (shape mismatches between values the
 // package itself built) panic with a "model:" prefix.
 package model

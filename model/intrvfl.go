@@ -55,7 +55,7 @@ func (net *IntNet) HiddenInputsTo(dst []int, levels []int) {
 	}
 	words := net.Signs.words
 	var small [4]uint64
-	mask := small[:0]
+	var mask []uint64
 	if words <= len(small) {
 		mask = small[:words]
 	} else {
@@ -124,4 +124,101 @@ func (net *IntNet) HiddenMatrix(xnorm []float64, m int) []float64 {
 		}
 	}
 	return h
+}
+
+// The intRVFL as a Network (network.go).
+
+// Arch is IntRVFL.
+func (net *IntNet) Arch() Arch { return IntRVFL }
+
+// Dims returns K and N.
+func (net *IntNet) Dims() (k, n int) { return net.K, net.N }
+
+// Columns is N: the readout sees the hidden activations only.
+func (net *IntNet) Columns() int { return net.N }
+
+// FeaturesTo writes the N activations of one normalised row as float64.
+func (net *IntNet) FeaturesTo(dst, xnorm []float64) {
+	lv := make([]int, net.K)
+	net.LevelsTo(lv, xnorm)
+	h := make([]int, net.N)
+	net.HiddenTo(h, lv)
+	for j, v := range h {
+		dst[j] = float64(v)
+	}
+}
+
+// Readout: an integer readout of any width is optional.
+func (net *IntNet) Readout() ReadoutRule { return ReadoutRule{Allowed: true} }
+
+// InputsTo writes the levels of one normalised row.
+func (net *IntNet) InputsTo(dst []int, xnorm []float64) { net.LevelsTo(dst, xnorm) }
+
+// HiddenIntsTo is HiddenTo.
+func (net *IntNet) HiddenIntsTo(dst []int, levels []int) { net.HiddenTo(dst, levels) }
+
+// HiddenMax is κ.
+func (net *IntNet) HiddenMax() int64 { return int64(net.Kappa) }
+
+// HiddenScale is 1: HiddenMatrix holds the integer activations.
+func (net *IntNet) HiddenScale() float64 { return 1 }
+
+func (net *IntNet) describe() string { return fmt.Sprintf(" κ=%d", net.Kappa) }
+
+// wireIntNet is the "intrvfl" section of model.json.
+type wireIntNet struct {
+	Kappa    int      `json:"kappa"`
+	WinSigns []string `json:"w_in_signs"`
+}
+
+func (net *IntNet) section() any {
+	n, _ := net.Signs.Dims()
+	rows := make([]string, n)
+	for j := range rows {
+		rows[j] = net.Signs.HexRow(j)
+	}
+	return wireIntNet{Kappa: net.Kappa, WinSigns: rows}
+}
+
+func init() { register(intrvflType) }
+
+var intrvflType = &netType{
+	arch: IntRVFL,
+	check: func(c *Config) error {
+		if c.Kappa < 1 || c.Kappa > MaxKappa {
+			return fmt.Errorf("κ=%d outside [1, %d]", c.Kappa, MaxKappa)
+		}
+		return nil
+	},
+	build: func(k int, c Config) Network { return NewIntNet(k, c.N, c.Kappa, c.Seed) },
+	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
+		o, err := d.object(sec, string(IntRVFL), "kappa", "w_in_signs")
+		if err != nil {
+			return nil, err
+		}
+		kappa, at, err := field(o, "kappa", d.integer)
+		if err != nil {
+			return nil, err
+		}
+		if kappa < 1 || kappa > MaxKappa {
+			return nil, at.errf("%d outside [1, %d]", kappa, MaxKappa)
+		}
+		rows, at, err := field(o, "w_in_signs", d.strings)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) != n {
+			return nil, fe(at.path, "%d rows, want %d (one per hidden neuron)", len(rows), n)
+		}
+		for j, r := range rows {
+			if _, err := ParseSignRows([]string{r}, k); err != nil {
+				return nil, fe(fmt.Sprintf("%s[%d]", at.path, j), "%v", err)
+			}
+		}
+		s, err := ParseSignRows(rows, k)
+		if err != nil {
+			return nil, fe(at.path, "%v", err)
+		}
+		return &IntNet{K: k, N: n, Kappa: kappa, Signs: s}, nil
+	},
 }

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
+	"strings"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
 )
@@ -20,58 +19,14 @@ const (
 	FormatVersion = 1
 )
 
-// Size limits that protect readers from absurd files.
+// Size limits of model.json (docs/model-json.md): a reader refuses larger files
+// before allocating, and the trainer refuses to train what it could not write.
 const (
-	maxFeatures = 1 << 16
-	maxHidden   = 1 << 20
-	maxClasses  = 1 << 12
+	MaxFeatures = 1 << 16 // K
+	MaxHidden   = 1 << 20 // N
+	MaxClasses  = 1 << 12 // L
+	MaxKappa    = 1 << 15 // κ of the intRVFL
 )
-
-type wireModel struct {
-	Format        string        `json:"format"`
-	Version       int           `json:"version"`
-	Name          string        `json:"name"`
-	Arch          Arch          `json:"arch"`
-	Features      int           `json:"features"`
-	Hidden        int           `json:"hidden"`
-	Classes       int           `json:"classes"`
-	ClassNames    []string      `json:"class_names"`
-	FeatureNames  []string      `json:"feature_names,omitempty"`
-	Seed          uint64        `json:"seed"`
-	Training      TrainingInfo  `json:"training"`
-	Normalization Normalizer    `json:"normalization"`
-	IntRVFL       *wireIntNet   `json:"intrvfl,omitempty"`
-	RVFL          *wireFloatNet `json:"rvfl,omitempty"`
-	RVFL8         *wireFixedNet `json:"rvfl8,omitempty"`
-	Wout          [][]float64   `json:"w_out"`
-	Readout       *wireReadout  `json:"readout,omitempty"`
-}
-
-type wireIntNet struct {
-	Kappa    int      `json:"kappa"`
-	WinSigns []string `json:"w_in_signs"`
-}
-
-type wireFloatNet struct {
-	DirectLinks bool        `json:"direct_links"`
-	InputLevels int         `json:"input_levels"`
-	Bias        []float64   `json:"bias"`
-	Win         [][]float64 `json:"w_in"`
-}
-
-type wireFixedNet struct {
-	Bias       []int   `json:"bias"`
-	SigmoidLUT []int   `json:"sigmoid_lut"`
-	Win        [][]int `json:"w_in"`
-}
-
-type wireReadout struct {
-	Bits    int       `json:"bits"`
-	Bound   int       `json:"bound"`
-	Scale   float64   `json:"scale"`
-	Method  string    `json:"method"`
-	Weights [][]int32 `json:"weights"`
-}
 
 // Readout methods.
 const (
@@ -79,6 +34,15 @@ const (
 	MethodGARounded = "ga-rounded"
 	MethodGARandom  = "ga-random"
 )
+
+// wireReadout is the model.json form of an integer readout.
+type wireReadout struct {
+	Bits    int       `json:"bits"`
+	Bound   int       `json:"bound"`
+	Scale   float64   `json:"scale"`
+	Method  string    `json:"method"`
+	Weights [][]int32 `json:"weights"`
+}
 
 // FieldError is a problem with one field of a model.json file.
 type FieldError struct {
@@ -105,17 +69,7 @@ func (e *FieldError) Error() string {
 // Marshal renders m as model.json bytes: deterministic (same model, same bytes),
 // two-space indented, one matrix row per line.
 func Marshal(m *Model) ([]byte, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
-	}
-	w := toWire(m)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(w); err != nil {
-		return nil, fmt.Errorf("model: encode: %w", err)
-	}
-	return prettyJSON(bytes.TrimSpace(buf.Bytes())), nil
+	return m.encodeChecked()
 }
 
 // WriteFile writes m to path atomically (temporary file + rename).
@@ -145,24 +99,21 @@ func ReadFile(path string) (*Model, error) {
 	return m, nil
 }
 
-// Unmarshal parses and validates model.json bytes.
+// Unmarshal parses and validates model.json bytes exactly as docs/model-json.md
+// says: keys are case-sensitive, a duplicated, unknown or missing key is an
+// error, and every error carries the line and column it concerns.
 func Unmarshal(data []byte) (*Model, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var w wireModel
-	if err := dec.Decode(&w); err != nil {
-		return nil, decodeError(data, err)
+	d := &decoder{data: data}
+	root, err := d.parse()
+	if err != nil {
+		return nil, err
 	}
-	if dec.More() {
-		line, col := lineCol(data, int(dec.InputOffset()))
-		return nil, &FieldError{Line: line, Col: col, Msg: "extra data after the model object"}
-	}
-	m, err := fromWire(&w)
+	m, err := d.model(root)
 	if err != nil {
 		var fe *FieldError
-		if errors.As(err, &fe) && fe.Field != "" {
-			if off, ok := locate(data, fe.Field); ok {
-				fe.Line, fe.Col = lineCol(data, off)
+		if errors.As(err, &fe) && fe.Line == 0 && fe.Field != "" {
+			if n := root.find(fe.Field); n != nil {
+				fe.Line, fe.Col = lineCol(data, n.off)
 			}
 		}
 		return nil, err
@@ -170,73 +121,122 @@ func Unmarshal(data []byte) (*Model, error) {
 	return m, nil
 }
 
-func decodeError(data []byte, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		line, col := lineCol(data, int(se.Offset))
-		return &FieldError{Line: line, Col: col, Msg: "invalid JSON: " + se.Error()}
-	case errors.As(err, &te):
-		line, col := lineCol(data, int(te.Offset))
-		return &FieldError{Line: line, Col: col, Field: te.Field, Msg: fmt.Sprintf("cannot hold a JSON %s (want %s)", te.Value, te.Type)}
-	case errors.Is(err, io.EOF):
-		return &FieldError{Msg: "empty file"}
+// encodeChecked renders m and reads the bytes back: the reader's rules are the
+// one definition of a valid model.
+func (m *Model) encodeChecked() ([]byte, error) {
+	if err := m.checkShape(); err != nil {
+		return nil, err
 	}
-	// Unknown fields and unexpected EOF come as plain errors.
-	return &FieldError{Msg: err.Error()}
+	b, err := encode(m)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Unmarshal(b); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			fe.Line, fe.Col = 0, 0 // positions in text the caller never saw
+		}
+		return nil, err
+	}
+	return b, nil
 }
 
-func toWire(m *Model) *wireModel {
-	w := &wireModel{
-		Format: FormatName, Version: FormatVersion, Name: m.Name, Arch: m.Arch,
-		Features: m.K(), Hidden: m.N(), Classes: m.L(),
-		ClassNames: m.ClassNames, FeatureNames: m.FeatureNames, Seed: m.Seed,
-		Training: m.Training, Normalization: m.Norm,
-		Wout: splitRows(m.Wout, m.Columns()),
+// checkShape catches the in-memory inconsistencies that encoding cannot show.
+func (m *Model) checkShape() error {
+	if m == nil {
+		return errors.New("model: nil model")
 	}
-	switch {
-	case m.Int != nil:
-		rows := make([]string, m.Int.N)
-		for j := range rows {
-			rows[j] = m.Int.Signs.HexRow(j)
-		}
-		w.IntRVFL = &wireIntNet{Kappa: m.Int.Kappa, WinSigns: rows}
-	case m.Float != nil:
-		w.RVFL = &wireFloatNet{DirectLinks: m.Float.DirectLinks, InputLevels: m.Float.InputLevels,
-			Bias: m.Float.Bias, Win: splitRows(m.Float.Win, m.Float.K)}
-	case m.Fixed != nil:
-		f := m.Fixed
-		win := make([][]int, f.N)
-		for j := range win {
-			win[j] = make([]int, f.K)
-			for i := range win[j] {
-				win[j][i] = int(f.Win[j*f.K+i])
-			}
-		}
-		bias := make([]int, f.N)
-		for j, b := range f.Bias {
-			bias[j] = int(b)
-		}
-		lut := make([]int, len(f.LUT))
-		for a, v := range f.LUT {
-			lut[a] = int(v)
-		}
-		w.RVFL8 = &wireFixedNet{Bias: bias, SigmoidLUT: lut, Win: win}
+	if m.Net == nil {
+		return fe("arch", "no hidden layer")
 	}
+	if k, _ := m.Net.Dims(); k != m.Norm.Features() {
+		return fe("normalization", "%d features, the hidden layer has %d", m.Norm.Features(), k)
+	}
+	cols := m.Columns()
+	if len(m.Wout) != m.L()*cols {
+		return fe("w_out", "%d values, want %d×%d", len(m.Wout), m.L(), cols)
+	}
+	for i, v := range m.Wout {
+		if !finite(v) {
+			return fe(fmt.Sprintf("w_out[%d][%d]", i/cols, i%cols), "%v is not finite", v)
+		}
+	}
+	if r := m.Readout; r != nil && len(r.Q) != m.L()*cols {
+		return fe("readout.weights", "%d values, want %d×%d", len(r.Q), m.L(), cols)
+	}
+	return checkNorm(m.Norm, m.Norm.Features())
+}
+
+// Validate checks the internal consistency of an in-memory model (the same rules
+// as reading model.json).
+func (m *Model) Validate() error {
+	_, err := m.encodeChecked()
+	return err
+}
+
+// encode renders the model.json bytes of m, fields in the documented order.
+func encode(m *Model) ([]byte, error) {
+	var obj bytes.Buffer
+	var val bytes.Buffer
+	enc := json.NewEncoder(&val)
+	enc.SetEscapeHTML(false)
+	var err error
+	put := func(key string, v any) {
+		if err != nil {
+			return
+		}
+		if obj.Len() == 0 {
+			obj.WriteByte('{')
+		} else {
+			obj.WriteByte(',')
+		}
+		val.Reset()
+		if err = enc.Encode(key); err != nil {
+			return
+		}
+		obj.Write(bytes.TrimSpace(val.Bytes()))
+		obj.WriteByte(':')
+		val.Reset()
+		if err = enc.Encode(v); err != nil {
+			err = fmt.Errorf("model: encode %s: %w", key, err)
+			return
+		}
+		obj.Write(bytes.TrimSpace(val.Bytes()))
+	}
+	k, n := m.Net.Dims()
+	put("format", FormatName)
+	put("version", FormatVersion)
+	put("name", m.Name)
+	put("arch", m.Arch())
+	put("features", k)
+	put("hidden", n)
+	put("classes", m.L())
+	put("class_names", m.ClassNames)
+	if len(m.FeatureNames) > 0 {
+		put("feature_names", m.FeatureNames)
+	}
+	put("seed", m.Seed)
+	put("training", m.Training)
+	put("normalization", m.Norm)
+	put(string(m.Arch()), m.Net.section())
+	put("w_out", splitRows(m.Wout, m.Columns()))
 	if r := m.Readout; r != nil {
 		c := m.Columns()
 		q := make([][]int32, m.L())
 		for l := range q {
 			q[l] = r.Q[l*c : (l+1)*c]
 		}
-		w.Readout = &wireReadout{Bits: r.Bits, Bound: r.Bound, Scale: r.Scale, Method: r.Method, Weights: q}
+		put("readout", wireReadout{Bits: r.Bits, Bound: r.Bound, Scale: r.Scale, Method: r.Method, Weights: q})
 	}
-	return w
+	if err != nil {
+		return nil, err
+	}
+	obj.WriteByte('}')
+	return prettyJSON(obj.Bytes()), nil
 }
 
-func splitRows(a []float64, cols int) [][]float64 {
-	rows := make([][]float64, len(a)/cols)
+func splitRows[T any](a []T, cols int) [][]T {
+	rows := make([][]T, len(a)/cols)
 	for r := range rows {
 		rows[r] = a[r*cols : (r+1)*cols]
 	}
@@ -250,30 +250,68 @@ func fe(field, format string, args ...any) error {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-func fromWire(w *wireModel) (*Model, error) {
-	if w.Format != FormatName {
-		return nil, fe("format", "%q is not %q", w.Format, FormatName)
+// topKeys are the keys of the top-level object besides the network sections.
+var topKeys = []string{"format", "version", "name", "arch", "features", "hidden", "classes",
+	"class_names", "feature_names", "seed", "training", "normalization", "w_out", "readout"}
+
+// model reads the top-level object.
+func (d *decoder) model(root *node) (*Model, error) {
+	known := append([]string(nil), topKeys...)
+	for _, a := range Archs() {
+		known = append(known, string(a))
 	}
-	if w.Version != FormatVersion {
-		return nil, fe("version", "unsupported version %d (this hdlgen reads version %d)", w.Version, FormatVersion)
+	o, err := d.object(root, "", known...)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := ParseArch(string(w.Arch)); err != nil {
-		return nil, fe("arch", "%v", err)
+	format, at, err := field(o, "format", d.str)
+	if err != nil {
+		return nil, err
 	}
-	k, n, l := w.Features, w.Hidden, w.Classes
-	switch {
-	case k < 1 || k > maxFeatures:
-		return nil, fe("features", "%d outside [1, %d]", k, maxFeatures)
-	case n < 1 || n > maxHidden:
-		return nil, fe("hidden", "%d outside [1, %d]", n, maxHidden)
-	case l < 2 || l > maxClasses:
-		return nil, fe("classes", "%d outside [2, %d]", l, maxClasses)
+	if format != FormatName {
+		return nil, at.errf("%q is not %q", format, FormatName)
 	}
-	if len(w.ClassNames) != l {
-		return nil, fe("class_names", "%d names for %d classes", len(w.ClassNames), l)
+	version, at, err := field(o, "version", d.integer)
+	if err != nil {
+		return nil, err
+	}
+	if version != FormatVersion {
+		return nil, at.errf("unsupported version %d (this hdlgen reads version %d)", version, FormatVersion)
+	}
+	m := &Model{}
+	if m.Name, _, err = field(o, "name", d.str); err != nil {
+		return nil, err
+	}
+	archName, at, err := field(o, "arch", d.str)
+	if err != nil {
+		return nil, err
+	}
+	arch, err := ParseArch(archName)
+	if err != nil {
+		return nil, at.errf("%v", err)
+	}
+	sizes := []struct {
+		key    string
+		lo, hi int
+	}{{"features", 1, MaxFeatures}, {"hidden", 1, MaxHidden}, {"classes", 2, MaxClasses}}
+	var kNL [3]int
+	for i, sz := range sizes {
+		if kNL[i], at, err = field(o, sz.key, d.integer); err != nil {
+			return nil, err
+		}
+		if kNL[i] < sz.lo || kNL[i] > sz.hi {
+			return nil, at.errf("%d outside [%d, %d]", kNL[i], sz.lo, sz.hi)
+		}
+	}
+	k, n, l := kNL[0], kNL[1], kNL[2]
+	if m.ClassNames, _, err = field(o, "class_names", d.strings); err != nil {
+		return nil, err
+	}
+	if len(m.ClassNames) != l {
+		return nil, fe("class_names", "%d names for %d classes", len(m.ClassNames), l)
 	}
 	seen := map[string]bool{}
-	for i, c := range w.ClassNames {
+	for i, c := range m.ClassNames {
 		if c == "" {
 			return nil, fe(fmt.Sprintf("class_names[%d]", i), "empty name")
 		}
@@ -282,65 +320,136 @@ func fromWire(w *wireModel) (*Model, error) {
 		}
 		seen[c] = true
 	}
-	if w.FeatureNames != nil && len(w.FeatureNames) != k {
-		return nil, fe("feature_names", "%d names for %d features", len(w.FeatureNames), k)
-	}
-	if _, err := ParseRegularizer(string(w.Training.Regularizer)); err != nil {
-		return nil, fe("training.regularizer", "%v", err)
-	}
-	if !finite(w.Training.Lambda) || w.Training.Lambda < 0 {
-		return nil, fe("training.lambda", "%v is not a finite non-negative number", w.Training.Lambda)
-	}
-	if w.Training.Rows < 0 {
-		return nil, fe("training.rows", "negative row count %d", w.Training.Rows)
-	}
-	if err := checkNorm(w.Normalization, k); err != nil {
-		return nil, err
-	}
-	m := &Model{Name: w.Name, Arch: w.Arch, ClassNames: w.ClassNames, FeatureNames: w.FeatureNames,
-		Seed: w.Seed, Training: w.Training, Norm: w.Normalization}
-
-	sections := 0
-	for _, present := range []bool{w.IntRVFL != nil, w.RVFL != nil, w.RVFL8 != nil} {
-		if present {
-			sections++
-		}
-	}
-	if sections != 1 {
-		return nil, fe(string(w.Arch), "want exactly one network section (%q), found %d", w.Arch, sections)
-	}
-	var err error
-	switch w.Arch {
-	case IntRVFL:
-		m.Int, err = intFromWire(w.IntRVFL, k, n)
-	case RVFL:
-		m.Float, err = floatFromWire(w.RVFL, k, n)
-	case RVFL8:
-		m.Fixed, err = fixedFromWire(w.RVFL8, k, n)
-	}
+	names, ok, _, err := optField(o, "feature_names", d.strings)
 	if err != nil {
 		return nil, err
 	}
-	cols := m.Columns()
-	if len(w.Wout) != l {
-		return nil, fe("w_out", "%d rows, want %d (one per class)", len(w.Wout), l)
-	}
-	m.Wout = make([]float64, 0, l*cols)
-	for r, row := range w.Wout {
-		if len(row) != cols {
-			return nil, fe(fmt.Sprintf("w_out[%d]", r), "%d values, want %d", len(row), cols)
+	if ok {
+		if len(names) != k {
+			return nil, fe("feature_names", "%d names for %d features", len(names), k)
 		}
-		for c, v := range row {
-			if !finite(v) {
-				return nil, fe(fmt.Sprintf("w_out[%d][%d]", r, c), "%v is not finite", v)
-			}
-		}
-		m.Wout = append(m.Wout, row...)
+		m.FeatureNames = names
 	}
-	if m.Readout, err = readoutFromWire(w.Readout, w.Arch, l, cols); err != nil {
+	if m.Seed, _, err = field(o, "seed", d.uinteger); err != nil {
+		return nil, err
+	}
+	if m.Training, _, err = field(o, "training", d.training); err != nil {
+		return nil, err
+	}
+	if m.Norm, _, err = field(o, "normalization", func(v *node, p string) (Normalizer, error) { return d.normalization(v, p, k) }); err != nil {
+		return nil, err
+	}
+	if m.Net, err = d.network(o, arch, k, n); err != nil {
+		return nil, err
+	}
+	cols := m.Net.Columns()
+	rows, _, err := field(o, "w_out", d.numberRows)
+	if err != nil {
+		return nil, err
+	}
+	if m.Wout, err = flatten(rows, l, cols, "w_out", "(one per class)"); err != nil {
+		return nil, err
+	}
+	v, p := o.opt("readout")
+	if m.Readout, err = d.readout(v, p, m.Net, l, cols); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// flatten checks that rows is rows×cols (a FieldError at path otherwise;
+// note qualifies the row count) and returns it row-major.
+func flatten[T any](rows [][]T, nrows, cols int, path, note string) ([]T, error) {
+	if len(rows) != nrows {
+		return nil, fe(path, "%d rows, want %d%s", len(rows), nrows, strings.TrimRight(" "+note, " "))
+	}
+	out := make([]T, 0, nrows*cols)
+	for r, row := range rows {
+		if len(row) != cols {
+			return nil, fe(fmt.Sprintf("%s[%d]", path, r), "%d values, want %d", len(row), cols)
+		}
+		out = append(out, row...)
+	}
+	return out, nil
+}
+
+// network finds the one network section, checks that it is the one arch
+// names, and lets the network type read it.
+func (d *decoder) network(o *object, arch Arch, k, n int) (Network, error) {
+	var found []int // indices into o.n.keys of the sections present
+	for i, key := range o.n.keys {
+		if typeOf(Arch(key)) != nil {
+			found = append(found, i)
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return nil, d.errAt(o.n.off, string(arch), "missing: an %s model needs its %q section", arch, arch)
+	case len(found) > 1:
+		i := found[1]
+		return nil, d.errAt(o.n.koffs[i], o.n.keys[i], "a second network section (want exactly one, the %q section that arch names)", arch)
+	}
+	i := found[0]
+	if key := o.n.keys[i]; key != string(arch) {
+		return nil, d.errAt(o.n.koffs[i], key, "the section of an %s network, but arch is %q (want its %q section)", key, arch, arch)
+	}
+	return typeOf(arch).decode(d, o.n.elems[i], k, n)
+}
+
+func (d *decoder) training(v *node, path string) (TrainingInfo, error) {
+	var t TrainingInfo
+	o, err := d.object(v, path, "lambda", "regularizer", "rows", "data", "label_name", "jitter")
+	if err != nil {
+		return t, err
+	}
+	var at pos
+	if t.Lambda, at, err = field(o, "lambda", d.number); err != nil {
+		return t, err
+	}
+	if !(t.Lambda > 0) {
+		return t, at.errf("%v, want a finite number > 0", t.Lambda)
+	}
+	reg, at, err := field(o, "regularizer", d.str)
+	if err != nil {
+		return t, err
+	}
+	if t.Regularizer, err = ParseRegularizer(reg); err != nil {
+		return t, at.errf("%v", err)
+	}
+	if t.Rows, at, err = field(o, "rows", d.integer); err != nil {
+		return t, err
+	}
+	if t.Rows < 0 {
+		return t, at.errf("negative row count %d", t.Rows)
+	}
+	if t.Data, _, _, err = optField(o, "data", d.str); err != nil {
+		return t, err
+	}
+	if t.LabelName, _, _, err = optField(o, "label_name", d.str); err != nil {
+		return t, err
+	}
+	if t.Jitter, _, at, err = optField(o, "jitter", d.number); err != nil {
+		return t, err
+	}
+	if t.Jitter < 0 {
+		return t, at.errf("%v is negative", t.Jitter)
+	}
+	return t, nil
+}
+
+func (d *decoder) normalization(v *node, path string, k int) (Normalizer, error) {
+	var nz Normalizer
+	o, err := d.object(v, path, "min", "max")
+	if err != nil {
+		return nz, err
+	}
+	if nz.Min, _, err = field(o, "min", d.numbers); err != nil {
+		return nz, err
+	}
+	if nz.Max, _, err = field(o, "max", d.numbers); err != nil {
+		return nz, err
+	}
+	return nz, checkNorm(nz, k)
 }
 
 func checkNorm(nz Normalizer, k int) error {
@@ -364,156 +473,68 @@ func checkNorm(nz Normalizer, k int) error {
 	return nil
 }
 
-func intFromWire(w *wireIntNet, k, n int) (*IntNet, error) {
-	if w.Kappa < 1 || w.Kappa > 1<<15 {
-		return nil, fe("intrvfl.kappa", "%d outside [1, %d]", w.Kappa, 1<<15)
-	}
-	if len(w.WinSigns) != n {
-		return nil, fe("intrvfl.w_in_signs", "%d rows, want %d (one per hidden neuron)", len(w.WinSigns), n)
-	}
-	for j, r := range w.WinSigns {
-		if _, err := ParseSignRows([]string{r}, k); err != nil {
-			return nil, fe(fmt.Sprintf("intrvfl.w_in_signs[%d]", j), "%v", err)
-		}
-	}
-	s, err := ParseSignRows(w.WinSigns, k)
-	if err != nil {
-		return nil, fe("intrvfl.w_in_signs", "%v", err)
-	}
-	return &IntNet{K: k, N: n, Kappa: w.Kappa, Signs: s}, nil
-}
-
-func floatFromWire(w *wireFloatNet, k, n int) (*FloatNet, error) {
-	if w.InputLevels < 0 || w.InputLevels > maxHidden {
-		return nil, fe("rvfl.input_levels", "%d outside [0, %d]", w.InputLevels, maxHidden)
-	}
-	if len(w.Win) != n {
-		return nil, fe("rvfl.w_in", "%d rows, want %d", len(w.Win), n)
-	}
-	if len(w.Bias) != n {
-		return nil, fe("rvfl.bias", "%d values, want %d", len(w.Bias), n)
-	}
-	net := &FloatNet{K: k, N: n, DirectLinks: w.DirectLinks, InputLevels: w.InputLevels,
-		Win: make([]float64, 0, n*k), Bias: w.Bias}
-	for j, row := range w.Win {
-		if len(row) != k {
-			return nil, fe(fmt.Sprintf("rvfl.w_in[%d]", j), "%d values, want %d", len(row), k)
-		}
-		for i, v := range row {
-			if !finite(v) {
-				return nil, fe(fmt.Sprintf("rvfl.w_in[%d][%d]", j, i), "%v is not finite", v)
-			}
-		}
-		net.Win = append(net.Win, row...)
-	}
-	for j, v := range w.Bias {
-		if !finite(v) {
-			return nil, fe(fmt.Sprintf("rvfl.bias[%d]", j), "%v is not finite", v)
-		}
-	}
-	return net, nil
-}
-
-func fixedFromWire(w *wireFixedNet, k, n int) (*FixedNet, error) {
-	if len(w.Win) != n {
-		return nil, fe("rvfl8.w_in", "%d rows, want %d", len(w.Win), n)
-	}
-	if len(w.Bias) != n {
-		return nil, fe("rvfl8.bias", "%d values, want %d", len(w.Bias), n)
-	}
-	if len(w.SigmoidLUT) != LUTSize {
-		return nil, fe("rvfl8.sigmoid_lut", "%d entries, want %d", len(w.SigmoidLUT), LUTSize)
-	}
-	net := &FixedNet{K: k, N: n, Win: make([]int8, 0, n*k), Bias: make([]int8, n), LUT: make([]uint8, LUTSize)}
-	for j, row := range w.Win {
-		if len(row) != k {
-			return nil, fe(fmt.Sprintf("rvfl8.w_in[%d]", j), "%d values, want %d", len(row), k)
-		}
-		for i, v := range row {
-			if v < -128 || v > 127 {
-				return nil, fe(fmt.Sprintf("rvfl8.w_in[%d][%d]", j, i), "%d outside the int8 range", v)
-			}
-			net.Win = append(net.Win, int8(v))
-		}
-	}
-	for j, v := range w.Bias {
-		if v < -128 || v > 127 {
-			return nil, fe(fmt.Sprintf("rvfl8.bias[%d]", j), "%d outside the int8 range", v)
-		}
-		net.Bias[j] = int8(v)
-	}
-	for a, v := range w.SigmoidLUT {
-		if v < 0 || v > 255 {
-			return nil, fe(fmt.Sprintf("rvfl8.sigmoid_lut[%d]", a), "%d outside [0, 255]", v)
-		}
-		net.LUT[a] = uint8(v)
-	}
-	return net, nil
-}
-
-func readoutFromWire(w *wireReadout, arch Arch, l, cols int) (*IntReadout, error) {
+// readout reads the optional integer readout (v nil when absent) under net's rule.
+func (d *decoder) readout(v *node, path string, net Network, l, cols int) (*IntReadout, error) {
+	rule := net.Readout()
 	switch {
-	case w == nil && arch == RVFL8:
-		return nil, fe("readout", "the rvfl8 network needs its 8-bit readout")
-	case w == nil:
+	case v == nil && rule.Required:
+		return nil, fe("readout", "the %s network needs its %d-bit readout", net.Arch(), rule.Bits)
+	case v == nil:
 		return nil, nil
-	case arch == RVFL:
-		return nil, fe("readout", "the float rvfl has no integer readout")
+	case !rule.Allowed:
+		return nil, fe("readout", "the %s network has no integer readout", net.Arch())
 	}
-	if w.Bits < 2 || w.Bits > 16 {
-		return nil, fe("readout.bits", "%d outside [2, 16]", w.Bits)
+	o, err := d.object(v, path, "bits", "bound", "scale", "method", "weights")
+	if err != nil {
+		return nil, err
 	}
-	if arch == RVFL8 && w.Bits != ReadoutBits {
-		return nil, fe("readout.bits", "%d, but the rvfl8 readout has %d bits", w.Bits, ReadoutBits)
+	r := &IntReadout{}
+	if r.Bits, _, err = field(o, "bits", d.integer); err != nil {
+		return nil, err
 	}
-	if maxB := 1<<(w.Bits-1) - 1; w.Bound < 1 || w.Bound > maxB {
-		return nil, fe("readout.bound", "%d outside [1, %d] for %d bits", w.Bound, maxB, w.Bits)
+	if r.Bound, _, err = field(o, "bound", d.integer); err != nil {
+		return nil, err
 	}
-	if !finite(w.Scale) || w.Scale <= 0 {
-		return nil, fe("readout.scale", "%v is not a finite positive number", w.Scale)
+	if r.Bits < 2 || r.Bits > 16 {
+		return nil, fe("readout.bits", "%d outside [2, 16]", r.Bits)
 	}
-	switch w.Method {
+	if rule.Bits != 0 && r.Bits != rule.Bits {
+		return nil, fe("readout.bits", "%d, but the %s readout has %d bits", r.Bits, net.Arch(), rule.Bits)
+	}
+	if maxB := 1<<(r.Bits-1) - 1; r.Bound < 1 || r.Bound > maxB {
+		return nil, fe("readout.bound", "%d outside [1, %d] for %d bits", r.Bound, maxB, r.Bits)
+	}
+	var at pos
+	if r.Scale, at, err = field(o, "scale", d.number); err != nil {
+		return nil, err
+	}
+	if !(r.Scale > 0) {
+		return nil, at.errf("%v is not a finite positive number", r.Scale)
+	}
+	if r.Method, at, err = field(o, "method", d.str); err != nil {
+		return nil, err
+	}
+	switch r.Method {
 	case MethodRound, MethodGARounded, MethodGARandom:
 	default:
-		return nil, fe("readout.method", "unknown method %q (want %s, %s or %s)", w.Method, MethodRound, MethodGARounded, MethodGARandom)
+		return nil, at.errf("unknown method %q (want %s, %s or %s)", r.Method, MethodRound, MethodGARounded, MethodGARandom)
 	}
-	if len(w.Weights) != l {
-		return nil, fe("readout.weights", "%d rows, want %d", len(w.Weights), l)
+	rows, _, err := field(o, "weights", d.integerRows)
+	if err != nil {
+		return nil, err
 	}
-	r := &IntReadout{Bits: w.Bits, Bound: w.Bound, Scale: w.Scale, Method: w.Method, Q: make([]int32, 0, l*cols)}
-	for row, q := range w.Weights {
-		if len(q) != cols {
-			return nil, fe(fmt.Sprintf("readout.weights[%d]", row), "%d values, want %d", len(q), cols)
+	q, err := flatten(rows, l, cols, "readout.weights", "")
+	if err != nil {
+		return nil, err
+	}
+	r.Q = make([]int32, len(q))
+	for i, w := range q {
+		if w < -r.Bound || w > r.Bound {
+			return nil, fe(fmt.Sprintf("readout.weights[%d][%d]", i/cols, i%cols), "%d outside ±%d", w, r.Bound)
 		}
-		for c, v := range q {
-			if v < -int32(w.Bound) || v > int32(w.Bound) {
-				return nil, fe(fmt.Sprintf("readout.weights[%d][%d]", row, c), "%d outside ±%d", v, w.Bound)
-			}
-		}
-		r.Q = append(r.Q, q...)
+		r.Q[i] = int32(w)
 	}
 	return r, nil
-}
-
-// Validate checks the internal consistency of an in-memory model (the same rules
-// as reading model.json).
-func (m *Model) Validate() error {
-	if m == nil {
-		return errors.New("model: nil model")
-	}
-	if m.Int == nil && m.Float == nil && m.Fixed == nil {
-		return fe(string(m.Arch), "no hidden layer")
-	}
-	cols := m.Columns()
-	if len(m.Wout) != m.L()*cols {
-		return fe("w_out", "%d values, want %d×%d", len(m.Wout), m.L(), cols)
-	}
-	if r := m.Readout; r != nil && len(r.Q) != m.L()*cols {
-		return fe("readout.weights", "%d values, want %d×%d", len(r.Q), m.L(), cols)
-	}
-	// A round trip through the wire form applies every field rule.
-	_, err := fromWire(toWire(m))
-	return err
 }
 
 // lineCol converts a byte offset into 1-based line and column numbers.
@@ -522,75 +543,6 @@ func lineCol(data []byte, off int) (line, col int) {
 	line = 1 + bytes.Count(data[:off], []byte{'\n'})
 	col = off - bytes.LastIndexByte(data[:off], '\n')
 	return line, col
-}
-
-// locate finds the byte offset where the value at a dotted field path (as in
-// FieldError.Field, e.g. "readout.weights[2][17]") starts.
-func locate(data []byte, field string) (int, bool) {
-	target := splitPath(field)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var stack []pathFrame
-	path := func() []string {
-		p := make([]string, 0, len(stack))
-		for _, f := range stack {
-			if f.array {
-				p = append(p, strconv.Itoa(f.index))
-			} else {
-				p = append(p, f.key)
-			}
-		}
-		return p
-	}
-	expectKey := false
-	for {
-		before := int(dec.InputOffset())
-		tok, err := dec.Token()
-		if err != nil {
-			return 0, false
-		}
-		if expectKey {
-			if d, ok := tok.(json.Delim); ok && d == '}' {
-				stack = stack[:len(stack)-1]
-				expectKey = len(stack) > 0 && !stack[len(stack)-1].array
-				advance(stack)
-				continue
-			}
-			stack[len(stack)-1].key = tok.(string)
-			expectKey = false
-			continue
-		}
-		// tok is a value start (or an array end).
-		if d, ok := tok.(json.Delim); ok && d == ']' {
-			stack = stack[:len(stack)-1]
-			expectKey = len(stack) > 0 && !stack[len(stack)-1].array
-			advance(stack)
-			continue
-		}
-		if equalPath(path(), target) {
-			return skipSpace(data, before), true
-		}
-		if d, ok := tok.(json.Delim); ok {
-			stack = append(stack, pathFrame{array: d == '[', index: 0})
-			expectKey = d == '{'
-			continue
-		}
-		advance(stack)
-		expectKey = len(stack) > 0 && !stack[len(stack)-1].array
-	}
-}
-
-// pathFrame is one open container while locate walks the tokens.
-type pathFrame struct {
-	array bool
-	index int
-	key   string
-}
-
-// advance moves the innermost array to its next element.
-func advance(stack []pathFrame) {
-	if len(stack) > 0 && stack[len(stack)-1].array {
-		stack[len(stack)-1].index++
-	}
 }
 
 func skipSpace(data []byte, off int) int {
@@ -605,17 +557,13 @@ func skipSpace(data []byte, off int) int {
 	return off
 }
 
+// splitPath splits a field path ("readout.weights[2][17]") into its steps.
 func splitPath(field string) []string {
 	var p []string
 	cur := ""
 	for i := 0; i < len(field); i++ {
 		switch c := field[i]; c {
-		case '.':
-			if cur != "" {
-				p = append(p, cur)
-			}
-			cur = ""
-		case '[':
+		case '.', '[':
 			if cur != "" {
 				p = append(p, cur)
 			}
@@ -631,16 +579,4 @@ func splitPath(field string) []string {
 		p = append(p, cur)
 	}
 	return p
-}
-
-func equalPath(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -42,7 +43,7 @@ func trainedModels(t *testing.T) map[string]*Model {
 		"rvfl8":           {Arch: RVFL8, N: 30, Lambda: 0.5, Seed: 4},
 		"intrvfl-dual-N>": {Arch: IntRVFL, N: 300, Kappa: 1, Lambda: 1, Seed: 5, ReadoutBits: 3},
 	} {
-		m, err := Train(d, cfg)
+		m, err := Train(context.Background(), d, cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -75,15 +76,15 @@ func TestJSONRoundTripAndDeterminism(t *testing.T) {
 	// Same inputs and seed: identical bytes from two independent trainings.
 	d := blobs(80, 4, 2, 9)
 	cfg := Config{Arch: IntRVFL, N: 25, Kappa: 3, Lambda: 2, Seed: 11, ReadoutBits: 5}
-	a, _ := Train(d, cfg)
-	b, _ := Train(d, cfg)
+	a, _ := Train(context.Background(), d, cfg)
+	b, _ := Train(context.Background(), d, cfg)
 	ja, _ := Marshal(a)
 	jb, _ := Marshal(b)
 	if !bytes.Equal(ja, jb) {
 		t.Error("two trainings with the same seed gave different model.json bytes")
 	}
 	cfg.Seed++
-	c, _ := Train(d, cfg)
+	c, _ := Train(context.Background(), d, cfg)
 	if jc, _ := Marshal(c); bytes.Equal(ja, jc) {
 		t.Error("a different seed gave identical model.json bytes")
 	}
@@ -189,7 +190,7 @@ func FuzzUnmarshal(f *testing.F) {
 		{Arch: RVFL, N: 4, Lambda: 1},
 		{Arch: RVFL8, N: 3, Lambda: 1},
 	} {
-		m, err := Train(d, cfg)
+		m, err := Train(context.Background(), d, cfg)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -198,6 +199,11 @@ func FuzzUnmarshal(f *testing.F) {
 	}
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`[`))
+	// A mismatched arch and section (issue 10 item 1), two sections, none.
+	f.Add([]byte(fixture(RVFL, IntRVFL, IntRVFL)))
+	f.Add([]byte(fixture(RVFL8, RVFL8, RVFL)))
+	f.Add([]byte(fixture(IntRVFL, IntRVFL, IntRVFL, RVFL8)))
+	f.Add([]byte(fixture(IntRVFL, IntRVFL)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Unmarshal(data)
 		if err != nil {
@@ -224,7 +230,7 @@ func TestPredictNormalizedMatchesPredict(t *testing.T) {
 		{Arch: RVFL, N: 20, Lambda: 1, DirectLinks: true},
 		{Arch: RVFL8, N: 20, Lambda: 1},
 	} {
-		m, err := Train(d, cfg)
+		m, err := Train(context.Background(), d, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,22 +9,20 @@ import (
 // model.json holds (docs/model-json.md).
 type Model struct {
 	Name         string
-	Arch         Arch
 	ClassNames   []string // L names; class l is ClassNames[l]
 	FeatureNames []string // K names (may be nil)
 	Seed         uint64
 	Training     TrainingInfo
 	Norm         Normalizer
 
-	// Exactly one hidden layer is set, matching Arch.
-	Int   *IntNet   // intrvfl
-	Float *FloatNet // rvfl
-	Fixed *FixedNet // rvfl8
+	// Net is the hidden layer; its type is the model's architecture
+	// (*IntNet, *FloatNet or *FixedNet).
+	Net Network
 
 	// Wout is the float ridge readout, L×Columns() row-major.
 	Wout []float64
 	// Readout is the integer readout: optional for intrvfl, required for rvfl8,
-	// absent for rvfl.
+	// absent for rvfl (Net.Readout() says which).
 	Readout *IntReadout
 }
 
@@ -49,6 +47,9 @@ type IntReadout struct {
 	Q      []int32 // L×Columns() row-major
 }
 
+// Arch is the architecture of the model's hidden layer.
+func (m *Model) Arch() Arch { return m.Net.Arch() }
+
 // K is the number of input features.
 func (m *Model) K() int { return m.Norm.Features() }
 
@@ -57,31 +58,37 @@ func (m *Model) L() int { return len(m.ClassNames) }
 
 // N is the number of hidden neurons.
 func (m *Model) N() int {
-	switch {
-	case m.Int != nil:
-		return m.Int.N
-	case m.Float != nil:
-		return m.Float.N
-	case m.Fixed != nil:
-		return m.Fixed.N
-	}
-	panic("model: no hidden layer")
+	_, n := m.Net.Dims()
+	return n
 }
 
 // Columns is the number of readout inputs (N, or K+N with direct links).
-func (m *Model) Columns() int {
-	if m.Float != nil {
-		return m.Float.Columns()
-	}
-	return m.N()
-}
+func (m *Model) Columns() int { return m.Net.Columns() }
 
 // Kappa is the intRVFL clip threshold (0 for other architectures).
 func (m *Model) Kappa() int {
-	if m.Int != nil {
-		return m.Int.Kappa
+	if net, ok := m.Net.(*IntNet); ok {
+		return net.Kappa
 	}
 	return 0
+}
+
+// Integer returns the model's hidden layer as an IntegerNetwork, or an error
+// naming the architecture when it has no integer datapath (the float rvfl).
+func (m *Model) Integer() (IntegerNetwork, error) {
+	if net, ok := m.Net.(IntegerNetwork); ok {
+		return net, nil
+	}
+	return nil, fmt.Errorf("model: the %s network has no integer datapath", m.Arch())
+}
+
+// integer is Integer for callers whose model must have one (a programmer error otherwise).
+func (m *Model) integer(what string) IntegerNetwork {
+	net, err := m.Integer()
+	if err != nil {
+		panic("model: " + what + " on a " + string(m.Arch()) + " model")
+	}
+	return net
 }
 
 // Normalize returns the normalised copy of one raw row.
@@ -93,64 +100,42 @@ func (m *Model) Normalize(raw []float64) []float64 {
 
 // Levels returns the intRVFL input levels (what the hardware receives) of a raw row.
 func (m *Model) Levels(raw []float64) []int {
-	if m.Int == nil {
-		panic("model: Levels on a " + string(m.Arch) + " model")
+	if _, ok := m.Net.(*IntNet); !ok {
+		panic("model: Levels on a " + string(m.Arch()) + " model")
 	}
-	v := make([]int, m.K())
-	m.Int.LevelsTo(v, m.Normalize(raw))
-	return v
+	return m.Inputs(raw)
 }
 
 // InputCodes returns the rvfl8 8-bit input codes (what the hardware receives) of a raw row.
 func (m *Model) InputCodes(raw []float64) []uint8 {
-	if m.Fixed == nil {
-		panic("model: InputCodes on a " + string(m.Arch) + " model")
+	if _, ok := m.Net.(*FixedNet); !ok {
+		panic("model: InputCodes on a " + string(m.Arch()) + " model")
 	}
 	a := make([]uint8, m.K())
 	InputCodesTo(a, m.Normalize(raw))
 	return a
 }
 
+// Inputs returns the hardware inputs of a raw row (intRVFL levels, rvfl8
+// codes). It panics for a network without an integer datapath.
+func (m *Model) Inputs(raw []float64) []int {
+	in := make([]int, m.K())
+	m.integer("Inputs").InputsTo(in, m.Normalize(raw))
+	return in
+}
+
 // HiddenInts returns the integer hidden activations of a raw row (intrvfl: h ∈
 // [−κ,κ]; rvfl8: 8-bit codes). It panics for the float RVFL.
 func (m *Model) HiddenInts(raw []float64) []int {
 	h := make([]int, m.N())
-	switch {
-	case m.Int != nil:
-		m.Int.HiddenTo(h, m.Levels(raw))
-	case m.Fixed != nil:
-		m.Fixed.HiddenTo(h, m.InputCodes(raw))
-	default:
-		panic("model: HiddenInts on a float RVFL")
-	}
+	m.integer("HiddenInts").HiddenIntsTo(h, m.Inputs(raw))
 	return h
 }
 
 // HiddenFloats returns the readout inputs of a raw row as float64 (for the float readout).
 func (m *Model) HiddenFloats(raw []float64) []float64 {
-	x := m.Normalize(raw)
-	c := m.Columns()
-	out := make([]float64, c)
-	switch {
-	case m.Float != nil:
-		m.Float.FeaturesTo(out, x)
-	case m.Int != nil:
-		lv := make([]int, m.K())
-		m.Int.LevelsTo(lv, x)
-		h := make([]int, m.N())
-		m.Int.HiddenTo(h, lv)
-		for j, v := range h {
-			out[j] = float64(v)
-		}
-	case m.Fixed != nil:
-		a := make([]uint8, m.K())
-		InputCodesTo(a, x)
-		h := make([]int, m.N())
-		m.Fixed.HiddenTo(h, a)
-		for j, v := range h {
-			out[j] = float64(v) / (1 << HiddenFracBits)
-		}
-	}
+	out := make([]float64, m.Columns())
+	m.Net.FeaturesTo(out, m.Normalize(raw))
 	return out
 }
 
@@ -260,19 +245,12 @@ func (m *Model) ScoreBound() int64 {
 	if m.Readout == nil {
 		panic("model: ScoreBound without an integer readout")
 	}
-	hmax := int64(m.Kappa())
-	if m.Fixed != nil {
-		hmax = 255
-	}
-	return int64(m.Columns()) * hmax * int64(m.Readout.Bound)
+	return int64(m.Columns()) * m.integer("ScoreBound").HiddenMax() * int64(m.Readout.Bound)
 }
 
 // String is a one-line description, e.g. "intrvfl K=4 N=50 L=3 κ=3 readout=5 bits".
 func (m *Model) String() string {
-	s := fmt.Sprintf("%s K=%d N=%d L=%d", m.Arch, m.K(), m.N(), m.L())
-	if m.Int != nil {
-		s += fmt.Sprintf(" κ=%d", m.Int.Kappa)
-	}
+	s := fmt.Sprintf("%s K=%d N=%d L=%d", m.Arch(), m.K(), m.N(), m.L()) + m.Net.describe()
 	if m.Readout != nil {
 		s += fmt.Sprintf(" readout=%d bits (±%d, %s)", m.Readout.Bits, m.Readout.Bound, m.Readout.Method)
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Normalizer maps raw features to [0, 1] with per-feature min/max taken from the
 // training rows (docs/semantics.md §1).
@@ -47,6 +50,11 @@ func (nz Normalizer) ApplyTo(dst, row []float64) {
 			continue
 		}
 		x := (v - lo) / (hi - lo)
+		if math.IsInf(hi-lo, 1) {
+			// The range is wider than the largest float64: halve every term
+			// (exact for these magnitudes) so that the width is finite.
+			x = (v/2 - lo/2) / (hi/2 - lo/2)
+		}
 		switch {
 		case x < 0 || x != x: // NaN maps to 0 like a value below the range
 			x = 0

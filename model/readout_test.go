@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"testing"
 
 	"github.com/hdlgen/hdlgen/quant"
@@ -8,7 +9,7 @@ import (
 
 func TestQuantizedReadoutDrivesIntegerInference(t *testing.T) {
 	d := blobs(200, 6, 3, 5)
-	m, err := Train(d, Config{Arch: IntRVFL, N: 60, Kappa: 3, Lambda: 2, Seed: 1})
+	m, err := Train(context.Background(), d, Config{Arch: IntRVFL, N: 60, Kappa: 3, Lambda: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestQuantizedReadoutDrivesIntegerInference(t *testing.T) {
 	if qa < fa-0.05 {
 		t.Errorf("5-bit accuracy %.3f far below float %.3f", qa, fa)
 	}
-	rv, _ := Train(d, Config{Arch: RVFL, N: 10, Lambda: 1})
+	rv, _ := Train(context.Background(), d, Config{Arch: RVFL, N: 10, Lambda: 1})
 	if err := rv.QuantizeReadout(15); err == nil {
 		t.Error("quantised a float RVFL readout")
 	}

@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hdlgen/hdlgen/ridge"
+)
 
 // Regularizer names the ridge penalty as written in model.json (docs/semantics.md §5).
 type Regularizer string
@@ -19,4 +23,13 @@ func ParseRegularizer(s string) (Regularizer, error) {
 		return r, nil
 	}
 	return "", fmt.Errorf("unknown regularizer %q (want %s or %s)", s, RegVariance, RegIdentity)
+}
+
+// Ridge maps the model.json name onto the solver's enum (RegIdentity is
+// ridge.Identity; RegVariance and "" are ridge.Variance).
+func (r Regularizer) Ridge() ridge.Regularizer {
+	if r == RegIdentity {
+		return ridge.Identity
+	}
+	return ridge.Variance
 }

@@ -105,3 +105,75 @@ func (net *FloatNet) HiddenMatrix(xnorm []float64, m int) []float64 {
 	}
 	return h
 }
+
+// The float RVFL as a Network (network.go). It has no integer datapath.
+
+// Arch is RVFL.
+func (net *FloatNet) Arch() Arch { return RVFL }
+
+// Dims returns K and N.
+func (net *FloatNet) Dims() (k, n int) { return net.K, net.N }
+
+// Readout: the float RVFL has no integer readout.
+func (net *FloatNet) Readout() ReadoutRule { return ReadoutRule{} }
+
+func (net *FloatNet) describe() string { return "" }
+
+// wireFloatNet is the "rvfl" section of model.json.
+type wireFloatNet struct {
+	DirectLinks bool        `json:"direct_links"`
+	InputLevels int         `json:"input_levels"`
+	Bias        []float64   `json:"bias"`
+	Win         [][]float64 `json:"w_in"`
+}
+
+func (net *FloatNet) section() any {
+	return wireFloatNet{DirectLinks: net.DirectLinks, InputLevels: net.InputLevels,
+		Bias: net.Bias, Win: splitRows(net.Win, net.K)}
+}
+
+func init() { register(rvflType) }
+
+var rvflType = &netType{
+	arch:  RVFL,
+	check: func(*Config) error { return nil },
+	build: func(k int, c Config) Network {
+		net := NewFloatNet(k, c.N, c.Seed)
+		net.DirectLinks = c.DirectLinks
+		if c.QuantizedInputs {
+			net.InputLevels = c.N
+		}
+		return net
+	},
+	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
+		o, err := d.object(sec, string(RVFL), "direct_links", "input_levels", "bias", "w_in")
+		if err != nil {
+			return nil, err
+		}
+		net := &FloatNet{K: k, N: n}
+		if net.DirectLinks, _, err = field(o, "direct_links", d.boolean); err != nil {
+			return nil, err
+		}
+		var at pos
+		if net.InputLevels, at, err = field(o, "input_levels", d.integer); err != nil {
+			return nil, err
+		}
+		if net.InputLevels < 0 || net.InputLevels > MaxHidden {
+			return nil, at.errf("%d outside [0, %d]", net.InputLevels, MaxHidden)
+		}
+		if net.Bias, at, err = field(o, "bias", d.numbers); err != nil {
+			return nil, err
+		}
+		if len(net.Bias) != n {
+			return nil, fe(at.path, "%d values, want %d", len(net.Bias), n)
+		}
+		rows, at, err := field(o, "w_in", d.numberRows)
+		if err != nil {
+			return nil, err
+		}
+		if net.Win, err = flatten(rows, n, k, at.path, ""); err != nil {
+			return nil, err
+		}
+		return net, nil
+	},
+}

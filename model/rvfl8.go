@@ -122,3 +122,143 @@ func (q *FixedNet) HiddenMatrix(xnorm []float64, m int) []float64 {
 	}
 	return h
 }
+
+// The 8-bit RVFL as a Network (network.go).
+
+// Arch is RVFL8.
+func (q *FixedNet) Arch() Arch { return RVFL8 }
+
+// Dims returns K and N.
+func (q *FixedNet) Dims() (k, n int) { return q.K, q.N }
+
+// Columns is N.
+func (q *FixedNet) Columns() int { return q.N }
+
+// FeaturesTo writes the N hidden values h·2^-8 of one normalised row.
+func (q *FixedNet) FeaturesTo(dst, xnorm []float64) {
+	a := make([]uint8, q.K)
+	InputCodesTo(a, xnorm)
+	h := make([]int, q.N)
+	q.HiddenTo(h, a)
+	for j, v := range h {
+		dst[j] = float64(v) / (1 << HiddenFracBits)
+	}
+}
+
+// Readout: the 8-bit readout is required.
+func (q *FixedNet) Readout() ReadoutRule {
+	return ReadoutRule{Allowed: true, Required: true, Bits: ReadoutBits}
+}
+
+// InputsTo writes the 8-bit input codes of one normalised row.
+func (q *FixedNet) InputsTo(dst []int, xnorm []float64) {
+	for i, x := range xnorm {
+		dst[i] = int(InputCode(x))
+	}
+}
+
+// HiddenIntsTo writes the 8-bit hidden codes of one row of input codes (each in [0, 255]).
+func (q *FixedNet) HiddenIntsTo(dst []int, inputs []int) {
+	a := make([]uint8, len(inputs))
+	for i, v := range inputs {
+		a[i] = uint8(v)
+	}
+	q.HiddenTo(dst, a)
+}
+
+// HiddenMax is the largest hidden code, 255.
+func (q *FixedNet) HiddenMax() int64 { return 255 }
+
+// HiddenScale is 2^8: HiddenMatrix holds h·2^-8.
+func (q *FixedNet) HiddenScale() float64 { return 1 << HiddenFracBits }
+
+func (q *FixedNet) describe() string { return "" }
+
+// wireFixedNet is the "rvfl8" section of model.json.
+type wireFixedNet struct {
+	Bias       []int   `json:"bias"`
+	SigmoidLUT []int   `json:"sigmoid_lut"`
+	Win        [][]int `json:"w_in"`
+}
+
+func (q *FixedNet) section() any {
+	win := make([]int, len(q.Win))
+	for i, w := range q.Win {
+		win[i] = int(w)
+	}
+	bias := make([]int, len(q.Bias))
+	for j, b := range q.Bias {
+		bias[j] = int(b)
+	}
+	lut := make([]int, len(q.LUT))
+	for a, v := range q.LUT {
+		lut[a] = int(v)
+	}
+	return wireFixedNet{Bias: bias, SigmoidLUT: lut, Win: splitRows(win, q.K)}
+}
+
+func init() { register(rvfl8Type) }
+
+var rvfl8Type = &netType{
+	arch:  RVFL8,
+	check: func(*Config) error { return nil },
+	build: func(k int, c Config) Network { return QuantizeFloatNet(NewFloatNet(k, c.N, c.Seed)) },
+	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
+		o, err := d.object(sec, string(RVFL8), "bias", "sigmoid_lut", "w_in")
+		if err != nil {
+			return nil, err
+		}
+		q := &FixedNet{K: k, N: n}
+		bias, at, err := field(o, "bias", d.integers)
+		if err != nil {
+			return nil, err
+		}
+		if len(bias) != n {
+			return nil, fe(at.path, "%d values, want %d", len(bias), n)
+		}
+		if q.Bias, err = codes[int8](bias, element(at.path), -128, 127, "outside the int8 range"); err != nil {
+			return nil, err
+		}
+		lut, at, err := field(o, "sigmoid_lut", d.integers)
+		if err != nil {
+			return nil, err
+		}
+		if len(lut) != LUTSize {
+			return nil, fe(at.path, "%d entries, want %d", len(lut), LUTSize)
+		}
+		if q.LUT, err = codes[uint8](lut, element(at.path), 0, 255, "outside [0, 255]"); err != nil {
+			return nil, err
+		}
+		rows, at, err := field(o, "w_in", d.integerRows)
+		if err != nil {
+			return nil, err
+		}
+		win, err := flatten(rows, n, k, at.path, "")
+		if err != nil {
+			return nil, err
+		}
+		matrix := func(i int) string { return fmt.Sprintf("%s[%d][%d]", at.path, i/k, i%k) }
+		if q.Win, err = codes[int8](win, matrix, -128, 127, "outside the int8 range"); err != nil {
+			return nil, err
+		}
+		return q, nil
+	},
+}
+
+// codes converts integer codes read from model.json to T, each in [lo, hi]
+// (an error at the field name(i) with msg otherwise).
+func codes[T int8 | uint8](v []int, name func(i int) string, lo, hi int, msg string) ([]T, error) {
+	out := make([]T, len(v))
+	for i, c := range v {
+		if c < lo || c > hi {
+			return nil, fe(name(i), "%d %s", c, msg)
+		}
+		out[i] = T(c)
+	}
+	return out, nil
+}
+
+// element names element i of the array at path.
+func element(path string) func(i int) string {
+	return func(i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+}

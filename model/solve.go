@@ -7,18 +7,10 @@ import "github.com/hdlgen/hdlgen/ridge"
 // M ≥ c, the dual when M < c. jitter is the relative diagonal jitter that a
 // numerically singular system needed (0 normally; see package ridge).
 func SolveReadout(h []float64, m, c int, y []int, l int, lambda float64, reg Regularizer, threads int) (w []float64, jitter float64, err error) {
-	s := ridge.Solver{Reg: ridgeRegularizer(reg), Threads: threads}
+	s := ridge.Solver{Reg: reg.Ridge(), Threads: threads}
 	w, info, err := s.Solve(ridge.Data{H: h, Rows: m, Cols: c, Labels: y}, l, lambda)
 	if err != nil {
 		return nil, 0, err
 	}
 	return w, info.Jitter, nil
-}
-
-// ridgeRegularizer maps the model.json name onto the solver's enum.
-func ridgeRegularizer(r Regularizer) ridge.Regularizer {
-	if r == RegIdentity {
-		return ridge.Identity
-	}
-	return ridge.Variance
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -44,15 +45,17 @@ func (d Data) K() int {
 	return len(d.X) / len(d.Y)
 }
 
-func (c *Config) check(k int) error {
-	if _, err := ParseArch(string(c.Arch)); err != nil {
+func (c *Config) check() error {
+	t := typeOf(c.Arch)
+	if t == nil {
+		_, err := ParseArch(string(c.Arch))
 		return err
 	}
-	if c.N < 1 {
-		return fmt.Errorf("hidden neurons N=%d, want ≥ 1", c.N)
+	if c.N < 1 || c.N > MaxHidden {
+		return fmt.Errorf("hidden neurons N=%d outside [1, %d]", c.N, MaxHidden)
 	}
-	if c.Arch == IntRVFL && c.Kappa < 1 {
-		return fmt.Errorf("κ=%d, want ≥ 1", c.Kappa)
+	if err := t.check(c); err != nil {
+		return err
 	}
 	if !(c.Lambda > 0) || math.IsInf(c.Lambda, 0) {
 		return fmt.Errorf("λ=%v, want a finite positive value", c.Lambda)
@@ -66,9 +69,6 @@ func (c *Config) check(k int) error {
 	if c.Arch != RVFL && (c.DirectLinks || c.QuantizedInputs) {
 		return fmt.Errorf("direct links and quantised inputs are options of the float rvfl only")
 	}
-	if c.ReadoutBits != 0 && c.Arch != IntRVFL {
-		return fmt.Errorf("--bits applies to the intrvfl only (rvfl8 is always 8-bit, rvfl is float)")
-	}
 	if c.ReadoutBits != 0 && (c.ReadoutBits < quant.MinBits || c.ReadoutBits > quant.MaxBits) {
 		return fmt.Errorf("readout bits %d outside [%d, %d]", c.ReadoutBits, quant.MinBits, quant.MaxBits)
 	}
@@ -76,66 +76,76 @@ func (c *Config) check(k int) error {
 }
 
 // Train fits the min-max normaliser on d, normalises it and trains a network.
-func Train(d Data, cfg Config) (*Model, error) {
+// It returns ctx's error when ctx is cancelled during training.
+func Train(ctx context.Context, d Data, cfg Config) (*Model, error) {
 	if len(d.Y) == 0 {
 		return nil, fmt.Errorf("train: no rows")
 	}
 	if len(d.X)%len(d.Y) != 0 {
 		return nil, fmt.Errorf("train: %d values for %d rows", len(d.X), len(d.Y))
 	}
+	if k := d.K(); k > MaxFeatures {
+		return nil, fmt.Errorf("train: %d features, model.json holds at most %d", k, MaxFeatures)
+	}
 	norm := FitNormalizer(d.X, len(d.Y), d.K())
-	return TrainNormalized(d, norm.Apply(d.X, len(d.Y)), norm, cfg)
+	return TrainNormalized(ctx, d, norm.Apply(d.X, len(d.Y)), norm, cfg)
 }
 
+// hiddenChunk is the number of rows whose hidden activations are computed
+// between two checks of the context.
+const hiddenChunk = 1024
+
 // TrainNormalized trains on already normalised rows xnorm (M×K) and records norm
-// as the model's normaliser.
-func TrainNormalized(d Data, xnorm []float64, norm Normalizer, cfg Config) (*Model, error) {
+// as the model's normaliser. It returns ctx's error when ctx is cancelled.
+func TrainNormalized(ctx context.Context, d Data, xnorm []float64, norm Normalizer, cfg Config) (*Model, error) {
 	m, k, l := len(d.Y), d.K(), len(d.ClassNames)
-	if err := cfg.check(k); err != nil {
+	if err := cfg.check(); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	if k < 1 || len(xnorm) != m*k || norm.Features() != k {
+	if k < 1 || k > MaxFeatures || len(xnorm) != m*k || norm.Features() != k {
 		return nil, fmt.Errorf("train: %d normalised values, %d-feature normaliser, for %d rows of %d features", len(xnorm), norm.Features(), m, k)
 	}
-	if l < 2 {
-		return nil, fmt.Errorf("train: %d classes, want ≥ 2", l)
+	if l < 2 || l > MaxClasses {
+		return nil, fmt.Errorf("train: %d classes outside [2, %d]", l, MaxClasses)
 	}
 	for r, y := range d.Y {
 		if y < 0 || y >= l {
 			return nil, fmt.Errorf("train: row %d: label %d outside [0, %d)", r, y, l)
 		}
 	}
-	mod := &Model{Name: d.Name, Arch: cfg.Arch, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames,
+	mod := &Model{Name: d.Name, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames,
 		Seed: cfg.Seed, Norm: norm,
 		Training: TrainingInfo{Lambda: cfg.Lambda, Regularizer: cfg.Regularizer, Rows: m, Data: d.Name, LabelName: d.LabelName}}
-	var h []float64
-	switch cfg.Arch {
-	case IntRVFL:
-		mod.Int = NewIntNet(k, cfg.N, cfg.Kappa, cfg.Seed)
-		h = mod.Int.HiddenMatrix(xnorm, m)
-	case RVFL:
-		mod.Float = NewFloatNet(k, cfg.N, cfg.Seed)
-		mod.Float.DirectLinks = cfg.DirectLinks
-		if cfg.QuantizedInputs {
-			mod.Float.InputLevels = cfg.N
-		}
-		h = mod.Float.HiddenMatrix(xnorm, m)
-	case RVFL8:
-		mod.Fixed = QuantizeFloatNet(NewFloatNet(k, cfg.N, cfg.Seed))
-		h = mod.Fixed.HiddenMatrix(xnorm, m)
+	mod.Net = typeOf(cfg.Arch).build(k, cfg) // cfg was checked above
+	if rule := mod.Net.Readout(); cfg.ReadoutBits != 0 && (!rule.Allowed || rule.Bits != 0) {
+		return nil, fmt.Errorf("train: --bits applies to the intrvfl only (rvfl8 is always 8-bit, rvfl is float)")
 	}
-	w, jitter, err := SolveReadout(h, m, mod.Columns(), d.Y, l, cfg.Lambda, cfg.Regularizer, cfg.Threads)
+	// The hidden matrix row block by row block (each row's values do not
+	// depend on the blocking), checking ctx in between.
+	c := mod.Columns()
+	h := make([]float64, 0, m*c)
+	for r := 0; r < m; r += hiddenChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		rows := min(hiddenChunk, m-r)
+		h = append(h, mod.Net.HiddenMatrix(xnorm[r*k:(r+rows)*k], rows)...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	w, jitter, err := SolveReadout(h, m, c, d.Y, l, cfg.Lambda, cfg.Regularizer, cfg.Threads)
 	if err != nil {
 		return nil, fmt.Errorf("train %s N=%d λ=%g: %w", cfg.Arch, cfg.N, cfg.Lambda, err)
 	}
 	mod.Wout = w
 	mod.Training.Jitter = jitter
 	bits := cfg.ReadoutBits
-	if cfg.Arch == RVFL8 {
-		bits = ReadoutBits
+	if rule := mod.Net.Readout(); rule.Bits != 0 {
+		bits = rule.Bits
 	}
 	if bits > 0 {
-		r, err := quant.QuantizeBits(w, l, mod.Columns(), bits)
+		r, err := quant.QuantizeBits(w, l, c, bits)
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
@@ -155,4 +165,17 @@ func (m *Model) QuantReadout() quant.Readout {
 	r := m.Readout
 	return quant.Readout{Classes: m.L(), Neurons: m.Columns(), Bound: r.Bound, Bits: r.Bits,
 		Scale: r.Scale, Weights: append([]int32(nil), r.Q...), Method: r.Method}
+}
+
+// NewNetwork draws the hidden layer of cfg.Arch for k features from cfg (N,
+// κ, seed and the float RVFL's options), as training does before it solves
+// the readout.
+func NewNetwork(k int, cfg Config) (Network, error) {
+	if k < 1 || k > MaxFeatures {
+		return nil, fmt.Errorf("model: %d features outside [1, %d]", k, MaxFeatures)
+	}
+	if err := cfg.check(); err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return typeOf(cfg.Arch).build(k, cfg), nil
 }

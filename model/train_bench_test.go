@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"testing"
 
 	"github.com/hdlgen/hdlgen/linalg"
@@ -18,7 +19,7 @@ func BenchmarkTrainIntRVFL1500(b *testing.B) {
 	d := benchData()
 	cfg := Config{Arch: IntRVFL, N: 1500, Kappa: 3, Lambda: 1, Seed: 1}
 	for b.Loop() {
-		if _, err := Train(d, cfg); err != nil {
+		if _, err := Train(context.Background(), d, cfg); err != nil {
 			b.Fatal(err)
 		}
 	}

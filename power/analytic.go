@@ -2,7 +2,6 @@ package power
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -54,59 +53,35 @@ const (
 
 var compNames = [nComp]string{"rom", "front", "lanes", "preact", "mac", "lanetree", "acc", "argmax"}
 
-// lutFactor holds the calibrated LUT mapping factors, per architecture and
-// block: LUT6 sites per unit of the block's raw LUT count. Fitted by
-// hwstudy.FitLUTFactors to Yosys 0.23 on hwstudy.CalibrationMatrix (seed 1 of
-// each shape): the factors ≥ 0 that minimise the largest relative LUT error
-// plus a weak pull (μ = 0.01 per unit of |f − 1|) towards 1, the structural
-// count itself; hwstudy's TestLUTFactorsAreTheFit refits the committed
-// calibration and compares. Blocks whose raw counts scale alike over the
-// matrix (e.g. the rvfl8 per-lane sigmoid ROM and pre-activation adders, both
-// ∝ P; the rvfl8 accumulators and argmax, both ∝ L·AW) cannot be told apart,
-// so their individual factors mean little; their sum is what is calibrated.
-// Tolerances reached: docs/energy-model.md.
-var lutFactor = map[model.Arch]*[nComp]float64{
-	model.IntRVFL: {
-		cROM:      0.945,
-		cFront:    0.762,
-		cLanes:    0.975,
-		cMAC:      1.795,
-		cLaneTree: 1.233,
-		cAcc:      1.000,
-		cArgmax:   1.000,
-	},
-	model.RVFL8: {
-		cROM:      1.124,
-		cFront:    1.000,
-		cLanes:    0.160,
-		cPreact:   1.672,
-		cMAC:      1.000,
-		cLaneTree: 1.717,
-		cAcc:      0.000,
-		cArgmax:   0.748,
-	},
-}
+// The calibrated LUT mapping factors (network.lutFactors, one table per
+// network type in intrvfl.go and rvfl8.go): LUT6 sites per unit of the
+// block's raw LUT count. Fitted by hwstudy.FitLUTFactors to Yosys 0.23 on
+// hwstudy.CalibrationMatrix (seed 1 of each shape): the factors ≥ 0 that
+// minimise the largest relative LUT error plus a weak pull (μ = 0.01 per unit
+// of |f − 1|) towards 1, the structural count itself; hwstudy's
+// TestLUTFactorsAreTheFit refits the committed calibration and compares.
+// Blocks whose raw counts scale alike over the matrix (e.g. the rvfl8 per-lane
+// sigmoid ROM and pre-activation adders, both ∝ P; the rvfl8 accumulators and
+// argmax, both ∝ L·AW) cannot be told apart, so their individual factors mean
+// little; their sum is what is calibrated. Tolerances reached:
+// docs/energy-model.md.
 
 // LUTFactors returns the calibrated LUT factor of every block of arch's
 // model by block name (Component.Name); nil for an architecture without RTL.
 func LUTFactors(arch model.Arch) map[string]float64 {
-	f, ok := lutFactor[arch]
-	if !ok {
+	n := netOf(arch)
+	if n == nil {
 		return nil
 	}
 	out := map[string]float64{}
 	for i, name := range compNames {
-		if i == cPreact && arch != model.RVFL8 {
+		if i == cPreact && !n.hasPreact() {
 			continue
 		}
-		out[name] = f[i]
+		out[name] = n.lutFactors()[i]
 	}
 	return out
 }
-
-// muxfPerLUT is the number of MUXF7/MUXF8 per LUT6 site in the calibration
-// designs (median over the matrix; charged only for their small dynamic power).
-var muxfPerLUT = map[model.Arch]float64{model.IntRVFL: 0.25, model.RVFL8: 0.12}
 
 // dspMinProductW is the product width from which Yosys maps a multiplier to a
 // DSP48E1 (synth_xilinx's mul2dsp: -D DSP_Y_MINWIDTH=9, both operands ≥ 2 bits).
@@ -119,15 +94,15 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // componentsOf returns the blocks of design d with their raw counts: register
 // bits and carry chains as Yosys keeps them (the FF and CARRY4 estimates), and
-// the structural LUT counts that lutFactor scales.
-func componentsOf(d Design, st structure) (comps [nComp]Component, hw hardCounts) {
+// the structural LUT counts that the LUT factors scale.
+func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCounts) {
+	hw = &hardCounts{}
 	tag := 2 + st.GroupW
 	add := func(c int, lut, ff float64, carry int) {
 		comps[c] = Component{Name: compNames[c], RawLUT: lut, RawFF: ff, RawCarry: float64(carry)}
 	}
-	P, K, L := float64(d.P), float64(d.K), float64(d.L)
+	P, L := float64(d.P), float64(d.L)
 	mac := macInDSP(st)
-	rvfl8 := d.Arch == model.RVFL8
 	ra := plan.DefaultAdderLevelsPerStage
 
 	// ROMs (rom.go): a logic ROM costs LUT sites per distinct non-constant
@@ -149,99 +124,16 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw hardCounts
 		romLUT += m.LUTs
 		romFF += m.Columns
 	}
-	// rvfl8: the bias byte of each lane goes from the W_in ROM's read register
-	// through the bias "product" register and, when the pre-activation tree
-	// has a register cut at which the bias is a node of its own (K even,
-	// K ≥ 16), through that cut register too. A chain of three or more
-	// registers with one load each becomes an SRL16E per bit (xilinx_srl
-	// -fixed -minlen 3), which leaves the FF count; with the ROM in block RAM
-	// the chain is one register shorter and stays in FFs.
-	var biasSRL bool
-	var biasBits float64 // distinct bias bits of all lanes
-	if rvfl8 {
-		biasBits = P * 8
-		if !rom[0].BRAM {
-			biasBits *= rom[0].Columns / float64(st.WinW) // shallow ROMs merge equal columns
-			for _, c := range cutNodes(d.K+1, ra) {
-				biasSRL = biasSRL || c.loneLast
-			}
-		}
-		if biasSRL {
-			romFF -= biasBits
-			hw.srl = int(math.Round(biasBits))
-		}
-	}
-	add(cROM, romLUT, romFF, 0)
+	hb := d.net().blocks(d, st, tag, hw)
+	add(cROM, romLUT, romFF+hb.romFF, 0)
 
 	// Front: input register, busy, group counter (GroupW-bit incrementer),
-	// stage-A valid; intrvfl: the stage-A tag, the base counter g·P (an adder
-	// of LW − tz(P) bits: the low bits of a multiple of P are constant) and
-	// the K level offsets d_i = v_i − g·P (DW-bit subtractors, registered).
-	// The rvfl8's stage-A copy of the input codes is absorbed into the
-	// DSP48E1s' A input registers.
-	frontFF := float64(st.IW + 1 + st.GroupW + 1)
-	frontLUT := float64(st.GroupW + 2)
-	frontCarry := carryChain(st.GroupW)
-	if !rvfl8 {
-		tz := bits.TrailingZeros(uint(d.P))
-		frontFF += float64(tag) + float64(st.LW-tz+min(tz, 1)) + K*float64(st.DW) // base: its constant low bits share one FF
-		frontLUT += K*float64(st.DW) + float64(st.LW)
-		frontCarry += carryChain(st.LW-tz) + d.K*carryChain(st.DW)
-	}
-	add(cFront, frontLUT, frontFF, frontCarry)
-
-	if rvfl8 {
-		// Lanes: the K products a_i·w_ji go into DSP48E1s with their product
-		// register; per lane in the fabric: the bias leaf (8 distinct bits),
-		// the saturating shift of z to the LUT address (ZW bits), the 256×8
-		// sigmoid ROM in logic (one copy per lane, ≈ 4 LUT6 per output bit)
-		// and its read register h; the bias register (unless in an SRL); the
-		// tags' valid bits (their data bits go to SRLs when three or more
-		// stages deep).
-		hw.dsp += d.P * d.K
-		laneFF := P*8 + float64(2+st.HiddenCut)
-		if !biasSRL {
-			laneFF += biasBits
-		}
-		if st.HiddenCut == 0 {
-			laneFF += float64(2 * st.GroupW) // the group of the stage-A and product-stage tags
-		}
-		add(cLanes, P*(8*4+float64(st.ZW)), laneFF, 0)
-		// Pre-activation adders: of the K adders of each lane's tree the
-		// first-level ones become DSP post-adders; the other ⌊K/2⌋ stay in the
-		// fabric, one ZW-bit sum per segment node (treeSums). The tree's cut
-		// registers hold ZW-bit partial sums (the DSP48E1 outputs show Yosys
-		// no sign copies to trim) and the bias byte (cutNodes).
-		var preFF float64
-		for _, c := range cutNodes(d.K+1, ra) {
-			switch {
-			case c.loneLast && biasSRL:
-			case c.loneLast:
-				preFF += 8
-			case c.beforeLoneSum:
-				preFF += float64(st.ZW - biasShift) // its low bits pass to z's unused LSBs
-			default:
-				preFF += float64(st.ZW)
-			}
-		}
-		preCarry := 0
-		for _, s := range treeSums(d.K+1, ra, 1) {
-			w := st.ZW
-			if s.operands == 2 && s.loneLast {
-				w -= biasShift // the bias's zero LSBs pass through
-			}
-			preCarry += carryChain(w)
-		}
-		add(cPreact, P*math.Floor(K/2)*float64(st.ZW), P*preFF, d.P*preCarry)
-	} else {
-		// Lanes: per lane and feature a DW-bit comparison with a constant
-		// (≈ DW/5 LUTs), the XOR with the sign bit and a popcount leaf; the
-		// popcount tree (K−1 narrow adders, written as bit-level logic: no
-		// carry chains), s = K − 2·popcount (hiddenSubWidth) and the clip (two
-		// SW-bit comparisons with constants); h register and tree cuts.
-		add(cLanes, P*(K*(1+float64(st.DW)/5)+float64(st.SW())),
-			P*float64(st.HW)+P*float64(popcountCutBits(d.K))+float64(st.HiddenCut*(1+tag)),
-			d.P*(carryChain(hiddenSubWidth(d.K, st.PcW))+2*cmpConstChain(st.SW())))
+	// stage-A valid, and the network's own part (hb.front).
+	add(cFront, float64(st.GroupW+2)+hb.front.RawLUT, float64(st.IW+1+st.GroupW+1)+hb.front.RawFF,
+		carryChain(st.GroupW)+int(hb.front.RawCarry))
+	add(cLanes, hb.lanes.RawLUT, hb.lanes.RawFF, int(hb.lanes.RawCarry))
+	if hb.preact != nil {
+		add(cPreact, hb.preact.RawLUT, hb.preact.RawFF, int(hb.preact.RawCarry))
 	}
 
 	// Readout products Q·h: LUT multipliers of QW×HW bits (≈ QW·HW/2 LUTs;
@@ -379,17 +271,17 @@ func Breakdown(d Design) ([]Component, error) {
 	all, _ := componentsOf(d, newStructure(d))
 	var comps []Component
 	for i, c := range all {
-		if i == cPreact && d.Arch != model.RVFL8 {
+		if i == cPreact && !d.net().hasPreact() {
 			continue
 		}
-		comps = append(comps, estimated(d.Arch, i, c))
+		comps = append(comps, estimated(d.net(), i, c))
 	}
 	return comps, nil
 }
 
 // estimated fills in block i's estimates from its raw counts.
-func estimated(arch model.Arch, i int, c Component) Component {
-	c.LUT, c.FF, c.Carry = c.RawLUT*lutFactor[arch][i], c.RawFF, c.RawCarry
+func estimated(n network, i int, c Component) Component {
+	c.LUT, c.FF, c.Carry = c.RawLUT*n.lutFactors()[i], c.RawFF, c.RawCarry
 	return c
 }
 
@@ -406,14 +298,14 @@ func analytic(d Design) Resources {
 	comps, hw := componentsOf(d, st)
 	var lut, ff, carry float64
 	for i := range comps {
-		c := estimated(d.Arch, i, comps[i])
+		c := estimated(d.net(), i, comps[i])
 		lut += c.LUT
 		ff += c.FF
 		carry += c.Carry
 	}
 	r := Resources{LUTs: int(math.Round(lut)), FFs: int(math.Round(ff)), CARRY4: int(math.Round(carry)),
 		DSP48E1: hw.dsp, LUTRAM: hw.srl, Source: "analytic"}
-	r.MUXF = int(math.Round(muxfPerLUT[d.Arch] * lut))
+	r.MUXF = int(math.Round(d.net().muxfPerLUT() * lut))
 	for _, m := range hw.rom {
 		r.BRAM36 += float64(m.RAMB36) + 0.5*float64(m.RAMB18)
 	}

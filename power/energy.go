@@ -2,13 +2,14 @@ package power
 
 import (
 	"fmt"
+	"github.com/hdlgen/hdlgen/board"
 	"math"
 )
 
 // Defaults of Params (DESIGN.md, "Hardware"; UG440).
 const (
 	// DefaultClockHz is the ZedBoard PL clock (the 100 MHz oscillator on Y9).
-	DefaultClockHz = 100e6
+	DefaultClockHz = board.ClockHz
 	// DefaultToggle is the average fraction of clock cycles in which a signal
 	// makes a transition: 12.5 %, the default of the Xilinx Power Estimator
 	// (UG440, "Using the Logic Sheet": "based on an average extracted from a

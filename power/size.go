@@ -59,7 +59,7 @@ type ImpossibleError struct {
 
 func (e *ImpossibleError) Error() string {
 	if math.IsInf(e.MinJ, 1) {
-		return fmt.Sprintf("power: no design of this shape fits the device, whatever the budget")
+		return "power: no design of this shape fits the device, whatever the budget"
 	}
 	return fmt.Sprintf("power: budget %s is below the smallest achievable %s energy per classification, %s (N=%d, P=%d)",
 		FormatEnergy(e.BudgetJ), e.BudgetOn, FormatEnergy(e.MinJ), e.N, e.P)

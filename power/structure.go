@@ -33,30 +33,22 @@ type Design struct {
 }
 
 func (d Design) String() string {
-	if d.Arch == model.RVFL8 {
-		return fmt.Sprintf("rvfl8 K=%d N=%d L=%d P=%d", d.K, d.N, d.L, d.P)
+	if n := netOf(d.Arch); n != nil {
+		return n.name(d)
 	}
-	return fmt.Sprintf("intrvfl K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
+	return fmt.Sprintf("%s K=%d N=%d L=%d P=%d", d.Arch, d.K, d.N, d.L, d.P)
 }
 
 // Check validates the design against what the RTL supports.
 func (d Design) Check() error {
-	switch d.Arch {
-	case model.IntRVFL:
-		if d.Kappa < 1 {
-			return fmt.Errorf("power: κ=%d, want ≥ 1", d.Kappa)
-		}
-		if d.Bits < quant.MinBits || d.Bits > quant.MaxBits {
-			return fmt.Errorf("power: readout bits %d outside [%d, %d]", d.Bits, quant.MinBits, quant.MaxBits)
-		}
-	case model.RVFL8:
-	default:
-		return fmt.Errorf("power: architecture %q has no RTL (want %s or %s)", d.Arch, model.IntRVFL, model.RVFL8)
+	n := netOf(d.Arch)
+	if n == nil {
+		return fmt.Errorf("power: architecture %q has no RTL (want %s)", d.Arch, networks.Alternatives())
 	}
-	declared := d.Bits
-	if d.Arch == model.RVFL8 {
-		declared = model.ReadoutBits
+	if err := n.check(d); err != nil {
+		return err
 	}
+	declared := d.readoutBits()
 	if d.EffBits != 0 && (d.EffBits < quant.MinBits || d.EffBits > declared) {
 		return fmt.Errorf("power: effective readout bits %d outside [%d, %d]", d.EffBits, quant.MinBits, declared)
 	}
@@ -94,30 +86,10 @@ func newStructure(d Design) structure {
 	s.G = (d.N + d.P - 1) / d.P
 	s.GroupW = max(1, clog2(s.G))
 	s.CW = max(1, clog2(d.L))
-	bitsR := d.Bits
-	if d.Arch == model.RVFL8 {
-		bitsR = model.ReadoutBits
-	}
+	bitsR := d.readoutBits()
 	s.B = quant.BoundForBits(bitsR)
 	s.QW = bits.Len(uint(s.B)) + 1
-	var bound int64
-	if d.Arch == model.IntRVFL {
-		s.Clip = min(d.Kappa, d.K)
-		s.LW = bits.Len(uint(d.N))
-		s.DW = s.LW + 1
-		s.PcW = bits.Len(uint(d.K))
-		s.HW = bits.Len(uint(s.Clip)) + 1
-		bound = int64(d.N) * int64(d.Kappa) * int64(s.B)
-		s.HiddenLeaves = d.K
-		s.WinW = d.P * d.K
-	} else {
-		s.LW = 8
-		s.ZW = model.AccWidth(int64(d.K)*plan.Rvfl8ProductMax + plan.Rvfl8BiasMax)
-		s.HW = 9
-		bound = int64(d.N) * plan.Rvfl8HiddenMax * plan.Rvfl8ReadoutMax
-		s.HiddenLeaves = d.K + 1
-		s.WinW = d.P * (d.K + 1) * 8
-	}
+	bound := d.net().hidden(d, &s)
 	s.WoutW = d.P * d.L * s.QW
 	s.QWEff = s.QW
 	if d.EffBits > 0 && d.EffBits < bitsR {
@@ -137,12 +109,10 @@ func newStructure(d Design) structure {
 	s.LaneCut = plan.Cuts(s.LaneDepth, ra)
 	s.ArgDepth = clog2(d.L)
 	s.ArgCut = plan.Cuts(s.ArgDepth, rm)
-	// Flight stages: stage A, (rvfl8: product register), hidden-tree cuts, the
-	// hidden register, the MAC product register, lane-tree cuts.
-	s.Flight = 1 + s.HiddenCut + 1 + 1 + s.LaneCut
-	if d.Arch == model.RVFL8 {
-		s.Flight++
-	}
+	// Flight stages: stage A, hidden-tree cuts, the hidden register, the MAC
+	// product register, lane-tree cuts, and the network's own (rvfl8: the
+	// product register).
+	s.Flight = 1 + s.HiddenCut + 1 + 1 + s.LaneCut + d.net().extraFlight()
 	s.Latency = s.G + s.Flight + s.ArgCut + 2
 	s.II = max(s.G, 2)
 	return s
@@ -190,4 +160,12 @@ func treeRegBits(leaves, w, depth int) int {
 		}
 	}
 	return n
+}
+
+// readoutBits is the declared readout width: the network's fixed one or Bits.
+func (d Design) readoutBits() int {
+	if b := d.net().fixedBits(); b != 0 {
+		return b
+	}
+	return d.Bits
 }

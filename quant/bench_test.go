@@ -1,6 +1,7 @@
 package quant
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -127,7 +128,7 @@ func BenchmarkGA(b *testing.B) {
 			opt.Workers = workers
 			var res GAResult
 			for b.Loop() {
-				res, err = Refine(q, p.h, p.labels, opt)
+				res, err = Refine(context.Background(), q, p.h, p.labels, opt)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -92,6 +92,11 @@
 // Generations generations or, early, once the best cost has not strictly
 // decreased for Patience generations.
 //
+// Cancellation: Refine and RandomGA take a context. It is checked before
+// every evaluation of the initial population and before every child of a
+// generation, so a run stops within one evaluation once the context ends
+// and returns an error wrapping ctx.Err() (no partial result).
+//
 // Determinism: every random choice for individual i of generation g (g = 0
 // is the initial population) comes from a math/rand/v2 PCG stream seeded
 // with (Seed, SplitMix64(g<<32 ^ i)), and a child reads only the previous

@@ -1,6 +1,7 @@
 package quant
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -91,13 +92,18 @@ type GAResult struct {
 // Quantize): the initial population is seed itself plus Population−1 copies
 // of it with InitMutations mutations each. The returned readout is the best
 // individual seen, so its cost is never above the seed's. It keeps the seed's
-// Bound and Scale and has Method MethodGARounded.
-func Refine(seed Readout, h Activations, labels []int, opt GAOptions) (GAResult, error) {
+// Bound and Scale and has Method MethodGARounded. When ctx ends, Refine stops
+// within one generation (or one evaluation of the initial population) and
+// returns an error wrapping ctx.Err().
+func Refine(ctx context.Context, seed Readout, h Activations, labels []int, opt GAOptions) (GAResult, error) {
 	e, err := newEngine(h, seed, labels, opt)
 	if err != nil {
 		return GAResult{}, fmt.Errorf("quant: GA refine: %w", err)
 	}
-	res := e.run(seed.Weights)
+	res, err := e.run(ctx, seed.Weights)
+	if err != nil {
+		return GAResult{}, fmt.Errorf("quant: GA refine: %w", err)
+	}
 	res.Readout = seed.Clone()
 	copy(res.Readout.Weights, e.best)
 	res.Readout.Method = MethodGARounded
@@ -106,8 +112,9 @@ func Refine(seed Readout, h Activations, labels []int, opt GAOptions) (GAResult,
 
 // RandomGA runs the GA from a random initial population: every weight of every
 // individual is uniform in [−bound, bound]. The readout has neurons = h.Cols,
-// Scale 1 (it has no float counterpart) and Method MethodGARandom.
-func RandomGA(classes, bound int, h Activations, labels []int, opt GAOptions) (GAResult, error) {
+// Scale 1 (it has no float counterpart) and Method MethodGARandom. It stops
+// on ctx as Refine does.
+func RandomGA(ctx context.Context, classes, bound int, h Activations, labels []int, opt GAOptions) (GAResult, error) {
 	if bound < 1 || bound > MaxBound {
 		return GAResult{}, fmt.Errorf("quant: random GA: bound %d outside [1, %d]", bound, MaxBound)
 	}
@@ -127,7 +134,10 @@ func RandomGA(classes, bound int, h Activations, labels []int, opt GAOptions) (G
 	if err != nil {
 		return GAResult{}, fmt.Errorf("quant: random GA: %w", err)
 	}
-	res := e.run(nil)
+	res, err := e.run(ctx, nil)
+	if err != nil {
+		return GAResult{}, fmt.Errorf("quant: random GA: %w", err)
+	}
 	res.Readout = shape
 	copy(res.Readout.Weights, e.best)
 	return res, nil
@@ -240,13 +250,14 @@ func (r *stream) bit() bool { return r.pcg.Uint64()>>63 == 1 }
 
 // parallel calls f(i, rng) for i in [lo, hi) on e.workers goroutines; rng is
 // reseeded from (Seed, g, i) before each call, so the results do not depend
-// on which goroutine runs which i.
-func (e *engine) parallel(g, lo, hi int, f func(i int, rng *stream)) {
+// on which goroutine runs which i. Once ctx ends no further call starts and
+// parallel returns ctx.Err() (the generation is then incomplete).
+func (e *engine) parallel(ctx context.Context, g, lo, hi int, f func(i int, rng *stream)) error {
 	var next atomic.Int64
 	next.Store(int64(lo))
 	work := func() {
 		var rng stream
-		for {
+		for ctx.Err() == nil {
 			i := int(next.Add(1) - 1)
 			if i >= hi {
 				return
@@ -257,7 +268,7 @@ func (e *engine) parallel(g, lo, hi int, f func(i int, rng *stream)) {
 	}
 	if e.workers == 1 || hi-lo == 1 {
 		work()
-		return
+		return ctx.Err()
 	}
 	var wg sync.WaitGroup
 	for range e.workers {
@@ -268,9 +279,13 @@ func (e *engine) parallel(g, lo, hi int, f func(i int, rng *stream)) {
 		}()
 	}
 	wg.Wait()
+	return ctx.Err()
 }
 
-func (e *engine) run(seed []int32) GAResult {
+func (e *engine) run(ctx context.Context, seed []int32) (GAResult, error) {
+	if err := ctx.Err(); err != nil {
+		return GAResult{}, err
+	}
 	opt := e.opt
 	P := opt.Population
 	if seed != nil {
@@ -279,7 +294,7 @@ func (e *engine) run(seed []int32) GAResult {
 		scoreCols(s0.s, e.h, e.m, e.n, s0.q, e.l)
 		s0.cost = e.fitness(s0.s)
 		e.evals.Add(1)
-		e.parallel(0, 1, P, func(i int, rng *stream) {
+		err := e.parallel(ctx, 0, 1, P, func(i int, rng *stream) {
 			ind := &e.pop[i]
 			copy(ind.q, s0.q)
 			copy(ind.s, s0.s)
@@ -287,9 +302,12 @@ func (e *engine) run(seed []int32) GAResult {
 			ind.cost = e.fitness(ind.s)
 			e.evals.Add(1)
 		})
+		if err != nil {
+			return GAResult{}, err
+		}
 	} else {
 		span := int(2*e.bound + 1)
-		e.parallel(0, 0, P, func(i int, rng *stream) {
+		err := e.parallel(ctx, 0, 0, P, func(i int, rng *stream) {
 			ind := &e.pop[i]
 			for k := range ind.q {
 				ind.q[k] = int32(rng.intN(span)) - e.bound
@@ -298,6 +316,9 @@ func (e *engine) run(seed []int32) GAResult {
 			ind.cost = e.fitness(ind.s)
 			e.evals.Add(1)
 		})
+		if err != nil {
+			return GAResult{}, err
+		}
 	}
 
 	order := make([]int, P)
@@ -335,9 +356,12 @@ func (e *engine) run(seed []int32) GAResult {
 			copy(dst.s, src.s)
 			dst.cost = src.cost
 		}
-		e.parallel(g, opt.Elite, P, func(i int, rng *stream) {
+		err := e.parallel(ctx, g, opt.Elite, P, func(i int, rng *stream) {
 			e.child(&e.next[i], order, rng)
 		})
+		if err != nil {
+			return GAResult{}, err
+		}
 		e.pop, e.next = e.next, e.pop
 		rank()
 		if c := e.pop[order[0]].cost; c < e.bestCost {
@@ -350,7 +374,7 @@ func (e *engine) run(seed []int32) GAResult {
 	res.Generations = g
 	res.Cost = e.bestCost
 	res.Evaluations = int(e.evals.Load())
-	return res
+	return res, nil
 }
 
 // tournament returns the index of the best of opt.Tournament uniformly drawn

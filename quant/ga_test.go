@@ -1,8 +1,11 @@
 package quant
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -30,9 +33,9 @@ func TestGADeterministic(t *testing.T) {
 		var res GAResult
 		var err error
 		if random {
-			res, err = RandomGA(p.l, 2, p.h, p.labels, o)
+			res, err = RandomGA(context.Background(), p.l, 2, p.h, p.labels, o)
 		} else {
-			res, err = Refine(seed, p.h, p.labels, o)
+			res, err = Refine(context.Background(), seed, p.h, p.labels, o)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +84,7 @@ func TestGANeverWorseThanSeed(t *testing.T) {
 		for s := uint64(1); s <= 3; s++ {
 			o := smallOpts(s)
 			o.Generations = 30
-			res, err := Refine(seed, p.h, p.labels, o)
+			res, err := Refine(context.Background(), seed, p.h, p.labels, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +127,7 @@ func TestGAGenerationsZero(t *testing.T) {
 	}
 	o := smallOpts(1)
 	o.Generations = 0
-	res, err := Refine(seed, p.h, p.labels, o)
+	res, err := Refine(context.Background(), seed, p.h, p.labels, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +157,7 @@ func TestGAImprovesBadSeed(t *testing.T) {
 	o := DefaultGAOptions()
 	o.Population = 32
 	o.Generations = 400
-	res, err := Refine(seed, p.h, p.labels, o)
+	res, err := Refine(context.Background(), seed, p.h, p.labels, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +174,7 @@ func TestGAImprovesBadSeed(t *testing.T) {
 	}
 
 	// The random start reaches a good solution too.
-	rnd, err := RandomGA(3, 3, p.h, p.labels, o)
+	rnd, err := RandomGA(context.Background(), 3, 3, p.h, p.labels, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +203,7 @@ func TestGAEarlyStop(t *testing.T) {
 	o.InitMutations = 1
 	o.Generations = 1000
 	o.Patience = 25
-	res, err := Refine(seed, h, labels, o)
+	res, err := Refine(context.Background(), seed, h, labels, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +228,7 @@ func TestGAEarlyStop(t *testing.T) {
 	// Patience 0 runs every generation.
 	o.Patience = 0
 	o.Generations = 40
-	res, err = Refine(seed, h, labels, o)
+	res, err = Refine(context.Background(), seed, h, labels, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +254,9 @@ func TestEngineIncrementalExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.run(seed.Weights)
+		if _, err := e.run(context.Background(), seed.Weights); err != nil {
+			t.Fatal(err)
+		}
 		full := make([]int32, len(e.pop[0].s))
 		for i, ind := range e.pop {
 			scoreCols(full, e.h, e.m, e.n, ind.q, e.l)
@@ -292,35 +297,81 @@ func TestGAErrors(t *testing.T) {
 		run  func() error
 		want string
 	}{
-		{"zero options", func() error { _, err := Refine(seed, p.h, p.labels, GAOptions{}); return err }, "Population = 0"},
+		{"zero options", func() error { _, err := Refine(context.Background(), seed, p.h, p.labels, GAOptions{}); return err }, "Population = 0"},
 		{"elite", func() error {
-			_, err := Refine(seed, p.h, p.labels, mod(func(o *GAOptions) { o.Elite = o.Population }))
+			_, err := Refine(context.Background(), seed, p.h, p.labels, mod(func(o *GAOptions) { o.Elite = o.Population }))
 			return err
 		}, "Elite"},
 		{"rate", func() error {
-			_, err := Refine(seed, p.h, p.labels, mod(func(o *GAOptions) { o.CrossoverRate = 1.5 }))
+			_, err := Refine(context.Background(), seed, p.h, p.labels, mod(func(o *GAOptions) { o.CrossoverRate = 1.5 }))
 			return err
 		}, "CrossoverRate"},
 		{"beta", func() error {
-			_, err := Refine(seed, p.h, p.labels, mod(func(o *GAOptions) { o.Beta = -1 }))
+			_, err := Refine(context.Background(), seed, p.h, p.labels, mod(func(o *GAOptions) { o.Beta = -1 }))
 			return err
 		}, "beta -1"},
-		{"labels", func() error { _, err := Refine(seed, p.h, p.labels[:5], DefaultGAOptions()); return err }, "5 labels for 20 rows"},
+		{"labels", func() error {
+			_, err := Refine(context.Background(), seed, p.h, p.labels[:5], DefaultGAOptions())
+			return err
+		}, "5 labels for 20 rows"},
 		{"shape", func() error {
-			_, err := Refine(seed, Activations{Rows: 20, Cols: 7, Data: make([]int8, 140)}, p.labels, DefaultGAOptions())
+			_, err := Refine(context.Background(), seed, Activations{Rows: 20, Cols: 7, Data: make([]int8, 140)}, p.labels, DefaultGAOptions())
 			return err
 		}, "7 columns"},
 		{"one class", func() error {
-			_, err := RandomGA(1, 3, p.h, make([]int, 20), DefaultGAOptions())
+			_, err := RandomGA(context.Background(), 1, 3, p.h, make([]int, 20), DefaultGAOptions())
 			return err
 		}, "at least 2 classes"},
-		{"random bound", func() error { _, err := RandomGA(2, 0, p.h, p.labels, DefaultGAOptions()); return err }, "bound 0"},
+		{"random bound", func() error {
+			_, err := RandomGA(context.Background(), 2, 0, p.h, p.labels, DefaultGAOptions())
+			return err
+		}, "bound 0"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.run()
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "quant: ") {
 				t.Errorf("error = %v, want a quant: error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestGAStopsOnContext: a GA with an (effectively) unbounded generation count
+// and no patience returns ctx's error once ctx ends, both when ctx has ended
+// before the call and when it ends during the run. Without the context check
+// the second case would run for about 10^9 generations (the test's timeout).
+func TestGAStopsOnContext(t *testing.T) {
+	p := synth(200, 30, 3, 3, 1.0, 5)
+	seed, err := Quantize(p.w, p.l, 30, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := smallOpts(1)
+	o.Generations = 1 << 30
+	o.Workers = 2
+	runs := map[string]func(ctx context.Context) (GAResult, error){
+		"refine": func(ctx context.Context) (GAResult, error) { return Refine(ctx, seed, p.h, p.labels, o) },
+		"random": func(ctx context.Context) (GAResult, error) { return RandomGA(ctx, p.l, 3, p.h, p.labels, o) },
+	}
+	for name, run := range runs {
+		t.Run(name+"/before", func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			if _, err := run(ctx); !errors.Is(err, context.Canceled) {
+				t.Errorf("error %v, want one wrapping context.Canceled", err)
+			}
+		})
+		t.Run(name+"/during", func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				// Cancel once the run is under way (after its first evaluations).
+				time.Sleep(20 * time.Millisecond)
+				cancel()
+			}()
+			res, err := run(ctx)
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("error %v (result after %d generations), want one wrapping context.Canceled", err, res.Generations)
 			}
 		})
 	}

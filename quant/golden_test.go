@@ -1,6 +1,7 @@
 package quant
 
 import (
+	"context"
 	"hash/fnv"
 	"math"
 	"testing"
@@ -66,9 +67,9 @@ func TestGAGolden(t *testing.T) {
 		run  func(o GAOptions) (GAResult, error)
 		want outcome
 	}{
-		{"refine", func(o GAOptions) (GAResult, error) { return Refine(seed, h, labels, o) },
+		{"refine", func(o GAOptions) (GAResult, error) { return Refine(context.Background(), seed, h, labels, o) },
 			outcome{CostBits: 0x40397f99969582d2, Generations: 150, Evaluations: 2720, QHash: 0x1b6584b32b07472d}},
-		{"random", func(o GAOptions) (GAResult, error) { return RandomGA(3, 3, h, labels, o) },
+		{"random", func(o GAOptions) (GAResult, error) { return RandomGA(context.Background(), 3, 3, h, labels, o) },
 			outcome{CostBits: 0x40381329c962dd10, Generations: 150, Evaluations: 2720, QHash: 0x8fd387b5c348bba1}},
 	} {
 		for _, workers := range []int{1, 2} {

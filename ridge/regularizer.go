@@ -51,47 +51,7 @@ func (r Regularizer) Diag(h []float64, m, n int) []float64 {
 
 // diag is Diag with zeroVar as R_jj of a zero-variance column.
 func (r Regularizer) diag(h []float64, m, n int, zeroVar float64) []float64 {
-	d := make([]float64, n)
-	switch r {
-	case Identity:
-		for j := range d {
-			d[j] = 1
-		}
-		return d
-	case Variance:
-	default:
-		panic(fmt.Sprintf("ridge: invalid regulariser %d", int(r)))
-	}
-	if m < 2 {
-		for j := range d {
-			d[j] = 1
-		}
-		return d
-	}
-	// Two passes (mean, then squared deviations) for accuracy, row by row
-	// so that memory is read contiguously.
-	mean := make([]float64, n)
-	for i := 0; i < m; i++ {
-		for j, v := range h[i*n : i*n+n] {
-			mean[j] += v
-		}
-	}
-	for j := range mean {
-		mean[j] /= float64(m)
-	}
-	for i := 0; i < m; i++ {
-		for j, v := range h[i*n : i*n+n] {
-			dv := v - mean[j]
-			d[j] += dv * dv
-		}
-	}
-	for j := range d {
-		d[j] /= float64(m - 1)
-		if d[j] == 0 {
-			d[j] = zeroVar
-		}
-	}
-	return d
+	return diagRows(r, m, n, zeroVar, nil, func(i int) []float64 { return h[i*n : i*n+n] })
 }
 
 // regDiag returns the diagonal of R as s uses it: Diag for the exact

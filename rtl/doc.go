@@ -7,8 +7,13 @@
 //	rtl/<prefix>_core.v    the datapath, from a template
 //	rtl/<prefix>_top.v     the valid/ready stream top (docs/rtl-interface.md §3)
 //	rtl/<prefix>_axis.v    the AXI4-Stream wrapper (§4), with Options.Axis
+//	rtl/<prefix>_system.v  the Zynq system top (docs/system-interface.md), with Options.System:
+//	                       AXI4-Stream batches with robust framing, AXI4-Lite registers
+//	                       (rtl/regmap), and with Options.ReloadableReadout a two-bank
+//	                       readout RAM the host rewrites at run time
 //	mem/<prefix>_*.mem     ROM contents ($readmemh): W_in (and biases), readout, sigmoid LUT
-//	vectors/               test vectors and expectations (§5), computed by rtl/sim
+//	vectors/               test vectors and expectations (§5), computed by rtl/sim;
+//	                       vectors/sys_* the system top's scripted run
 //	design.json            the plan (rtl/plan): widths, stages, latency, ROMs, resources
 //	model.json             the model
 //	tb/, Makefile, vivado/, constraints/   from the testbench and constraints packages
@@ -36,9 +41,17 @@
 // one vector every max(G, 2) cycles. Latency from the input transfer to the first
 // cycle of out_valid_o, for a vector that finds the output free, is
 // G + F + T_argmax + 2 cycles (plan.Plan.Latency, F the flight stages from A to the
-// lane-sum tree). The AXI4-Stream wrapper adds a K-beat deserialiser (one more
-// cycle of latency) and an (L+1)-beat serialiser that sends straight from the
-// output register.
+// lane-sum tree). The AXI4-Stream wrapper adds a deserialiser that holds K−1 beats
+// and passes the K-th straight into the input register (no extra latency; a frame
+// of the wrong length is dropped at its TLAST and counted) and an (L+1)-beat
+// serialiser that sends straight from the output register.
+//
+// What differs between network types — the hidden layer from stage A to H, its
+// ROM words, its primitives and its core template — is the network's
+// plan.Layer (rtl/plan/<net>.go) and simulator (rtl/sim/<net>.go); the
+// readout, lane sums, accumulators and argmax after H are one shared template
+// (templates/core_readout.v.tmpl). docs/architecture.md lists what a new
+// network type touches.
 //
 // ROM files are found through the MemDir parameter of every top ("mem/" by default,
 // with a trailing slash): it is relative to the simulator's working directory, which

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
 )
 
 // TestLintMatrix emits designs covering every value of the CI matrix (N ∈ {1, 7,

@@ -1,8 +1,11 @@
 package rtl
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/constraints"
 	"io/fs"
 	"os"
 	"path"
@@ -13,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
 	"github.com/hdlgen/hdlgen/rtl/sim"
 )
 
@@ -21,9 +25,9 @@ const (
 	DefaultVectors          = 1000
 	DefaultReadyProbability = 0.7
 	DefaultMaxGap           = 4
-	// Part and ClockPeriodNS are the ZedBoard target (DESIGN.md, "Hardware").
-	Part          = "xc7z020clg484-1"
-	ClockPeriodNS = 10.0
+	// Part and ClockPeriodNS are the target's (package board).
+	Part          = board.Part
+	ClockPeriodNS = board.ClockPeriodNS
 	// MarkerFile marks a directory written by Emit; Emit replaces such a directory
 	// without asking.
 	MarkerFile = ".hdlgen-emit"
@@ -54,6 +58,14 @@ type Options struct {
 	// (0 means plan's defaults).
 	AdderLevelsPerStage  int
 	ArgmaxLevelsPerStage int
+	// System also emits a system top: "" for none, SystemZynq for <prefix>_system
+	// (docs/system-interface.md), with its testbench and expected outputs.
+	System string
+	// ReloadableReadout gives the system a readout the host can rewrite (two
+	// banks, plan.Options.ReloadableReadout); it needs System.
+	ReloadableReadout bool
+	// SystemNoScores sends one-beat records (class only) from the system top.
+	SystemNoScores bool
 }
 
 // Report describes an emitted design.
@@ -65,10 +77,18 @@ type Report struct {
 	MemFiles  []string   // the ROM .mem files
 	StreamTop string     // <prefix>_top
 	AxisTop   string     // <prefix>_axis, or "" without Options.Axis
+	SystemTop string     // <prefix>_system, or "" without Options.System
 	Vectors   int        // test vectors written
-	// StreamCycles and AxisCycles are the simulated lengths of the test-vector runs.
+	// StreamCycles, AxisCycles and SystemCycles are the simulated lengths of the
+	// test-vector runs.
 	StreamCycles int
 	AxisCycles   int
+	SystemCycles int
+	// SystemII is the system's nominal cycles per vector (TIMING.II) and
+	// SystemCyclesPerVector what its simulation measured in the steady state of
+	// the free-running batch (0 when that batch is too short).
+	SystemII              int
+	SystemCyclesPerVector float64
 	// Testbench reports whether testbench, Makefile, Vivado and XDC files were
 	// written (they come from the testbench and constraints packages).
 	Testbench bool
@@ -99,15 +119,33 @@ func (o *Options) normalize() error {
 }
 
 // Generate builds every file of the design in memory, as DIR-relative path →
-// content, without touching the file system. Emit writes them.
-func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) {
+// content, without touching the file system. Emit writes them. It stops with
+// ctx's error when ctx is cancelled.
+func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]byte, *Report, error) {
 	if err := opts.normalize(); err != nil {
 		return nil, nil, err
 	}
 	pl, err := plan.New(m, plan.Options{Parallel: opts.Parallel,
-		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage})
+		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage,
+		ReloadableReadout: opts.ReloadableReadout})
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	if err := checkSystem(pl, &opts); err != nil {
+		return nil, nil, err
+	}
+	modelJSON, err := model.Marshal(m)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	var sys *sysSpec
+	if opts.System != "" {
+		shape := newSystemShape(pl, &opts)
+		id, err := regmap.NewIdentity(pl, modelJSON, shape.Latency, shape.II, opts.ReloadableReadout, shape.Scores)
+		if err != nil {
+			return nil, nil, fmt.Errorf("rtl: %w", err)
+		}
+		sys = &sysSpec{shape: shape, id: id}
 	}
 	if opts.Axis && !pl.AxisOK {
 		return nil, nil, fmt.Errorf("rtl: the AXI4-Stream wrapper needs AW ≤ %d and LW ≤ %d, this design has AW=%d, LW=%d",
@@ -121,22 +159,41 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	stream, err := core.RunStream(st)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("rtl: %w", err)
+	}
+	stream, err := core.RunStream(ctx, st)
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtl: simulate the stream top: %w", err)
 	}
 	var axis *sim.Run
 	if opts.Axis {
-		if axis, err = core.RunAxis(st); err != nil {
+		if axis, err = core.RunAxis(ctx, st); err != nil {
 			return nil, nil, fmt.Errorf("rtl: simulate the AXI4-Stream wrapper: %w", err)
 		}
+		junk := 0
+		for _, j := range st.AxisJunk {
+			if j != 0 {
+				junk++
+			}
+		}
+		if axis.Dropped != junk {
+			return nil, nil, fmt.Errorf("rtl: internal error: the AXI4-Stream wrapper dropped %d frames, %d were malformed", axis.Dropped, junk)
+		}
 	}
-	if err := crossCheck(m, st, stream, axis); err != nil {
+	if err := crossCheck(ctx, m, st, stream, axis); err != nil {
 		return nil, nil, err
+	}
+	var sysVecs map[string][]byte
+	var sysParams []param
+	if sys != nil {
+		if sysVecs, sysParams, sys.cyclesPerVector, err = simulateSystem(ctx, m, pl, core, sys, st, &opts); err != nil {
+			return nil, nil, err
+		}
 	}
 
 	files := map[string][]byte{}
-	rtlNames, vfiles, err := verilogFiles(m, pl, opts.Axis)
+	rtlNames, vfiles, err := verilogFiles(m, pl, opts.Axis, sys)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,22 +206,29 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 		memNames = append(memNames, name)
 	}
 	slices.Sort(memNames)
-	for name, b := range vectorFiles(m, pl, st, stream, axis) {
+	for name, b := range vectorFiles(m, pl, st, stream, axis, sysParams) {
+		files[name] = b
+	}
+	for name, b := range sysVecs {
 		files[name] = b
 	}
 	if files["design.json"], err = pl.JSON(); err != nil {
 		return nil, nil, err
 	}
-	if files["model.json"], err = model.Marshal(m); err != nil {
-		return nil, nil, fmt.Errorf("rtl: %w", err)
-	}
+	files["model.json"] = modelJSON
 	rep := &Report{Plan: pl, RTLFiles: rtlNames, MemFiles: memNames, StreamTop: pl.Prefix + "_top",
 		Vectors: len(st.Inputs), StreamCycles: stream.Cycles}
 	if opts.Axis {
 		rep.AxisTop = pl.Prefix + "_axis"
 		rep.AxisCycles = axis.Cycles
 	}
-	d := tbDesign{Prefix: pl.Prefix, StreamTop: rep.StreamTop, AxisTop: rep.AxisTop, RTLFiles: rtlNames, StreamRTLFiles: streamTopFiles(pl, rtlNames),
+	if sys != nil {
+		rep.SystemTop = pl.Prefix + "_system"
+		rep.SystemCycles = sys.cycles
+		rep.SystemII = sys.shape.II
+		rep.SystemCyclesPerVector = sys.cyclesPerVector
+	}
+	d := tbDesign{Prefix: pl.Prefix, StreamTop: rep.StreamTop, AxisTop: rep.AxisTop, SystemTop: rep.SystemTop, RTLFiles: rtlNames, StreamRTLFiles: streamTopFiles(pl, rtlNames),
 		MemFiles: memNames, Part: Part, ClockPeriodNS: ClockPeriodNS}
 	if tbFiles != nil {
 		tb, err := tbFiles(d)
@@ -183,7 +247,12 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 		rep.Testbench = true
 	}
 	if boardXDC != nil {
-		files["constraints/zedboard.xdc"] = boardXDC(d)
+		files[constraints.XDCPath] = boardXDC(d)
+	}
+	if sys != nil && systemExtraFiles != nil {
+		if err := systemExtraFiles(files, m, pl, sys.id, rep.SystemTop, rtlNames, memNames); err != nil {
+			return nil, nil, err
+		}
 	}
 	files[MarkerFile] = []byte("This directory was written by `hdlgen emit`; the next emit into it replaces it as a whole.\n")
 	for name := range files {
@@ -193,16 +262,22 @@ func Generate(m *model.Model, opts Options) (map[string][]byte, *Report, error) 
 	return files, rep, nil
 }
 
+// ctxVectors is the number of vectors checked between two checks of the context.
+const ctxVectors = 256
+
 // Emit generates the design of m and writes it to dir: rtl/*.v, mem/*.mem,
 // vectors/*, design.json, model.json and, from the testbench and constraints
 // packages, tb/, Makefile, vivado/ and constraints/. The files are built in a
 // temporary sibling directory that replaces dir only when complete, so a failed
 // emit leaves dir as it was. A non-empty dir not written by Emit is refused unless
-// opts.Force.
-func Emit(m *model.Model, opts Options, dir string) (*Report, error) {
-	files, rep, err := Generate(m, opts)
+// opts.Force. It stops with ctx's error, writing nothing, when ctx is cancelled.
+func Emit(ctx context.Context, m *model.Model, opts Options, dir string) (*Report, error) {
+	files, rep, err := Generate(ctx, m, opts)
 	if err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("rtl: %w", err)
 	}
 	abs, err := install(dir, files, opts.Force)
 	if err != nil {
@@ -214,18 +289,17 @@ func Emit(m *model.Model, opts Options, dir string) (*Report, error) {
 
 // crossCheck compares the simulator's scores with the model package's own
 // arithmetic: a disagreement is a bug in hdlgen, never in the input.
-func crossCheck(m *model.Model, st sim.Stimulus, runs ...*sim.Run) error {
+func crossCheck(ctx context.Context, m *model.Model, st sim.Stimulus, runs ...*sim.Run) error {
+	net, err := m.Integer()
+	if err != nil {
+		return fmt.Errorf("rtl: %w", err)
+	}
 	h := make([]int, m.N())
 	for v, in := range st.Inputs {
-		if m.Int != nil {
-			m.Int.HiddenTo(h, in)
-		} else {
-			a := make([]uint8, len(in))
-			for i, x := range in {
-				a[i] = uint8(x)
-			}
-			m.Fixed.HiddenTo(h, a)
+		if v%ctxVectors == 0 && ctx.Err() != nil {
+			return fmt.Errorf("rtl: %w", ctx.Err())
 		}
+		net.HiddenIntsTo(h, in)
 		want := m.Readout.Scores(h, m.L())
 		for _, run := range runs {
 			if run == nil {

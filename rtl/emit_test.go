@@ -3,6 +3,9 @@ package rtl
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
+	"io/fs"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -11,8 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
@@ -73,7 +76,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 	}
 
 	// A fresh directory: only DIR appears beside it.
-	if _, err := Emit(m, o, dir); err != nil {
+	if _, err := Emit(context.Background(), m, o, dir); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"out"}, listParent()); diff != "" {
@@ -84,7 +87,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Emit(m, o, dir); err != nil {
+	if _, err := Emit(context.Background(), m, o, dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
@@ -96,7 +99,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 
 	// A failed emit leaves the previous contents and nothing beside them.
 	before := readTree(t, dir)
-	if _, err := Emit(m, Options{Parallel: 99}, dir); err == nil {
+	if _, err := Emit(context.Background(), m, Options{Parallel: 99}, dir); err == nil {
 		t.Fatal("P > N did not fail")
 	}
 	if diff := cmp.Diff(before, readTree(t, dir)); diff != "" {
@@ -106,7 +109,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 		t.Errorf("files beside DIR after a failed emit (-want +got):\n%s", diff)
 	}
 	// A failed emit into a new directory creates nothing.
-	if _, err := Emit(m, Options{Parallel: 99}, filepath.Join(parent, "never")); err == nil {
+	if _, err := Emit(context.Background(), m, Options{Parallel: 99}, filepath.Join(parent, "never")); err == nil {
 		t.Fatal("P > N did not fail")
 	}
 	if diff := cmp.Diff([]string{"out"}, listParent()); diff != "" {
@@ -121,25 +124,25 @@ func TestEmitDirectoryRules(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Emit(m, o, foreign); err == nil || !strings.Contains(err.Error(), "not written by hdlgen") {
+	if _, err := Emit(context.Background(), m, o, foreign); err == nil || !strings.Contains(err.Error(), "not written by hdlgen") {
 		t.Errorf("emit into a foreign directory: %v", err)
 	}
 	if b, err := os.ReadFile(filepath.Join(foreign, "notes.txt")); err != nil || string(b) != "keep" {
 		t.Errorf("the foreign directory was touched: %q %v", b, err)
 	}
 	o.Force = true
-	if _, err := Emit(m, o, foreign); err != nil {
+	if _, err := Emit(context.Background(), m, o, foreign); err != nil {
 		t.Errorf("forced emit: %v", err)
 	}
 	// An empty existing directory is fine; a file is not.
 	empty := filepath.Join(parent, "empty")
 	os.Mkdir(empty, 0o755)
-	if _, err := Emit(m, Options{Vectors: 10}, empty); err != nil {
+	if _, err := Emit(context.Background(), m, Options{Vectors: 10}, empty); err != nil {
 		t.Errorf("emit into an empty directory: %v", err)
 	}
 	file := filepath.Join(parent, "file")
 	os.WriteFile(file, nil, 0o644)
-	if _, err := Emit(m, Options{Vectors: 10}, file); err == nil {
+	if _, err := Emit(context.Background(), m, Options{Vectors: 10}, file); err == nil {
 		t.Error("emit over a file did not fail")
 	}
 }
@@ -165,7 +168,7 @@ func TestEmitErrors(t *testing.T) {
 		{"axis too wide", wide, Options{Axis: true, Parallel: 9000}, "AW ≤ 32"},
 	}
 	for _, tc := range tests {
-		_, _, err := Generate(tc.m, tc.o)
+		_, _, err := Generate(context.Background(), tc.m, tc.o)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want it to mention %q", tc.name, err, tc.want)
 		}
@@ -224,7 +227,7 @@ func TestROMLayout(t *testing.T) {
 		p     int
 	}{{intShape(70, 11, 3, 3, 6), 4}, {r8Shape(3, 7, 3), 3}} {
 		m := testmodel.Random(tc.shape, "rom", 5)
-		files, rep, err := Generate(m, Options{Parallel: tc.p, Vectors: 1})
+		files, rep, err := Generate(context.Background(), m, Options{Parallel: tc.p, Vectors: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,25 +241,25 @@ func TestROMLayout(t *testing.T) {
 			g, p := j/pl.P, j%pl.P
 			for i := 0; i < pl.K; i++ {
 				var got, want int64
-				if m.Int != nil {
+				if net, ok := m.Net.(*model.IntNet); ok {
 					got = ufield(win[g], i*pl.P+p, 1)
-					if j < pl.N && m.Int.Signs.Negative(j, i) {
+					if j < pl.N && net.Signs.Negative(j, i) {
 						want = 1
 					}
 				} else {
 					got = field(win[g], (p*(pl.K+1)+i)*8, 8)
 					if j < pl.N {
-						want = int64(m.Fixed.Win[j*pl.K+i])
+						want = int64(m.Net.(*model.FixedNet).Win[j*pl.K+i])
 					}
 				}
 				if got != want {
 					t.Fatalf("%s: W_in[%d][%d] = %d in the ROM, %d in the model", tc.shape, j, i, got, want)
 				}
 			}
-			if m.Fixed != nil {
+			if net, ok := m.Net.(*model.FixedNet); ok {
 				want := int64(0)
 				if j < pl.N {
-					want = int64(m.Fixed.Bias[j])
+					want = int64(net.Bias[j])
 				}
 				if got := field(win[g], (p*(pl.K+1)+pl.K)*8, 8); got != want {
 					t.Fatalf("%s: bias[%d] = %d in the ROM, %d in the model", tc.shape, j, got, want)
@@ -272,9 +275,9 @@ func TestROMLayout(t *testing.T) {
 				}
 			}
 		}
-		if m.Fixed != nil {
+		if net, ok := m.Net.(*model.FixedNet); ok {
 			lut := hexRows(t, string(files[pl.ROM(plan.ROMLUT).File]))
-			for a, v := range m.Fixed.LUT {
+			for a, v := range net.LUT {
 				if lut[a].Int64() != int64(v) {
 					t.Fatalf("LUT[%d] = %d, want %d", a, lut[a].Int64(), v)
 				}
@@ -291,7 +294,7 @@ func TestVectorFiles(t *testing.T) {
 	for r := range data.Y {
 		rows = append(rows, data.X[r*4:(r+1)*4])
 	}
-	files, rep, err := Generate(m, Options{Parallel: 3, Vectors: 200, Seed: 1, Rows: rows, Axis: true})
+	files, rep, err := Generate(context.Background(), m, Options{Parallel: 3, Vectors: 200, Seed: 1, Rows: rows, Axis: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +377,7 @@ func TestVectorFiles(t *testing.T) {
 
 func hidden(m *model.Model, levels []int) []int {
 	h := make([]int, m.N())
-	m.Int.HiddenTo(h, levels)
+	m.Net.(*model.IntNet).HiddenTo(h, levels)
 	return h
 }
 
@@ -422,17 +425,32 @@ func TestStreamTopFiles(t *testing.T) {
 		}
 		got := streamTopFiles(pl, withAxis.RTLFiles)
 		if diff := cmp.Diff(plain.RTLFiles, got); diff != "" {
-			t.Errorf("%s: stream top files (-without --axis +stream list with --axis):\n%s", m.Arch, diff)
+			t.Errorf("%s: stream top files (-without --axis +stream list with --axis):\n%s", m.Arch(), diff)
 		}
 		mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := "STREAM_RTL := " + strings.Join(got, " ") + "\n"; !strings.Contains(string(mk), want) {
-			t.Errorf("%s: Makefile lacks %q", m.Arch, want)
+			t.Errorf("%s: Makefile lacks %q", m.Arch(), want)
 		}
 		if !strings.Contains(string(mk), "read_verilog $(STREAM_RTL)") {
-			t.Errorf("%s: the Makefile's synth target does not read $(STREAM_RTL)", m.Arch)
+			t.Errorf("%s: the Makefile's synth target does not read $(STREAM_RTL)", m.Arch())
 		}
+	}
+}
+
+// TestEmitCancelled: a cancelled context stops Emit with its error and
+// writes nothing.
+func TestEmitCancelled(t *testing.T) {
+	m := testmodel.Random(intShape(3, 5, 3, 2, 4), "c", 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Emit(ctx, m, Options{}, dir); !errors.Is(err, context.Canceled) {
+		t.Errorf("Emit with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s exists after a cancelled emit (%v)", dir, err)
 	}
 }

@@ -1,18 +1,14 @@
 package rtl
 
 import (
-	"flag"
-	"os"
+	"context"
+	"github.com/hdlgen/hdlgen/internal/golden"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // ownFile reports whether rtl itself generates the file (the testbench and
 // constraints packages have their own golden tests).
@@ -26,7 +22,8 @@ func ownFile(name string) bool {
 }
 
 // TestGolden compares a tiny intRVFL and a tiny rvfl8 emit byte for byte with
-// testdata/golden; `go test ./rtl -run TestGolden -update` rewrites them.
+// testdata/golden; `go test ./rtl -run TestGolden -update` rewrites them
+// (internal/golden).
 func TestGolden(t *testing.T) {
 	cases := map[string]struct {
 		shape testmodel.Shape
@@ -47,58 +44,16 @@ func TestGolden(t *testing.T) {
 			}
 			rows = append(rows, row)
 		}
-		files, _, err := Generate(m, Options{Parallel: tc.p, Axis: true, Vectors: 12, Seed: 1, Rows: rows})
+		files, _, err := Generate(context.Background(), m, Options{Parallel: tc.p, Axis: true, Vectors: 12, Seed: 1, Rows: rows})
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir := filepath.Join("testdata", "golden", name)
-		var names []string
-		for f := range files {
+		own := map[string][]byte{}
+		for f, b := range files {
 			if ownFile(f) {
-				names = append(names, f)
+				own[f] = b
 			}
 		}
-		slices.Sort(names)
-		if *update {
-			if err := os.RemoveAll(dir); err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range names {
-				p := filepath.Join(dir, filepath.FromSlash(f))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, files[f], 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			continue
-		}
-		var want []string
-		err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			rel, _ := filepath.Rel(dir, p)
-			want = append(want, filepath.ToSlash(rel))
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("%s: %v (run with -update to create the golden files)", name, err)
-		}
-		slices.Sort(want)
-		if diff := cmp.Diff(want, names); diff != "" {
-			t.Errorf("%s: file list (-golden +emitted):\n%s", name, diff)
-			continue
-		}
-		for _, f := range names {
-			golden, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(golden), string(files[f])); diff != "" {
-				t.Errorf("%s/%s differs from the golden file (-golden +emitted):\n%s", name, f, diff)
-			}
-		}
+		golden.CheckDir(t, filepath.Join("testdata", "golden", name), own)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
 )
 
 // harnessDir holds rtl's own minimal testbenches (the product testbenches come
@@ -48,7 +48,7 @@ func run(t *testing.T, dir string, timeout time.Duration, name string, args ...s
 func emitted(t *testing.T, m *model.Model, o Options) (string, *Report) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "design")
-	rep, err := Emit(m, o, dir)
+	rep, err := Emit(context.Background(), m, o, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +60,10 @@ func emitted(t *testing.T, m *model.Model, o Options) (string, *Report) {
 func lint(t *testing.T, dir string, rep *Report) {
 	t.Helper()
 	tops := []string{rep.StreamTop}
-	if rep.AxisTop != "" {
-		tops = append(tops, rep.AxisTop)
+	for _, top := range []string{rep.AxisTop, rep.SystemTop} {
+		if top != "" {
+			tops = append(tops, top)
+		}
 	}
 	for _, top := range tops {
 		args := append([]string{"--lint-only", "-Wall", "--language", "1364-2005", "--top-module", top}, rep.RTLFiles...)

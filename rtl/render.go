@@ -10,6 +10,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
 	"github.com/hdlgen/hdlgen/rtl/templates"
 )
 
@@ -18,11 +19,22 @@ type view struct {
 	*plan.Plan
 	ModelQuoted         string // the model name as an ASCII-safe quoted string
 	Data                string // the training data's name, quoted, or ""
-	IsInt               bool
+	GroupBase           bool   // the core takes the group's first neuron (plan.Layer.GroupBase)
 	Axis                bool
 	FileRole            string
 	LatencyFormulaASCII string
 	InBeatW, OutBeatW   int
+	// The reloadable readout (readout_ram.v.tmpl): enabled clocks from a group's
+	// issue to its readout RAM read, and the alignment of two port declarations.
+	RoReadStages          int
+	RoWdataPad, RoAddrPad string
+	WoutW                 int // readout word width P·L·QW
+}
+
+// readoutView is what the shared core_readout template sees.
+type readoutView struct {
+	view
+	HiddenWire string // the P activations as signed MAC operands
 }
 
 var (
@@ -38,6 +50,9 @@ func parsed() (*template.Template, error) {
 			// pad aligns the comment after a parameter value: value + pad is 7 columns.
 			"pad": func(v int) string { return strings.Repeat(" ", max(1, 7-len(strconv.Itoa(v)))) },
 			"add": func(a, b int) int { return a + b },
+			// readoutArgs passes a core template's MAC operand wire to the
+			// shared core_readout template.
+			"readoutArgs": func(v view, hiddenWire string) readoutView { return readoutView{v, hiddenWire} },
 		}
 		tmpl, tmplErr = template.New("rtl").Funcs(funcs).Option("missingkey=error").ParseFS(templates.FS, "*.tmpl")
 	})
@@ -48,7 +63,7 @@ func newView(m *model.Model, pl *plan.Plan, axis bool) view {
 	v := view{
 		Plan:        pl,
 		ModelQuoted: strconv.QuoteToASCII(m.Name),
-		IsInt:       pl.Arch == model.IntRVFL,
+		GroupBase:   pl.Layer().GroupBase(),
 		Axis:        axis,
 		InBeatW:     max(1, plan.Clog2(pl.K)),
 		OutBeatW:    plan.Clog2(pl.L + 1),
@@ -57,6 +72,13 @@ func newView(m *model.Model, pl *plan.Plan, axis bool) view {
 		v.Data = strconv.QuoteToASCII(d)
 	}
 	v.LatencyFormulaASCII = toASCII(pl.LatencyFormula)
+	// The readout RAM is read with b_tag, in the last clock before stage H:
+	// the flight stages without H, the MAC product and the lane-sum registers.
+	v.RoReadStages = pl.FlightStages - 2 - pl.LaneTree.Stages
+	v.WoutW = pl.ROM(plan.ROMWout).Width
+	// Port names start in column 23 after "wire ".
+	v.RoWdataPad = strings.Repeat(" ", max(0, 22-len(fmt.Sprintf("[%d*Classes*%d-1:0]", pl.P, pl.QW))))
+	v.RoAddrPad = strings.Repeat(" ", max(0, 22-len(fmt.Sprintf("[%d-1:0]", pl.GroupW))))
 	return v
 }
 
@@ -71,8 +93,8 @@ func toASCII(s string) string {
 	}, r.Replace(s))
 }
 
-// render executes one template.
-func render(name string, v view) ([]byte, error) {
+// render executes one template with data v (a view, or a view with more).
+func render(name string, v any) ([]byte, error) {
 	t, err := parsed()
 	if err != nil {
 		return nil, fmt.Errorf("rtl: parse templates: %w", err)
@@ -85,10 +107,11 @@ func render(name string, v view) ([]byte, error) {
 }
 
 // verilogFiles renders the model-specific modules and returns them with the
-// primitives they need, as DIR-relative paths in dependency order.
-func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, files map[string][]byte, err error) {
+// primitives they need, as DIR-relative paths in dependency order. sys is the
+// system top's shape and identity, nil without one.
+func verilogFiles(m *model.Model, pl *plan.Plan, axis bool, sys *sysSpec) (names []string, files map[string][]byte, err error) {
 	files = map[string][]byte{}
-	for _, p := range primitivesFor(pl.Arch, axis) {
+	for _, p := range primitivesFor(pl, axis, sys != nil) {
 		b, err := templates.FS.ReadFile(p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("rtl: primitive %s: %w", p, err)
@@ -99,7 +122,7 @@ func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, fil
 	}
 	type gen struct{ tmpl, module, role string }
 	gens := []gen{
-		{"core_" + string(pl.Arch) + ".v.tmpl", pl.Prefix + "_core", "the datapath"},
+		{pl.Layer().CoreTemplate(), pl.Prefix + "_core", "the datapath"},
 		{"top.v.tmpl", pl.Prefix + "_top", "the stream top"},
 	}
 	if axis {
@@ -116,14 +139,38 @@ func verilogFiles(m *model.Model, pl *plan.Plan, axis bool) (names []string, fil
 		names = append(names, name)
 		files[name] = b
 	}
+	if sys != nil {
+		v := newView(m, pl, axis)
+		module := pl.Prefix + "_system"
+		v.FileRole = module + ".v, the Zynq system top (docs/system-interface.md)"
+		sv, err := newSysView(v, sys.shape, sys.id)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := render("system.v.tmpl", sv)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := "rtl/" + module + ".v"
+		names = append(names, name)
+		files[name] = b
+	}
 	return names, files, nil
+}
+
+// sysSpec is a system top to render, and its simulation's results.
+type sysSpec struct {
+	shape           systemShape
+	id              regmap.Identity
+	cycles          int
+	cyclesPerVector float64
 }
 
 // streamTopFiles returns the files of names (verilogFiles' list) that the stream
 // top needs: all but the AXI4-Stream wrapper and its primitives, in order.
 func streamTopFiles(pl *plan.Plan, names []string) []string {
 	need := map[string]bool{"rtl/" + pl.Prefix + "_core.v": true, "rtl/" + pl.Prefix + "_top.v": true}
-	for _, p := range primitivesFor(pl.Arch, false) {
+	for _, p := range primitivesFor(pl, false, false) {
 		need["rtl/"+p] = true
 	}
 	var out []string
@@ -136,21 +183,30 @@ func streamTopFiles(pl *plan.Plan, names []string) []string {
 }
 
 // primitivesFor lists the primitives a design uses, dependencies first.
-func primitivesFor(arch model.Arch, axis bool) []string {
+func primitivesFor(pl *plan.Plan, axis, system bool) []string {
 	use := map[string]bool{
 		"hdlgen_delay.v": true, "hdlgen_rom.v": true, "hdlgen_addtree.v": true,
 		"hdlgen_argmax.v": true, "hdlgen_issue.v": true, "hdlgen_outreg.v": true, "hdlgen_mac.v": true,
 	}
-	if arch == model.IntRVFL {
-		use["hdlgen_level_offset.v"] = true
-		use["hdlgen_intrvfl_hidden.v"] = true
-	} else {
-		use["hdlgen_rvfl8_hidden.v"] = true
+	for _, p := range pl.Layer().Primitives() {
+		use[p] = true
+	}
+	if pl.ReloadableReadout {
+		use["hdlgen_ro_ram.v"] = true
 	}
 	if axis {
 		use["hdlgen_sext.v"] = true
+		use["hdlgen_axis_hold.v"] = true
 		use["hdlgen_axis_in.v"] = true
 		use["hdlgen_axis_out.v"] = true
+	}
+	if system {
+		use["hdlgen_sext.v"] = true
+		use["hdlgen_axis_hold.v"] = true
+		use["hdlgen_axis_frames.v"] = true
+		use["hdlgen_axis_fifo.v"] = true
+		use["hdlgen_axis_records.v"] = true
+		use["hdlgen_axil.v"] = true
 	}
 	var out []string
 	for _, p := range templates.Primitives {

@@ -10,7 +10,8 @@ import (
 // lanes of the last group beyond neuron N−1 hold zeros.
 func romFiles(m *model.Model, pl *plan.Plan) map[string][]byte {
 	files := map[string][]byte{}
-	k, n, l, p := pl.K, pl.N, pl.L, pl.P
+	layer := pl.Layer()
+	n, l, p := pl.N, pl.L, pl.P
 	win := pl.ROM(plan.ROMWin)
 	wout := pl.ROM(plan.ROMWout)
 	winLines := make([]string, pl.Groups)
@@ -23,20 +24,7 @@ func romFiles(m *model.Model, pl *plan.Plan) map[string][]byte {
 			if j >= n {
 				break
 			}
-			switch pl.Arch {
-			case model.IntRVFL:
-				for i := 0; i < k; i++ {
-					if m.Int.Signs.Negative(j, i) {
-						wb.set(i*p+lane, 1, 1) // feature-major: the hidden layer is bit-sliced
-					}
-				}
-			case model.RVFL8:
-				base := lane * (k + 1) * 8
-				for i := 0; i < k; i++ {
-					wb.set(base+i*8, 8, int64(m.Fixed.Win[j*k+i]))
-				}
-				wb.set(base+k*8, 8, int64(m.Fixed.Bias[j]))
-			}
+			layer.WinLane(pl, m.Net, j, lane, wb.set)
 			for c := 0; c < l; c++ {
 				ob.set((c*p+lane)*pl.QW, pl.QW, int64(m.Readout.Q[c*n+j])) // class-major
 			}
@@ -45,14 +33,22 @@ func romFiles(m *model.Model, pl *plan.Plan) map[string][]byte {
 		woutLines[g] = ob.hex()
 	}
 	files[win.File] = memFile(winLines)
-	files[wout.File] = memFile(woutLines)
-	if pl.Arch == model.RVFL8 {
-		lut := pl.ROM(plan.ROMLUT)
-		lines := make([]string, len(m.Fixed.LUT))
-		for a, v := range m.Fixed.LUT {
-			lines[a] = hexWord(8, int64(v))
+	if pl.ReloadableReadout {
+		// Both banks of the readout RAM, each padded to 2^GroupW words.
+		bank := append(woutLines, make([]string, 1<<pl.GroupW-pl.Groups)...)
+		for a := pl.Groups; a < len(bank); a++ {
+			bank[a] = hexWord(wout.Width, 0)
 		}
-		files[lut.File] = memFile(lines)
+		woutLines = append(bank, bank...)
+	}
+	files[wout.File] = memFile(woutLines)
+	for role, words := range layer.ExtraROMWords(pl, m.Net) {
+		rom := pl.ROM(role)
+		lines := make([]string, len(words))
+		for a, v := range words {
+			lines[a] = hexWord(rom.Width, v)
+		}
+		files[rom.File] = memFile(lines)
 	}
 	return files
 }

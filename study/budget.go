@@ -2,20 +2,18 @@ package study
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
-	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
@@ -28,7 +26,7 @@ import (
 
 // BudgetNetworks are the two hardware networks of the budget study: the
 // intRVFL with a 5-bit rounded readout and the 8-bit fixed-point RVFL.
-var BudgetNetworks = []Network{IntRVFL, RVFL8}
+var BudgetNetworks = []protocol.Network{protocol.IntRVFL, protocol.RVFL8}
 
 // BudgetReadoutBits is the intRVFL readout width of the budget study (the
 // paper's choice after Fig. 6): levels −15…15.
@@ -44,14 +42,6 @@ const (
 	budgetFingerprintKind = "budget-v1"
 )
 
-// MedianShape and MedianN are the paper's "network with typical parameters":
-// the median K, N and L over the 121 datasets (K=16, N=512, L=4), an intRVFL
-// with κ=3 and a 5-bit readout.
-var (
-	MedianShape = power.Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: BudgetReadoutBits}
-	MedianN     = 512
-)
-
 // Budget is one energy budget per classification.
 type Budget struct {
 	Label string  `json:"label"` // folder name: the energy as given (µ/μ written u, no spaces) or "median"
@@ -62,18 +52,18 @@ type Budget struct {
 	MedianDesign *power.Estimate `json:"median_design,omitempty"`
 }
 
-// MedianBudget returns the estimate of the median intRVFL (MedianShape,
-// N = MedianN) at the parallelism P ∈ power.DefaultPs (P ≤ N, design fits the
+// MedianBudget returns the estimate of the median intRVFL (power.MedianShape,
+// N = power.MedianN) at the parallelism P ∈ power.DefaultPs (P ≤ N, design fits the
 // xc7z020) that minimises its budgeted energy — the same candidates and the
 // same criterion as power.Size. Ties go to the smaller P.
 func MedianBudget(p power.Params) (power.Estimate, error) {
 	var best power.Estimate
 	found := false
 	for _, ps := range power.DefaultPs {
-		if ps > MedianN {
+		if ps > power.MedianN {
 			break
 		}
-		e, err := power.EstimateAnalytic(power.Design{Shape: MedianShape, N: MedianN, P: ps}, p)
+		e, err := power.EstimateAnalytic(power.Design{Shape: power.MedianShape, N: power.MedianN, P: ps}, p)
 		if err != nil {
 			return power.Estimate{}, fmt.Errorf("budget: median network at P=%d: %w", ps, err)
 		}
@@ -97,11 +87,7 @@ func MedianBudget(p power.Params) (power.Estimate, error) {
 func ParseBudgets(s string, p power.Params) ([]Budget, error) {
 	var out []Budget
 	seen := map[string]bool{}
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
+	for _, f := range List(s) {
 		var b Budget
 		if strings.EqualFold(f, MedianBudgetLabel) {
 			e, err := MedianBudget(p)
@@ -144,21 +130,25 @@ type BudgetOptions struct {
 	Budgets  []Budget // required (ParseBudgets)
 	// Grid gives λ, κ and the cap on N: its largest N (1500 for PaperGrid, the
 	// paper's grid maximum). Its other Ns are not used. Default PaperGrid.
-	Grid        Grid
-	Seeds       []uint64 // default DefaultSeeds
-	Workers     int      // default 2
-	TestNorm    TestNorm // default TestNormOwn
+	Grid        protocol.Grid
+	Seeds       []uint64          // default protocol.DefaultSeeds
+	Workers     int               // default 2
+	TestNorm    protocol.TestNorm // default protocol.TestNormOwn
 	Regularizer model.Regularizer
 	SearchSeed  uint64
 	// Power is the operating point of the sizer (zero value: 100 MHz, 12.5 %
 	// toggle, dynamic energy budgeted).
 	Power    power.Params
 	Progress io.Writer
+	// Shard selects this run's share of the jobs (zero value: all of them).
+	Shard jobs.Shard
+	// ReuseOnly computes nothing: every selected job must be stored (a merge).
+	ReuseOnly bool
 }
 
 func (o *BudgetOptions) defaults() {
 	if len(o.Grid.Ns) == 0 {
-		o.Grid = PaperGrid()
+		o.Grid = protocol.PaperGrid()
 	}
 	runDefaults(&o.Seeds, &o.Workers, &o.TestNorm, &o.Progress)
 	if o.Regularizer == "" {
@@ -197,8 +187,9 @@ type BudgetResult struct {
 	BudgetJ     float64           `json:"budget_j"`
 	BudgetOn    power.Budgeted    `json:"budget_on"`
 	Dataset     string            `json:"dataset"`
-	Network     Network           `json:"network"`
+	Network     protocol.Network  `json:"network"`
 	Fingerprint string            `json:"fingerprint"`
+	Data        string            `json:"data_sha256"`
 	Regularizer model.Regularizer `json:"regularizer"`
 	ReadoutBits int               `json:"readout_bits"`
 	K           int               `json:"k"`
@@ -210,10 +201,10 @@ type BudgetResult struct {
 	Impossible string `json:"impossible,omitempty"`
 	// Best is the selected (N, λ, κ) with the deployed model's validation count;
 	// Chosen indexes Candidates.
-	Best          *Best       `json:"best,omitempty"`
-	Chosen        int         `json:"chosen"`
-	Eval          *EvalResult `json:"eval,omitempty"`
-	SearchSeconds float64     `json:"search_seconds"`
+	Best          *protocol.Best       `json:"best,omitempty"`
+	Chosen        int                  `json:"chosen"`
+	Eval          *protocol.EvalResult `json:"eval,omitempty"`
+	SearchSeconds float64              `json:"search_seconds"`
 }
 
 // Selected returns the chosen candidate (nil for an impossible job).
@@ -225,8 +216,8 @@ func (r *BudgetResult) Selected() *BudgetCandidate {
 }
 
 // readoutBits is the deployed readout width of a budget-study network.
-func readoutBits(nw Network) int {
-	if nw == RVFL8 {
+func readoutBits(nw protocol.Network) int {
+	if nw == protocol.RVFL8 {
 		return model.ReadoutBits
 	}
 	return BudgetReadoutBits
@@ -260,9 +251,9 @@ func SizeCandidate(budget float64, s power.Shape, capN int, p power.Params) (Bud
 }
 
 // budgetCandidates sizes every candidate of a job.
-func budgetCandidates(b Budget, nw Network, k, l int, opt BudgetOptions) ([]BudgetCandidate, error) {
+func budgetCandidates(b Budget, nw protocol.Network, k, l int, opt BudgetOptions) ([]BudgetCandidate, error) {
 	var shapes []power.Shape
-	if nw == IntRVFL {
+	if nw == protocol.IntRVFL {
 		for _, kappa := range opt.Grid.Kappas {
 			shapes = append(shapes, power.Shape{Arch: model.IntRVFL, K: k, L: l, Kappa: kappa, Bits: BudgetReadoutBits})
 		}
@@ -282,16 +273,12 @@ func budgetCandidates(b Budget, nw Network, k, l int, opt BudgetOptions) ([]Budg
 
 // budgetSearch fills each feasible candidate's validation counts (deployed
 // model: rounded integer readout) on the conxuntos split and returns the index
-// of the selected candidate and λ. Selection: most correct; ties to the smallest
-// N, then the largest λ, then the smallest κ.
-func budgetSearch(ctx context.Context, u *dataset.UCIDataset, nw Network, cands []BudgetCandidate,
-	lambdas []float64, seed uint64, reg model.Regularizer) (chosen int, best Best, err error) {
-	sp := newSearchSplit(u)
+// of the selected candidate and λ, selected by protocol.Better.
+func budgetSearch(ctx context.Context, u *dataset.UCIDataset, nw protocol.Network, cands []BudgetCandidate,
+	lambdas []float64, seed uint64, reg model.Regularizer) (chosen int, best protocol.Best, err error) {
+	sp := protocol.NewSplit(u)
 	bound := quant.BoundForBits(readoutBits(nw))
-	solver := ridge.Solver{Reg: ridge.Variance, Threads: 1}
-	if reg == model.RegIdentity {
-		solver.Reg = ridge.Identity
-	}
+	solver := ridge.Solver{Reg: reg.Ridge(), Threads: 1}
 	type key struct{ n, eff int }
 	done := map[key]int{}
 	var str, sva []int16 // hidden inputs of the current N (intRVFL)
@@ -302,108 +289,55 @@ func budgetSearch(ctx context.Context, u *dataset.UCIDataset, nw Network, cands 
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return 0, Best{}, err
+			return 0, protocol.Best{}, err
 		}
 		var htr, hva []float64
 		switch nw {
-		case IntRVFL:
-			eff := min(c.Kappa, sp.k) // clipping at κ ≥ K changes nothing
+		case protocol.IntRVFL:
+			eff := min(c.Kappa, sp.K) // clipping at κ ≥ K changes nothing
 			if prev, ok := done[key{c.N, eff}]; ok {
 				c.Correct, c.Jittered = cands[prev].Correct, cands[prev].Jittered
 				continue
 			}
 			done[key{c.N, eff}] = ci
 			if curN != c.N {
-				net := model.NewIntNet(sp.k, c.N, 1, seed)
-				str, sva = make([]int16, sp.mTrain*c.N), make([]int16, sp.mVal*c.N)
-				hiddenInputsTo(str, net, sp.xTrain, sp.mTrain)
-				hiddenInputsTo(sva, net, sp.xVal, sp.mVal)
+				net := model.NewIntNet(sp.K, c.N, 1, seed)
+				str, sva = make([]int16, sp.MTrain*c.N), make([]int16, sp.MVal*c.N)
+				protocol.HiddenInputsTo(str, net, sp.XTrain, sp.MTrain)
+				protocol.HiddenInputsTo(sva, net, sp.XVal, sp.MVal)
 				curN = c.N
 			}
 			htr, hva = make([]float64, len(str)), make([]float64, len(sva))
-			clipTo(htr, str, eff)
-			clipTo(hva, sva, eff)
-		case RVFL8:
-			net := model.QuantizeFloatNet(model.NewFloatNet(sp.k, c.N, seed))
-			htr, hva = net.HiddenMatrix(sp.xTrain, sp.mTrain), net.HiddenMatrix(sp.xVal, sp.mVal)
+			protocol.ClipTo(htr, str, eff)
+			protocol.ClipTo(hva, sva, eff)
+		case protocol.RVFL8:
+			net := model.QuantizeFloatNet(model.NewFloatNet(sp.K, c.N, seed))
+			htr, hva = net.HiddenMatrix(sp.XTrain, sp.MTrain), net.HiddenMatrix(sp.XVal, sp.MVal)
 		default:
-			return 0, Best{}, fmt.Errorf("budget: network %s is not a hardware network", nw)
+			return 0, protocol.Best{}, fmt.Errorf("budget: network %s is not a hardware network", nw)
 		}
-		if c.Correct, c.Jittered, err = deployedCounts(solver, sp, htr, hva, c.N, lambdas, bound); err != nil {
-			return 0, Best{}, fmt.Errorf("budget search %s %s N=%d%s: %w", u.Meta.Name, nw, c.N, kappaText(c.Kappa), err)
+		if c.Correct, c.Jittered, err = protocol.DeployedCounts(solver, sp, htr, hva, c.N, lambdas, bound); err != nil {
+			return 0, protocol.Best{}, fmt.Errorf("budget search %s %s N=%d%s: %w", u.Meta.Name, nw, c.N, kappaText(c.Kappa), err)
 		}
 	}
 	chosen = -1
-	best = Best{Correct: -1, ValRows: sp.mVal}
+	best = protocol.Best{Correct: -1, ValRows: sp.MVal}
 	for ci, c := range cands {
 		if c.Impossible != "" {
 			continue
 		}
-		for li := len(lambdas) - 1; li >= 0; li-- {
-			n := c.Correct[li]
-			better := n > best.Correct ||
-				(n == best.Correct && (c.N < best.N ||
-					(c.N == best.N && (lambdas[li] > best.Lambda ||
-						(lambdas[li] == best.Lambda && c.Kappa < best.Kappa)))))
-			if better {
-				chosen = ci
-				best = Best{N: c.N, Lambda: lambdas[li], Kappa: c.Kappa, Correct: n, ValRows: sp.mVal}
+		for li, lambda := range lambdas {
+			b := protocol.Best{N: c.N, Lambda: lambda, Kappa: c.Kappa, Correct: c.Correct[li], ValRows: sp.MVal}
+			if protocol.Better(b, best) {
+				chosen, best = ci, b
 			}
 		}
 	}
 	if chosen < 0 {
-		return -1, Best{}, nil
+		return -1, protocol.Best{}, nil
 	}
-	best.ValAccuracy = float64(best.Correct) / float64(sp.mVal)
+	best.ValAccuracy = float64(best.Correct) / float64(sp.MVal)
 	return chosen, best, nil
-}
-
-// deployedCounts trains the ridge readout on htr (mTrain×n) for every λ — the
-// primal system with one Gram matrix for all λ when mTrain ≥ n, else the dual,
-// exactly as model.Train solves it — rounds it to levels −bound…bound, and
-// counts the correct validation predictions of that integer readout. The
-// scores are computed in float64 and are exact: the intRVFL's products are
-// small integers, the rvfl8's multiples of 2⁻⁸ far below 2⁵³.
-func deployedCounts(solver ridge.Solver, sp *searchSplit, htr, hva []float64, n int, lambdas []float64, bound int) ([]int, int, error) {
-	d := ridge.Data{H: htr, Rows: sp.mTrain, Cols: n, Labels: sp.yTrain}
-	var nm *ridge.Normal
-	var err error
-	if d.Rows >= n {
-		if nm, err = solver.NewNormal(d, sp.classes); err != nil {
-			return nil, 0, err
-		}
-	}
-	correct := make([]int, len(lambdas))
-	jittered := 0
-	q := make([]float64, sp.classes*n)
-	for li, lambda := range lambdas {
-		var w []float64
-		var info ridge.Info
-		if nm != nil {
-			w, info, err = solver.SolveNormal(nm, lambda, n)
-		} else {
-			w, info, err = solver.SolveDual(d, sp.classes, lambda)
-		}
-		if err != nil {
-			return nil, 0, err
-		}
-		if info.Jitter > 0 {
-			jittered++
-		}
-		r, err := quant.Quantize(w, sp.classes, n, bound)
-		if err != nil {
-			return nil, 0, fmt.Errorf("λ=%g: %w", lambda, err)
-		}
-		for i, v := range r.Weights {
-			q[i] = float64(v)
-		}
-		for i, p := range ridge.Predict(hva, sp.mVal, n, q, sp.classes, 1) {
-			if p == sp.yVal[i] {
-				correct[li]++
-			}
-		}
-	}
-	return correct, jittered, nil
 }
 
 // BudgetStudy is what RunBudget returns.
@@ -412,6 +346,7 @@ type BudgetStudy struct {
 	Results     []*BudgetResult
 	Skipped     []Skipped
 	WallSeconds float64
+	Datasets    int // datasets the study was asked for
 	Reused      int
 }
 
@@ -421,49 +356,17 @@ func BudgetDir(out string) string { return filepath.Join(out, "budget") }
 type budgetJob struct {
 	b     Budget
 	meta  *dataset.UCIMeta
-	nw    Network
+	nw    protocol.Network
 	cands []BudgetCandidate
 	fp    string
+	data  string // DataHash of the dataset
 	cost  float64
 }
 
-// budgetPath is OUT/budget/<label>/runs/<network>/<dataset>.json.
-func budgetPath(out, label string, nw Network, ds string) string {
-	return filepath.Join(BudgetDir(out), label, "runs", string(nw), ds+".json")
-}
-
-// loadBudgetResult reads a stored result; ok is false when it is absent or has
-// another fingerprint.
-func loadBudgetResult(p, fp string) (*BudgetResult, bool, error) {
-	data, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("budget: %w", err)
-	}
-	var r BudgetResult
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, false, fmt.Errorf("budget: %s: %w", p, err)
-	}
-	if r.Fingerprint != fp {
-		return nil, false, nil
-	}
-	return &r, true, nil
-}
-
-func saveBudgetResult(p string, r *BudgetResult) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("budget: %w", err)
-	}
-	data, err := json.MarshalIndent(r, "", " ")
-	if err != nil {
-		return fmt.Errorf("budget: %s: %w", p, err)
-	}
-	if err := atomicfile.WriteFile(p, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("budget: %w", err)
-	}
-	return nil
+// budgetPath is where a job is stored in the budget folder:
+// <label>/runs/<network>/<dataset>.json.
+func budgetPath(label string, nw protocol.Network, ds string) string {
+	return filepath.Join(label, "runs", string(nw), ds+".json")
 }
 
 // RunBudget runs (or resumes) the budget study: for every budget, dataset and
@@ -490,15 +393,13 @@ func RunBudget(ctx context.Context, opt BudgetOptions) (*BudgetStudy, error) {
 			return nil, fmt.Errorf("budget: %w", err)
 		}
 	}
-	out := &BudgetStudy{Options: opt}
-	var jobs []budgetJob
+	out := &BudgetStudy{Options: opt, Datasets: len(names)}
+	st := jobs.Store{Dir: BudgetDir(opt.OutDir)}
+	var all []budgetJob
 	for _, name := range names {
-		meta, err := dataset.ReadUCIMeta(opt.DataDir, name)
-		if err == nil {
-			err = dataFilesPresent(opt.DataDir, meta)
-		}
+		meta, data, err := usable(opt.DataDir, name)
 		if err != nil {
-			out.Skipped = append(out.Skipped, Skipped{name, err.Error()})
+			out.Skipped = append(out.Skipped, Skipped{Dataset: name, Reason: err.Error()})
 			fmt.Fprintf(opt.Progress, "skipped %s: %v\n", name, err)
 			continue
 		}
@@ -508,42 +409,40 @@ func RunBudget(ctx context.Context, opt BudgetOptions) (*BudgetStudy, error) {
 				if err != nil {
 					return nil, fmt.Errorf("budget %s %s %s: %w", b.Label, name, nw, err)
 				}
-				fp := budgetFingerprint(opt, b, nw, cands)
-				r, ok, err := loadBudgetResult(budgetPath(opt.OutDir, b.Label, nw, name), fp)
-				if err != nil {
-					return nil, err
-				}
-				if ok {
-					out.Results = append(out.Results, r)
-					out.Reused++
-					continue
-				}
-				jobs = append(jobs, budgetJob{b: b, meta: meta, nw: nw, cands: cands, fp: fp,
-					cost: budgetCost(meta, cands, len(opt.Grid.Lambdas), len(opt.Seeds))})
+				all = append(all, budgetJob{b: b, meta: meta, nw: nw, cands: cands, fp: budgetFingerprint(opt, b, nw, cands),
+					data: data, cost: budgetCost(meta, cands, len(opt.Grid.Lambdas), len(opt.Seeds))})
 			}
 		}
 	}
-	total := largestFirst(jobs, func(j budgetJob) float64 { return j.cost })
-	fmt.Fprintf(opt.Progress, "budget study: %d jobs to run, %d reused, %d datasets skipped so far\n", len(jobs), out.Reused, len(out.Skipped))
+	todo, total, err := jobs.Resume(StageBudget, opt.Shard, all, func(j budgetJob) float64 { return j.cost }, opt.ReuseOnly,
+		func(j budgetJob) string { return j.b.Label + "/" + j.meta.Name + "/" + string(j.nw) },
+		func(j budgetJob) (bool, error) {
+			ok, err := reuse(st, budgetPath(j.b.Label, j.nw, j.meta.Name), j.fp, j.data, &out.Results, &out.Reused)
+			return ok || (err == nil && opt.ReuseOnly && unloadable(opt.DataDir, j.meta.Name, &out.Skipped)), err
+		})
+	if err != nil {
+		return nil, fmt.Errorf("budget: %w", err)
+	}
+	fmt.Fprintf(opt.Progress, "budget study: %d jobs to run, %d reused, %d datasets skipped so far\n", len(todo), out.Reused, len(out.Skipped))
 
 	var (
 		doneCost float64
 		done     int
 	)
-	oc := newOutcomes(&out.Skipped, "")
-	work := func(j budgetJob) (*BudgetResult, error) { return runBudgetJob(ctx, opt, j) }
-	runPool(ctx, opt.Workers, jobs, work, func(j budgetJob, r *BudgetResult, err error) {
+	oc := jobs.NewOutcomes(&out.Skipped, "")
+	work := func(j budgetJob) (*BudgetResult, error) { return runBudgetJob(ctx, opt, st, j) }
+	jobs.Run(ctx, opt.Workers, todo, work, func(j budgetJob, r *BudgetResult, err error) {
 		done++
 		doneCost += j.cost
-		switch oc.add(j.meta.Name, err) {
-		case jobSkipped:
-			fmt.Fprintf(opt.Progress, "[%d/%d] skipped %s: %v\n", done, len(jobs), j.meta.Name, err)
-		case jobFailed:
-			fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s failed: %v\n", done, len(jobs), j.b.Label, j.meta.Name, j.nw, err)
-		case jobDone:
+		switch oc.Add(j.meta.Name, err) {
+		case jobs.Skip:
+			fmt.Fprintf(opt.Progress, "[%d/%d] skipped %s: %v\n", done, len(todo), j.meta.Name, err)
+		case jobs.Fail:
+			fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s failed: %v\n", done, len(todo), j.b.Label, j.meta.Name, j.nw, err)
+		case jobs.Done:
 			out.Results = append(out.Results, r)
-			fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s: %s ETA %s\n", done, len(jobs), j.b.Label, j.meta.Name, j.nw,
-				budgetLine(r), timeLeft(start, doneCost, total))
+			fmt.Fprintf(opt.Progress, "[%d/%d] %s %s/%s: %s ETA %s\n", done, len(todo), j.b.Label, j.meta.Name, j.nw,
+				budgetLine(r), jobs.TimeLeft(start, doneCost, total))
 		}
 	})
 	out.WallSeconds = time.Since(start).Seconds()
@@ -561,11 +460,7 @@ func RunBudget(ctx context.Context, opt BudgetOptions) (*BudgetStudy, error) {
 		}
 		return a.Network < b.Network
 	})
-	sort.Slice(out.Skipped, func(i, j int) bool { return out.Skipped[i].Dataset < out.Skipped[j].Dataset })
-	if err := ctx.Err(); err != nil {
-		return out, err
-	}
-	return out, oc.firstErr
+	return out, oc.Err(ctx)
 }
 
 // budgetLine is a job's progress text.
@@ -581,13 +476,13 @@ func budgetLine(r *BudgetResult) string {
 
 // budgetFingerprint identifies what a stored result depends on: the study's
 // settings and the sizing (so a change of the energy model reruns the job).
-func budgetFingerprint(opt BudgetOptions, b Budget, nw Network, cands []BudgetCandidate) string {
+func budgetFingerprint(opt BudgetOptions, b Budget, nw protocol.Network, cands []BudgetCandidate) string {
 	type sized struct{ Kappa, N, P int }
 	var s []sized
 	for _, c := range cands {
 		s = append(s, sized{c.Kappa, c.N, c.P})
 	}
-	return fingerprint(budgetFingerprintKind, b.J, opt.Power, nw, readoutBits(nw), opt.Grid.Lambdas, opt.Grid.Kappas,
+	return jobs.Fingerprint(budgetFingerprintKind, b.J, opt.Power, nw, readoutBits(nw), opt.Grid.Lambdas, opt.Grid.Kappas,
 		opt.NCap(), opt.Seeds, opt.TestNorm, opt.SearchSeed, opt.Regularizer, s)
 }
 
@@ -610,9 +505,9 @@ func budgetCost(meta *dataset.UCIMeta, cands []BudgetCandidate, lambdas, seeds i
 }
 
 // runBudgetJob runs one (budget, dataset, network) job and stores its result.
-func runBudgetJob(ctx context.Context, opt BudgetOptions, j budgetJob) (*BudgetResult, error) {
+func runBudgetJob(ctx context.Context, opt BudgetOptions, st jobs.Store, j budgetJob) (*BudgetResult, error) {
 	r := &BudgetResult{Budget: j.b.Label, BudgetJ: j.b.J, BudgetOn: opt.Power.BudgetOn, Dataset: j.meta.Name,
-		Network: j.nw, Fingerprint: j.fp, Regularizer: opt.Regularizer, ReadoutBits: readoutBits(j.nw),
+		Network: j.nw, Fingerprint: j.fp, Data: j.data, Regularizer: opt.Regularizer, ReadoutBits: readoutBits(j.nw),
 		K: j.meta.Features, L: j.meta.Classes, Rows: j.meta.TrainRows, Lambdas: opt.Grid.Lambdas, Candidates: j.cands, Chosen: -1}
 	var reasons []string
 	for _, c := range j.cands {
@@ -622,11 +517,11 @@ func runBudgetJob(ctx context.Context, opt BudgetOptions, j budgetJob) (*BudgetR
 	}
 	if len(reasons) == len(j.cands) {
 		r.Impossible = strings.Join(reasons, "; ")
-		return r, saveBudgetResult(budgetPath(opt.OutDir, j.b.Label, j.nw, j.meta.Name), r)
+		return r, saveBudget(st, j, r)
 	}
 	u, err := dataset.LoadUCI(opt.DataDir, j.meta.Name)
 	if err != nil {
-		return nil, loadError{err}
+		return nil, jobs.LoadError{Err: err}
 	}
 	if u.Data.K() != j.meta.Features || u.Data.L() != j.meta.Classes {
 		return nil, fmt.Errorf("budget: %s: data has K=%d L=%d, metadata K=%d L=%d", j.meta.Name, u.Data.K(), u.Data.L(), j.meta.Features, j.meta.Classes)
@@ -645,18 +540,19 @@ func runBudgetJob(ctx context.Context, opt BudgetOptions, j budgetJob) (*BudgetR
 	r.Chosen, r.Best = chosen, &best
 	cfg := j.nw.Config(best.N, best.Lambda, best.Kappa)
 	cfg.Regularizer = opt.Regularizer
-	if j.nw == IntRVFL {
+	if j.nw == protocol.IntRVFL {
 		cfg.ReadoutBits = BudgetReadoutBits
 	}
-	if r.Eval, err = Evaluate(ctx, u, cfg, EvalOptions{Seeds: opt.Seeds, TestNorm: opt.TestNorm}); err != nil {
+	if r.Eval, err = protocol.Evaluate(ctx, u, cfg, protocol.EvalOptions{Seeds: opt.Seeds, TestNorm: opt.TestNorm}); err != nil {
 		return nil, fmt.Errorf("budget %s: %w", j.b.Label, err)
 	}
-	return r, saveBudgetResult(budgetPath(opt.OutDir, j.b.Label, j.nw, j.meta.Name), r)
+	return r, saveBudget(st, j, r)
 }
 
-func kappaPrefix(k int) string {
-	if k == 0 {
-		return ""
+// saveBudget stores the result of job j.
+func saveBudget(st jobs.Store, j budgetJob, r *BudgetResult) error {
+	if err := st.Save(budgetPath(j.b.Label, j.nw, j.meta.Name), r); err != nil {
+		return fmt.Errorf("budget: %w", err)
 	}
-	return fmt.Sprintf("κ=%d: ", k)
+	return nil
 }

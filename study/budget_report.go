@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,7 +39,7 @@ func spreadOf(v []float64) Spread {
 
 // BudgetNetworkSummary aggregates one network at one budget.
 type BudgetNetworkSummary struct {
-	Network Network `json:"network"`
+	Network protocol.Network `json:"network"`
 	// Feasible counts the datasets where the network fits the budget; Impossible
 	// those where it does not (no N ≥ 1).
 	Feasible   int `json:"feasible_datasets"`
@@ -63,9 +65,9 @@ type BudgetNetworkSummary struct {
 
 // BudgetImpossible is a (dataset, network) that no N fits.
 type BudgetImpossible struct {
-	Dataset string  `json:"dataset"`
-	Network Network `json:"network"`
-	Reason  string  `json:"reason"`
+	Dataset string           `json:"dataset"`
+	Network protocol.Network `json:"network"`
+	Reason  string           `json:"reason"`
 }
 
 // BudgetLevelSummary is one budget's outcome.
@@ -76,11 +78,11 @@ type BudgetLevelSummary struct {
 	Datasets   int                    `json:"datasets"` // both networks fit and have a result
 	Networks   []BudgetNetworkSummary `json:"networks"`
 	// Comparison is intRVFL (b) against rvfl8 (a) over the compared datasets.
-	Comparison         *Comparison        `json:"intrvfl_vs_rvfl8,omitempty"`
-	Wins, Ties, Losses int                `json:"-"`
-	Impossible         []BudgetImpossible `json:"impossible,omitempty"`
-	Incomplete         []string           `json:"incomplete,omitempty"` // a network has no result yet
-	Figure             string             `json:"figure"`
+	Comparison         *protocol.Comparison `json:"intrvfl_vs_rvfl8,omitempty"`
+	Wins, Ties, Losses int                  `json:"-"`
+	Impossible         []BudgetImpossible   `json:"impossible,omitempty"`
+	Incomplete         []string             `json:"incomplete,omitempty"` // a network has no result yet
+	Figure             string               `json:"figure"`
 }
 
 // MarshalJSON adds the win/tie/loss counts, which Comparison leaves out.
@@ -103,7 +105,7 @@ type BudgetSummary struct {
 	Reused      int                  `json:"reused_jobs"`
 	Regularizer string               `json:"regularizer"`
 	Seeds       []uint64             `json:"seeds"`
-	TestNorm    TestNorm             `json:"test_norm"`
+	TestNorm    protocol.TestNorm    `json:"test_norm"`
 	NCap        int                  `json:"n_cap"`
 	Lambdas     []float64            `json:"lambdas"`
 	Kappas      []int                `json:"kappas"`
@@ -140,7 +142,8 @@ func WriteBudgetReport(out string, s *BudgetStudy, command string, now time.Time
 		WallSeconds: s.WallSeconds, Reused: s.Reused, Regularizer: string(opt.Regularizer), Seeds: opt.Seeds,
 		TestNorm: opt.TestNorm, NCap: opt.NCap(), Lambdas: opt.Grid.Lambdas, Kappas: opt.Grid.Kappas,
 		IntBits: BudgetReadoutBits, ClockHz: clock, Toggle: toggle, Skipped: s.Skipped,
-		Paper: map[string]string{"budget": "3.2 µJ (Xilinx Power Estimator)", "intrvfl": "0.73", "rvfl8": "0.65",
+		Paper: map[string]string{"budget": power.FormatEnergy(PaperBudgetJ) + " (Xilinx Power Estimator)",
+			"intrvfl": paperFigure(PaperBudgetMeanInt), "rvfl8": paperFigure(PaperBudgetMeanRVFL8),
 			"significance": "5% two-sample test"}}
 	if sum.Skipped == nil {
 		sum.Skipped = []Skipped{}
@@ -156,7 +159,7 @@ func WriteBudgetReport(out string, s *BudgetStudy, command string, now time.Time
 		return nil, fmt.Errorf("budget report: %w", err)
 	}
 	files["summary.json"] = append(js, '\n')
-	files["summary.md"] = []byte(sum.markdown() + runLogMarkdown(dir))
+	files["summary.md"] = []byte(sum.markdown() + jobs.RunLogMarkdown(dir))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("budget report: %w", err)
 	}
@@ -172,13 +175,13 @@ func WriteBudgetReport(out string, s *BudgetStudy, command string, now time.Time
 func budgetLevel(b Budget, results []*BudgetResult, opt BudgetOptions) (BudgetLevelSummary, []byte) {
 	lv := BudgetLevelSummary{Budget: b, BudgetOn: opt.Power.BudgetOn, Constrains: constrainsText(opt.Power.BudgetOn),
 		Figure: "fig7-" + b.Label + ".svg"}
-	byDS := map[string]map[Network]*BudgetResult{}
+	byDS := map[string]map[protocol.Network]*BudgetResult{}
 	for _, r := range results {
 		if r.Budget != b.Label {
 			continue
 		}
 		if byDS[r.Dataset] == nil {
-			byDS[r.Dataset] = map[Network]*BudgetResult{}
+			byDS[r.Dataset] = map[protocol.Network]*BudgetResult{}
 		}
 		byDS[r.Dataset][r.Network] = r
 	}
@@ -208,8 +211,8 @@ func budgetLevel(b Budget, results []*BudgetResult, opt BudgetOptions) (BudgetLe
 	}
 	lv.Incomplete = dedupSorted(lv.Incomplete)
 	lv.Datasets = len(common)
-	paper := map[Network]float64{IntRVFL: PaperBudgetMeanInt, RVFL8: PaperBudgetMeanRVFL8}
-	acc := map[Network][]float64{}
+	paper := map[protocol.Network]float64{protocol.IntRVFL: PaperBudgetMeanInt, protocol.RVFL8: PaperBudgetMeanRVFL8}
+	acc := map[protocol.Network][]float64{}
 	for _, nw := range BudgetNetworks {
 		ns := BudgetNetworkSummary{Network: nw, Paper: paper[nw]}
 		var feasible, sized, trained, energy []float64
@@ -231,7 +234,7 @@ func budgetLevel(b Budget, results []*BudgetResult, opt BudgetOptions) (BudgetLe
 			if c.N == opt.NCap() {
 				ns.AtCap++
 			}
-			if nw == IntRVFL {
+			if nw == protocol.IntRVFL {
 				if ns.Kappas == nil {
 					ns.Kappas = map[int]int{}
 				}
@@ -248,18 +251,19 @@ func budgetLevel(b Budget, results []*BudgetResult, opt BudgetOptions) (BudgetLe
 		lv.Networks = append(lv.Networks, ns)
 	}
 	if len(common) > 1 {
-		c := Compare(acc[RVFL8], acc[IntRVFL])
+		c := protocol.Compare(acc[protocol.RVFL8], acc[protocol.IntRVFL])
 		lv.Comparison = &c
 		lv.Wins, lv.Ties, lv.Losses = c.Wins, c.Ties, c.Losses
 	}
 	var pts []svgplot.Point
 	for i, ds := range common {
-		pts = append(pts, svgplot.Point{X: acc[RVFL8][i], Y: acc[IntRVFL][i], Label: ds})
+		pts = append(pts, svgplot.Point{X: acc[protocol.RVFL8][i], Y: acc[protocol.IntRVFL][i], Label: ds})
 	}
 	notes := []string{fmt.Sprintf("budget %s (%s %s energy per classification); %d datasets",
 		b.Label, power.FormatEnergy(b.J), lv.BudgetOn, len(common))}
 	if len(common) > 0 {
-		notes = append(notes, fmt.Sprintf("mean rvfl8 %.3f (paper 0.65), intRVFL %.3f (paper 0.73)", mean(acc[RVFL8]), mean(acc[IntRVFL])))
+		notes = append(notes, fmt.Sprintf("mean rvfl8 %.3f (paper %s), intRVFL %.3f (paper %s)",
+			protocol.Mean(acc[protocol.RVFL8]), paperFigure(PaperBudgetMeanRVFL8), protocol.Mean(acc[protocol.IntRVFL]), paperFigure(PaperBudgetMeanInt)))
 	}
 	if lv.Comparison != nil {
 		notes = append(notes, fmt.Sprintf("Pearson %.3f; two-sample t p=%.2g; paired t p=%.2g; wins/ties/losses %d/%d/%d",
@@ -276,7 +280,7 @@ func meanPtr(v []float64) *float64 {
 	if len(v) == 0 {
 		return nil
 	}
-	m := mean(v)
+	m := protocol.Mean(v)
 	return &m
 }
 
@@ -351,8 +355,9 @@ func (s *BudgetSummary) markdown() string {
 	for _, sk := range s.Skipped {
 		fmt.Fprintf(&b, "\n  - %s: %s", sk.Dataset, sk.Reason)
 	}
-	b.WriteString("\n\nPaper: at 3.2 µJ per classification (Xilinx Power Estimator), mean accuracy 0.73 (intRVFL, 5-bit readout) " +
-		"vs 0.65 (8-bit RVFL), significant at 5 % (two-sample test).\n")
+	fmt.Fprintf(&b, "\n\nPaper: at %s per classification (Xilinx Power Estimator), mean accuracy %s (intRVFL, 5-bit readout) "+
+		"vs %s (8-bit RVFL), significant at 5 %% (two-sample test).\n",
+		power.FormatEnergy(PaperBudgetJ), paperFigure(PaperBudgetMeanInt), paperFigure(PaperBudgetMeanRVFL8))
 	for _, lv := range s.Budgets {
 		fmt.Fprintf(&b, "\n## Budget %s: %s\n\n", lv.Budget.Label, power.FormatEnergy(lv.Budget.J))
 		fmt.Fprintf(&b, "- budget: %.4g J of %s\n", lv.Budget.J, lv.Constrains)

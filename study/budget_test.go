@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
@@ -79,14 +81,14 @@ func TestMedianBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Design.N != MedianN || e.Design.Shape != MedianShape || e.BudgetOn != power.BudgetDynamic || e.BudgetedJ != e.DynamicJ {
-		t.Fatalf("median design %+v, want the dynamic energy of %v N=%d", e.Design, MedianShape, MedianN)
+	if e.Design.N != power.MedianN || e.Design.Shape != power.MedianShape || e.BudgetOn != power.BudgetDynamic || e.BudgetedJ != e.DynamicJ {
+		t.Fatalf("median design %+v, want the dynamic energy of %v N=%d", e.Design, power.MedianShape, power.MedianN)
 	}
 	for _, p := range power.DefaultPs {
-		if p > MedianN {
+		if p > power.MedianN {
 			break
 		}
-		o, err := power.EstimateAnalytic(power.Design{Shape: MedianShape, N: MedianN, P: p}, power.Params{})
+		o, err := power.EstimateAnalytic(power.Design{Shape: power.MedianShape, N: power.MedianN, P: p}, power.Params{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,12 +98,12 @@ func TestMedianBudget(t *testing.T) {
 			t.Errorf("P=%d gives %g J < the median budget %g J (P=%d)", p, o.BudgetedJ, e.BudgetedJ, e.Design.P)
 		}
 	}
-	s, err := power.Size(e.BudgetedJ, MedianShape, power.SizeOptions{})
+	s, err := power.Size(e.BudgetedJ, power.MedianShape, power.SizeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.N < MedianN {
-		t.Errorf("sizer at the median budget: N=%d, want ≥ %d", s.N, MedianN)
+	if s.N < power.MedianN {
+		t.Errorf("sizer at the median budget: N=%d, want ≥ %d", s.N, power.MedianN)
 	}
 }
 
@@ -171,15 +173,15 @@ func TestBudgetSearchMatchesDeployedModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	lambdas := []float64{1.0 / 64, 0.25, 4}
-	sp := newSearchSplit(u)
+	sp := protocol.NewSplit(u)
 	for _, reg := range []model.Regularizer{model.RegVariance, model.RegIdentity} {
 		for _, nw := range BudgetNetworks {
 			cands := []BudgetCandidate{{N: 30}}
-			if nw == IntRVFL {
+			if nw == protocol.IntRVFL {
 				// κ=3 at N=40, κ=7 at N=30, and an impossible κ.
 				cands = []BudgetCandidate{{Kappa: 3, N: 40}, {Kappa: 7, N: 30}, {Kappa: 15, Impossible: "too costly"}}
 			}
-			if sp.mTrain >= 30 {
+			if sp.MTrain >= 30 {
 				cands = append(cands, BudgetCandidate{Kappa: cands[0].Kappa, N: 120}) // dual system (M < N)
 			}
 			chosen, best, err := budgetSearch(context.Background(), u, nw, cands, lambdas, 0, reg)
@@ -197,19 +199,19 @@ func TestBudgetSearchMatchesDeployedModel(t *testing.T) {
 				for li, lambda := range lambdas {
 					cfg := nw.Config(c.N, lambda, c.Kappa)
 					cfg.Regularizer = reg
-					if nw == IntRVFL {
+					if nw == protocol.IntRVFL {
 						cfg.ReadoutBits = BudgetReadoutBits
 					}
-					d := model.Data{X: sp.xTrain, Y: sp.yTrain, ClassNames: u.Data.ClassNames}
+					d := model.Data{X: sp.XTrain, Y: sp.YTrain, ClassNames: u.Data.ClassNames}
 					k := u.Data.K()
-					m, err := model.TrainNormalized(d, sp.xTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
+					m, err := model.TrainNormalized(context.Background(), d, sp.XTrain, model.Normalizer{Min: make([]float64, k), Max: onesVec(k)}, cfg)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if m.Readout == nil {
 						t.Fatalf("%s: trained model has no integer readout", nw)
 					}
-					want := int(math.Round(m.AccuracyNormalized(sp.xVal, sp.mVal, sp.yVal) * float64(sp.mVal)))
+					want := int(math.Round(m.AccuracyNormalized(sp.XVal, sp.MVal, sp.YVal) * float64(sp.MVal)))
 					if c.Correct[li] != want {
 						t.Errorf("%s %s cand %d (N=%d κ=%d) λ=%g: search %d correct, deployed model %d", reg, nw, ci, c.N, c.Kappa, lambda, c.Correct[li], want)
 					}
@@ -343,7 +345,7 @@ func TestBudgetStudyEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	ignore := cmpopts.IgnoreFields(BudgetResult{}, "SearchSeconds")
-	if d := cmp.Diff(s.Results, one.Results, ignore, cmpopts.IgnoreFields(EvalResult{}, "Seconds")); d != "" {
+	if d := cmp.Diff(s.Results, one.Results, ignore, cmpopts.IgnoreFields(protocol.EvalResult{}, "Seconds")); d != "" {
 		t.Errorf("results depend on the worker count (-2 workers +1 worker):\n%s", d)
 	}
 }
@@ -364,16 +366,18 @@ func TestBudgetResumeSkipsFinishedWork(t *testing.T) {
 		t.Fatalf("first run: %v, %d results", err, len(first.Results))
 	}
 	// Mark the stored intRVFL result and delete the rvfl8 one.
-	p := budgetPath(out, "median", IntRVFL, "balloons")
-	r, ok, err := loadBudgetResult(p, first.Results[0].Fingerprint)
+	st := jobs.Store{Dir: BudgetDir(out)}
+	p := budgetPath("median", protocol.IntRVFL, "balloons")
+	r := new(BudgetResult)
+	ok, err := st.Load(p, first.Results[0].Fingerprint, first.Results[0].Data, r)
 	if err != nil || !ok {
 		t.Fatalf("stored result: %v %v", ok, err)
 	}
 	r.SearchSeconds = -42
-	if err := saveBudgetResult(p, r); err != nil {
+	if err := st.Save(p, r); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(budgetPath(out, "median", RVFL8, "balloons")); err != nil {
+	if err := os.Remove(st.Path(budgetPath("median", protocol.RVFL8, "balloons"))); err != nil {
 		t.Fatal(err)
 	}
 	second, err := RunBudget(context.Background(), opt)
@@ -384,7 +388,7 @@ func TestBudgetResumeSkipsFinishedWork(t *testing.T) {
 		t.Fatalf("second run reused %d of %d, want 1 of 2", second.Reused, len(second.Results))
 	}
 	for _, r := range second.Results {
-		if (r.Network == IntRVFL) != (r.SearchSeconds == -42) {
+		if (r.Network == protocol.IntRVFL) != (r.SearchSeconds == -42) {
 			t.Errorf("%s: search seconds %g: the stored intrvfl result must be reused, the rvfl8 one rerun", r.Network, r.SearchSeconds)
 		}
 	}

@@ -3,8 +3,11 @@ package study
 import (
 	"context"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"time"
 
@@ -29,8 +32,10 @@ type ReadoutOptions struct {
 	// sets are subsampled (a seeded shuffle) to keep the study's time bounded.
 	MaxGARows int
 	Workers   int
-	TestNorm  TestNorm
+	TestNorm  protocol.TestNorm
 	Progress  io.Writer
+	Shard     jobs.Shard // this run's share of the datasets (zero value: all)
+	ReuseOnly bool       // compute nothing: every selected result must be stored (a merge)
 }
 
 // StudyGAOptions is the GA budget of the readout study: a quarter of the
@@ -68,7 +73,8 @@ func (o *ReadoutOptions) defaults() {
 type ReadoutResult struct {
 	Dataset     string            `json:"dataset"`
 	Fingerprint string            `json:"fingerprint"`
-	Config      Best              `json:"config"`      // N, λ, κ from the accuracy study
+	Data        string            `json:"data_sha256"`
+	Config      protocol.Best     `json:"config"`      // N, λ, κ from the accuracy study
 	Regularizer model.Regularizer `json:"regularizer"` // the accuracy study's ridge penalty
 	Bounds      []int             `json:"bounds"`
 	Float       float64           `json:"float"`                    // over Seeds
@@ -87,6 +93,7 @@ type ReadoutStudy struct {
 	Results     []*ReadoutResult
 	Skipped     []Skipped
 	WallSeconds float64
+	Datasets    int // datasets the study was asked for
 	Reused      int
 	Options     ReadoutOptions
 }
@@ -96,78 +103,77 @@ type ReadoutStudy struct {
 func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) {
 	opt.defaults()
 	start := time.Now()
-	st := store{dir: opt.OutDir}
+	st := jobs.Store{Dir: opt.OutDir}
 	accs, skipped, err := intRVFLAccuracyResults(st, opt.DataDir, opt.Datasets)
 	if err != nil {
 		return nil, err
 	}
 	gaOpt := opt.GA
 	gaOpt.Seed = 0 // per run seeds are derived below; keep the fingerprint independent
-	fp := fingerprint("readout-v1", opt.Bounds, opt.Seeds, opt.GASeeds, gaOpt, opt.MaxGARows, opt.TestNorm)
+	fp := jobs.Fingerprint("readout-v1", opt.Bounds, opt.Seeds, opt.GASeeds, gaOpt, opt.MaxGARows, opt.TestNorm)
 	// withGAFP is the fingerprint of the same study with the GA strategies:
 	// such a result holds every number a NoGA run computes (the float and
 	// rounded readouts do not depend on the GA), so a NoGA run reuses it.
 	withGAFP := ""
 	if opt.NoGA {
-		withGAFP = fingerprint("readout-v1", opt.Bounds, opt.Seeds, []uint64{0}, gaOpt, opt.MaxGARows, opt.TestNorm)
-		fp = fingerprint(fp, "no-ga")
+		withGAFP = jobs.Fingerprint("readout-v1", opt.Bounds, opt.Seeds, []uint64{0}, gaOpt, opt.MaxGARows, opt.TestNorm)
+		fp = jobs.Fingerprint(fp, "no-ga")
 	}
-	out := &ReadoutStudy{Options: opt, Skipped: skipped}
+	out := &ReadoutStudy{Options: opt, Skipped: skipped, Datasets: len(accs) + len(skipped)}
 	type rjob struct {
 		name string
-		best Best
+		best protocol.Best
 		reg  model.Regularizer // the accuracy study's ridge penalty
 		fp   string
-		cost float64
+		data string
 	}
-	var jobs []rjob
-	for _, acc := range accs {
-		name := acc.Dataset
-		var r ReadoutResult
-		dfp := readoutFingerprint(fp, acc.Search.Best, acc.Reg())
-		if ok, err := st.load("readout", IntRVFL, name, dfp, &r); err != nil {
-			return nil, err
-		} else if ok {
-			out.Results = append(out.Results, &r)
-			out.Reused++
-			continue
-		}
-		if withGAFP != "" {
-			gfp := readoutFingerprint(withGAFP, acc.Search.Best, acc.Reg())
-			if ok, err := st.load("readout", IntRVFL, name, gfp, &r); err != nil {
-				return nil, err
-			} else if ok {
+	cost := func(acc *RunResult) float64 {
+		return float64(min(acc.Rows, opt.MaxGARows)) * float64(acc.Search.Best.N) * float64(acc.L)
+	}
+	load := func(acc *RunResult) (bool, error) {
+		rel := runPath("readout", protocol.IntRVFL, acc.Dataset)
+		r := new(ReadoutResult)
+		ok, err := st.Load(rel, readoutFingerprint(fp, acc.Search.Best, acc.Reg()), acc.Data, r)
+		if !ok && err == nil && withGAFP != "" {
+			if ok, err = st.Load(rel, readoutFingerprint(withGAFP, acc.Search.Best, acc.Reg()), acc.Data, r); ok {
 				r.FloatGA, r.RoundGA, r.GARounded, r.GARandom, r.GASeconds = 0, nil, nil, nil, 0
-				out.Results = append(out.Results, &r)
-				out.Reused++
-				continue
 			}
 		}
-		b := acc.Search.Best
-		cost := float64(min(acc.Rows, opt.MaxGARows)) * float64(b.N) * float64(acc.L)
-		jobs = append(jobs, rjob{name, b, acc.Reg(), dfp, cost})
+		if ok {
+			out.Results = append(out.Results, r)
+			out.Reused++
+		}
+		return ok || (err == nil && opt.ReuseOnly && unloadable(opt.DataDir, acc.Dataset, &out.Skipped)), err
 	}
-	largestFirst(jobs, func(j rjob) float64 { return j.cost })
-	fmt.Fprintf(opt.Progress, "readout study: %d datasets to run, %d reused\n", len(jobs), out.Reused)
-	oc := newOutcomes(&out.Skipped, "readout study")
+	run, _, err := jobs.Resume(StageReadout, opt.Shard, accs, cost, opt.ReuseOnly, func(acc *RunResult) string { return acc.Dataset }, load)
+	if err != nil {
+		return nil, err
+	}
+	var todo []rjob
+	for _, acc := range run {
+		todo = append(todo, rjob{acc.Dataset, acc.Search.Best, acc.Reg(), readoutFingerprint(fp, acc.Search.Best, acc.Reg()), acc.Data})
+	}
+	fmt.Fprintf(opt.Progress, "readout study: %d datasets to run, %d reused\n", len(todo), out.Reused)
+	oc := jobs.NewOutcomes(&out.Skipped, "readout study")
 	done := 0
 	work := func(j rjob) (*ReadoutResult, error) {
 		r, err := readoutDataset(ctx, opt, j.name, j.best, j.reg, j.fp)
 		if err == nil {
-			err = st.save("readout", IntRVFL, j.name, r)
+			r.Data = j.data
+			err = st.Save(runPath("readout", protocol.IntRVFL, j.name), r)
 		}
 		return r, err
 	}
-	runPool(ctx, opt.Workers, jobs, work, func(j rjob, r *ReadoutResult, err error) {
+	jobs.Run(ctx, opt.Workers, todo, work, func(j rjob, r *ReadoutResult, err error) {
 		done++
-		if oc.add(j.name, err) == jobDone {
+		if oc.Add(j.name, err) == jobs.Done {
 			out.Results = append(out.Results, r)
 			ga := ""
 			if !opt.NoGA {
 				ga = fmt.Sprintf(" ga %.4f random %.4f", at(r.GARounded, r.Bounds, 1), at(r.GARandom, r.Bounds, 1))
 			}
 			fmt.Fprintf(opt.Progress, "[%d/%d] readout %s (N=%d κ=%d): float %.4f, 5-bit-equivalent B=15 round %.4f, B=1 round %.4f%s (%.1fs, GA %.1fs)\n",
-				done, len(jobs), j.name, j.best.N, j.best.Kappa, r.Float, at(r.Round, r.Bounds, 15), at(r.Round, r.Bounds, 1),
+				done, len(todo), j.name, j.best.N, j.best.Kappa, r.Float, at(r.Round, r.Bounds, 15), at(r.Round, r.Bounds, 1),
 				ga, r.Seconds, r.GASeconds)
 		}
 	})
@@ -176,7 +182,7 @@ func RunReadout(ctx context.Context, opt ReadoutOptions) (*ReadoutStudy, error) 
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	return out, oc.firstErr
+	return out, oc.FirstErr
 }
 
 // at returns v at the position of bound b (NaN-free: 0 when absent).
@@ -189,57 +195,27 @@ func at(v []float64, bounds []int, b int) float64 {
 	return 0
 }
 
-// split is one train/test evaluation unit: a fold, or the train/test files.
-type split struct {
-	xTrain, xTest []float64 // normalised
-	yTrain, yTest []int
-	mTrain, mTest int
-}
-
-// evalSplits returns the protocol's train/test units: the 4 folds, or the two
-// files (test normalised per tn). Normalisation is fitted on each training part.
-func evalSplits(u *dataset.UCIDataset, tn TestNorm) []split {
-	mk := func(tr, te *dataset.Dataset, own bool) split {
-		norm := model.FitNormalizer(tr.X, tr.M(), tr.K())
-		tnorm := norm
-		if own {
-			tnorm = model.FitNormalizer(te.X, te.M(), te.K())
-		}
-		return split{xTrain: norm.Apply(tr.X, tr.M()), xTest: tnorm.Apply(te.X, te.M()),
-			yTrain: tr.Y, yTest: te.Y, mTrain: tr.M(), mTest: te.M()}
-	}
-	if u.HasTestFile() {
-		own := tn == TestNormOwn || (tn == TestNormAuto && FilesMismatched(u))
-		return []split{mk(u.Data, u.TestData, own)}
-	}
-	var out []split
-	for _, f := range u.Folds {
-		out = append(out, mk(u.Data.Subset(f.Train), u.Data.Subset(f.Test), false))
-	}
-	return out
-}
-
 // readoutFingerprint identifies one dataset's readout result: the study's
 // options, the hyperparameters and, when it is not the default, the ridge
 // penalty (so results stored before the option existed stay valid).
-func readoutFingerprint(studyFP string, best Best, reg model.Regularizer) string {
+func readoutFingerprint(studyFP string, best protocol.Best, reg model.Regularizer) string {
 	if reg == model.RegVariance {
-		return fingerprint(studyFP, best)
+		return jobs.Fingerprint(studyFP, best)
 	}
-	return fingerprint(studyFP, best, reg)
+	return jobs.Fingerprint(studyFP, best, reg)
 }
 
-func readoutDataset(ctx context.Context, opt ReadoutOptions, name string, best Best, reg model.Regularizer, fp string) (*ReadoutResult, error) {
+func readoutDataset(ctx context.Context, opt ReadoutOptions, name string, best protocol.Best, reg model.Regularizer, fp string) (*ReadoutResult, error) {
 	u, err := dataset.LoadUCI(opt.DataDir, name)
 	if err != nil {
-		return nil, loadError{err}
+		return nil, jobs.LoadError{Err: err}
 	}
 	return readoutOf(ctx, opt, u, best, reg, fp)
 }
 
 // readoutOf evaluates the float and rounded readouts (and the GA strategies
 // unless opt.NoGA) of the intRVFL best on the loaded dataset u.
-func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, best Best, reg model.Regularizer, fp string) (*ReadoutResult, error) {
+func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, best protocol.Best, reg model.Regularizer, fp string) (*ReadoutResult, error) {
 	start := time.Now()
 	nb := len(opt.Bounds)
 	r := &ReadoutResult{Dataset: u.Meta.Name, Fingerprint: fp, Config: best, Regularizer: reg, Bounds: opt.Bounds,
@@ -250,39 +226,39 @@ func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, b
 	}
 	seeds := append([]uint64(nil), opt.Seeds...)
 	for _, s := range opt.GASeeds {
-		if !contains(seeds, s) {
+		if !slices.Contains(seeds, s) {
 			seeds = append(seeds, s)
 		}
 	}
-	splits := evalSplits(u, opt.TestNorm)
+	splits := protocol.Parts(u, opt.TestNorm)
 	var nFloat, nGA float64
 	for _, seed := range seeds {
 		for si, sp := range splits {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			cfg := IntRVFL.Config(best.N, best.Lambda, best.Kappa)
+			cfg := protocol.IntRVFL.Config(best.N, best.Lambda, best.Kappa)
 			cfg.Seed, cfg.Regularizer = seed, reg
-			m, err := model.TrainNormalized(trainDataOf(u.Data, sp), sp.xTrain, model.Normalizer{Min: make([]float64, u.Data.K()), Max: ones(u.Data.K())}, cfg)
+			m, err := model.TrainNormalized(ctx, trainDataOf(u.Data, sp), sp.XTrain, model.Normalizer{Min: make([]float64, u.Data.K()), Max: ones(u.Data.K())}, cfg)
 			if err != nil {
 				return nil, fmt.Errorf("seed %d split %d: %w", seed, si, err)
 			}
-			hte, err := m.Activations(sp.xTest, sp.mTest)
+			hte, err := m.Activations(sp.XTest, sp.MTest)
 			if err != nil {
 				return nil, err
 			}
-			floatAcc := m.AccuracyNormalized(sp.xTest, sp.mTest, sp.yTest)
+			floatAcc := m.AccuracyNormalized(sp.XTest, sp.MTest, sp.YTest)
 			rounded := make([]quant.Readout, nb)
 			roundAcc := make([]float64, nb)
 			for bi, b := range opt.Bounds {
 				if rounded[bi], err = quant.Quantize(m.Wout, m.L(), m.N(), b); err != nil {
 					return nil, err
 				}
-				if roundAcc[bi], err = quant.Accuracy(hte, rounded[bi], sp.yTest); err != nil {
+				if roundAcc[bi], err = quant.Accuracy(hte, rounded[bi], sp.YTest); err != nil {
 					return nil, err
 				}
 			}
-			if contains(opt.Seeds, seed) {
+			if slices.Contains(opt.Seeds, seed) {
 				nFloat++
 				r.Float += floatAcc
 				for bi := range roundAcc {
@@ -301,19 +277,19 @@ func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, b
 				r.RoundGA[bi] += roundAcc[bi]
 				g := opt.GA
 				g.Seed = seed*1000003 + uint64(si)*1009 + uint64(b)
-				ref, err := quant.Refine(rounded[bi], htr, ytr, g)
+				ref, err := quant.Refine(ctx, rounded[bi], htr, ytr, g)
 				if err != nil {
 					return nil, err
 				}
-				rnd, err := quant.RandomGA(m.L(), b, htr, ytr, g)
+				rnd, err := quant.RandomGA(ctx, m.L(), b, htr, ytr, g)
 				if err != nil {
 					return nil, err
 				}
-				a1, err := quant.Accuracy(hte, ref.Readout, sp.yTest)
+				a1, err := quant.Accuracy(hte, ref.Readout, sp.YTest)
 				if err != nil {
 					return nil, err
 				}
-				a2, err := quant.Accuracy(hte, rnd.Readout, sp.yTest)
+				a2, err := quant.Accuracy(hte, rnd.Readout, sp.YTest)
 				if err != nil {
 					return nil, err
 				}
@@ -343,12 +319,12 @@ func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, b
 
 // gaRows returns the training activations the GA's fitness uses: all rows, or a
 // seeded random subset of maxRows rows.
-func gaRows(m *model.Model, sp split, maxRows int, seed uint64) (quant.Activations, []int) {
-	idx := make([]int, sp.mTrain)
+func gaRows(m *model.Model, sp protocol.Part, maxRows int, seed uint64) (quant.Activations, []int) {
+	idx := make([]int, sp.MTrain)
 	for i := range idx {
 		idx[i] = i
 	}
-	if sp.mTrain > maxRows {
+	if sp.MTrain > maxRows {
 		rng := rand.New(rand.NewPCG(seed, 0x6761726f7773)) // "garows"
 		for i := len(idx) - 1; i > 0; i-- {
 			j := int(rng.Uint64() % uint64(i+1))
@@ -361,8 +337,8 @@ func gaRows(m *model.Model, sp split, maxRows int, seed uint64) (quant.Activatio
 	x := make([]float64, 0, len(idx)*k)
 	y := make([]int, len(idx))
 	for i, r := range idx {
-		x = append(x, sp.xTrain[r*k:(r+1)*k]...)
-		y[i] = sp.yTrain[r]
+		x = append(x, sp.XTrain[r*k:(r+1)*k]...)
+		y[i] = sp.YTrain[r]
 	}
 	h, err := m.Activations(x, len(idx))
 	if err != nil {
@@ -371,9 +347,9 @@ func gaRows(m *model.Model, sp split, maxRows int, seed uint64) (quant.Activatio
 	return h, y
 }
 
-func trainDataOf(d *dataset.Dataset, sp split) model.Data {
+func trainDataOf(d *dataset.Dataset, sp protocol.Part) model.Data {
 	// X only tells TrainNormalized the feature count; the rows come normalised.
-	return model.Data{Name: d.Name, X: sp.xTrain, Y: sp.yTrain, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames}
+	return model.Data{Name: d.Name, X: sp.XTrain, Y: sp.YTrain, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames}
 }
 
 func ones(k int) []float64 {
@@ -382,13 +358,4 @@ func ones(k int) []float64 {
 		v[i] = 1
 	}
 	return v
-}
-
-func contains(v []uint64, x uint64) bool {
-	for _, y := range v {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

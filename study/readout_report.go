@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -132,7 +133,7 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 	files := map[string][]byte{
 		"readout.tsv":          tsv.Bytes(),
 		"readout-summary.json": append(js, '\n'),
-		"readout-summary.md":   []byte(sum.markdown() + runLogMarkdown(dir)),
+		"readout-summary.md":   []byte(sum.markdown() + jobs.RunLogMarkdown(dir)),
 		"fig6-readout.svg":     svg,
 	}
 	for name, data := range files {

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,8 +20,8 @@ func TestReadoutStudy(t *testing.T) {
 	dir := collection(t)
 	out := t.TempDir()
 	names := []string{"iris", "balloons", "hayes-roth"} // hayes-roth has a separate test file
-	if _, err := RunAccuracy(context.Background(), ReproduceOptions{DataDir: dir, OutDir: out, Datasets: names,
-		Networks: []Network{IntRVFL}, Grid: smallGrid, Seeds: []uint64{0}}); err != nil {
+	if _, err := RunAccuracy(context.Background(), AccuracyOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Networks: []protocol.Network{protocol.IntRVFL}, Grid: smallGrid, Seeds: []uint64{0}}); err != nil {
 		t.Fatal(err)
 	}
 	ga := StudyGAOptions()
@@ -75,8 +76,8 @@ func TestReadoutUsesTheAccuracyStudysRegularizer(t *testing.T) {
 	out := t.TempDir()
 	names := []string{"wine"}
 	seeds := []uint64{0, 1}
-	acc, err := RunAccuracy(context.Background(), ReproduceOptions{DataDir: dir, OutDir: out, Datasets: names,
-		Networks: []Network{IntRVFL}, Grid: smallGrid, Seeds: seeds, Regularizer: model.RegIdentity})
+	acc, err := RunAccuracy(context.Background(), AccuracyOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Networks: []protocol.Network{protocol.IntRVFL}, Grid: smallGrid, Seeds: seeds, Regularizer: model.RegIdentity})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestReadoutUsesTheAccuracyStudysRegularizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := stored.Search.Best
-	other, err := Evaluate(context.Background(), u, IntRVFL.Config(b.N, b.Lambda, b.Kappa), EvalOptions{Seeds: seeds})
+	other, err := protocol.Evaluate(context.Background(), u, protocol.IntRVFL.Config(b.N, b.Lambda, b.Kappa), protocol.EvalOptions{Seeds: seeds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,8 +120,8 @@ func TestReadoutWithoutGA(t *testing.T) {
 	dir := collection(t)
 	out := t.TempDir()
 	names := []string{"iris", "balloons"}
-	if _, err := RunAccuracy(context.Background(), ReproduceOptions{DataDir: dir, OutDir: out, Datasets: names,
-		Networks: []Network{IntRVFL}, Grid: smallGrid, Seeds: []uint64{0}}); err != nil {
+	if _, err := RunAccuracy(context.Background(), AccuracyOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Networks: []protocol.Network{protocol.IntRVFL}, Grid: smallGrid, Seeds: []uint64{0}}); err != nil {
 		t.Fatal(err)
 	}
 	opt := ReadoutOptions{DataDir: dir, OutDir: out, Datasets: names, Bounds: []int{1, 15}, Seeds: []uint64{0}, NoGA: true}

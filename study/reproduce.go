@@ -1,291 +1,346 @@
 package study
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"math"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
-// ReproduceOptions configures the accuracy study over a collection.
+// The stages of `hdlgen reproduce`, in the order they run.
+const (
+	StageAccuracy = "accuracy" // the paper's Fig. 5 (RunAccuracy)
+	StageReadout  = "readout"  // Fig. 6 (RunReadout), from the accuracy stage's intRVFL results
+	StageRetune   = "retune"   // λ re-chosen for the integer readout (RunRetune), from them too
+	StageBudget   = "budget"   // Fig. 7 (RunBudget)
+)
+
+// Stages are the stages in the order Reproduce runs them.
+var Stages = []string{StageAccuracy, StageReadout, StageRetune, StageBudget}
+
+// ReproduceOptions configures Reproduce: the settings of `hdlgen reproduce`.
 type ReproduceOptions struct {
-	DataDir  string
-	OutDir   string
-	Datasets []string  // subset; nil = every dataset of the collection
-	Networks []Network // default AccuracyNetworks
-	Grid     Grid      // default PaperGrid
-	Seeds    []uint64  // default DefaultSeeds
-	Workers  int       // parallel jobs (default 2)
-	TestNorm TestNorm  // default TestNormOwn
-	Progress io.Writer // progress lines (stderr); nil = none
-	// SearchSeed is the seed of the networks of the grid search (default 0).
-	SearchSeed uint64
-	// Fixed, when set, replaces the search: each listed dataset is evaluated with
-	// these hyperparameters (e.g. the ones published with the authors' code);
-	// unlisted datasets are skipped.
-	Fixed map[string]Best
-	// Regularizer of every ridge readout ("" means the authors' variance form).
-	Regularizer model.Regularizer
+	DataDir, OutDir string
+	Datasets        []string // subset; nil = every dataset of the collection
+	Stages          []string // of Stages, any order
+	Networks        []protocol.Network
+	Grid            protocol.Grid
+	Seeds           []uint64
+	Workers         int
+	TestNorm        protocol.TestNorm
+	Fixed           map[string]protocol.Best // see AccuracyOptions.Fixed
+	Regularizer     model.Regularizer
+	Budgets         []Budget // budget stage
+	ReadoutGA       bool     // readout stage: also the two GA strategies
+	RetuneBits      int      // retune stage
+	// Shard runs this share of every stage's jobs and writes no report (the
+	// merge does); the zero value runs everything.
+	Shard jobs.Shard
+	// Merge gathers the stored jobs of these shard folders into OutDir (a
+	// folder the shards shared may be named too, or OutDir itself), then runs
+	// the stages computing nothing — every job must be stored — and writes the
+	// reports, the same as one run's.
+	Merge []string
+	// Command is the command line recorded in the reports and the run log.
+	Command string
+	// Out receives the results (a few lines per stage), Progress the progress.
+	Out, Progress io.Writer
 }
 
-func (o *ReproduceOptions) defaults() {
-	if len(o.Networks) == 0 {
-		o.Networks = AccuracyNetworks
-	}
-	if len(o.Grid.Ns) == 0 {
-		o.Grid = PaperGrid()
-	}
-	runDefaults(&o.Seeds, &o.Workers, &o.TestNorm, &o.Progress)
-}
-
-// Skipped is a dataset the study could not use.
-type Skipped struct {
-	Dataset string `json:"dataset"`
-	Reason  string `json:"reason"`
-}
-
-// AccuracyStudy is what RunAccuracy returns: every job's result and the
-// datasets it had to skip.
-type AccuracyStudy struct {
-	Results     []*RunResult
-	Skipped     []Skipped
-	WallSeconds float64 // this invocation
-	Reused      int     // jobs whose results were already stored
-}
-
-type job struct {
-	meta *dataset.UCIMeta
-	nw   Network
-	cost float64
-}
-
-// RunAccuracy runs (or resumes) the accuracy study: for every dataset and
-// network, the grid search then the final evaluation, each stored as soon as it
-// is done; stored results with the same settings are reused.
-func RunAccuracy(ctx context.Context, opt ReproduceOptions) (*AccuracyStudy, error) {
-	opt.defaults()
-	start := time.Now()
-	names := opt.Datasets
-	if len(names) == 0 {
-		var err error
-		if names, err = dataset.ListUCI(opt.DataDir); err != nil {
-			return nil, err
+// ParseStages validates a list of stage names.
+func ParseStages(names []string) ([]string, error) {
+	for _, s := range names {
+		if !slices.Contains(Stages, s) {
+			return nil, fmt.Errorf("unknown stage %q (want accuracy, readout, retune, budget)", s)
 		}
 	}
-	st := store{dir: opt.OutDir}
-	// Options added later join the fingerprint only when set, so results stored
-	// before they existed stay valid.
-	fp := fingerprint("accuracy-v2", opt.Grid, opt.Seeds, opt.TestNorm, opt.SearchSeed)
-	if opt.Fixed != nil {
-		fp = fingerprint(fp, opt.Fixed)
+	return names, nil
+}
+
+// Reproduce runs the chosen stages one after the other into OutDir: each
+// resumes from the jobs stored there, logs its invocation in the run log, and
+// writes its report, also when it was interrupted (then it returns the error,
+// and a rerun of the same command resumes).
+func Reproduce(ctx context.Context, o ReproduceOptions) error {
+	if o.Out == nil {
+		o.Out = io.Discard
 	}
-	if opt.reg() != model.RegVariance {
-		fp = fingerprint(fp, opt.reg())
+	if o.Progress == nil {
+		o.Progress = io.Discard
 	}
-	// Searches depend on the grid and the search seed only, so they survive a
-	// change of the evaluation settings.
-	searchFP := SearchFingerprint(opt.Grid, opt.SearchSeed, opt.reg())
-	out := &AccuracyStudy{}
-	var jobs []job
-	for _, name := range names {
-		meta, err := dataset.ReadUCIMeta(opt.DataDir, name)
-		if err == nil {
-			err = dataFilesPresent(opt.DataDir, meta)
-		}
-		if err == nil && opt.Fixed != nil {
-			if _, ok := opt.Fixed[name]; !ok {
-				err = fmt.Errorf("no fixed hyperparameters for %s", name)
-			}
-		}
+	if len(o.Merge) > 0 && o.Shard.Count > 1 {
+		return fmt.Errorf("reproduce: a merge is not a shard's run")
+	}
+	lock, err := jobs.LockDir(o.OutDir, o.Shard, o.Command)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	reuseOnly := len(o.Merge) > 0
+	if reuseOnly {
+		n, err := Gather(o.OutDir, o.Merge)
 		if err != nil {
-			out.Skipped = append(out.Skipped, Skipped{name, err.Error()})
-			fmt.Fprintf(opt.Progress, "skipped %s: %v\n", name, err)
-			continue
+			return err
 		}
-		for _, nw := range opt.Networks {
-			var r RunResult
-			ok, err := st.load("result", nw, name, fp, &r)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				out.Results = append(out.Results, &r)
-				out.Reused++
-				continue
-			}
-			jobs = append(jobs, job{meta: meta, nw: nw, cost: estimateCost(meta, nw, opt.Grid)})
+		fmt.Fprintf(o.Progress, "merge: %d stored jobs gathered into %s\n", n, o.OutDir)
+	}
+	run := map[string]bool{}
+	for _, s := range o.Stages {
+		run[s] = true
+	}
+	if run[StageAccuracy] {
+		opt := AccuracyOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Networks: o.Networks,
+			Grid: o.Grid, Seeds: o.Seeds, Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress,
+			Fixed: o.Fixed, Regularizer: o.Regularizer, Shard: o.Shard, ReuseOnly: reuseOnly}
+		if err := o.accuracy(ctx, opt); err != nil {
+			return err
 		}
 	}
-	total := largestFirst(jobs, func(j job) float64 { return j.cost })
-	fmt.Fprintf(opt.Progress, "accuracy study: %d jobs to run, %d reused, %d datasets skipped so far\n", len(jobs), out.Reused, len(out.Skipped))
-
-	var (
-		doneCost float64
-		done     int
-	)
-	oc := newOutcomes(&out.Skipped, "")
-	work := func(j job) (*RunResult, error) { return runJob(ctx, opt, st, fp, searchFP, j) }
-	runPool(ctx, opt.Workers, jobs, work, func(j job, r *RunResult, err error) {
-		done++
-		doneCost += j.cost
-		switch oc.add(j.meta.Name, err) {
-		case jobSkipped:
-			fmt.Fprintf(opt.Progress, "[%d/%d] skipped %s/%s: %v\n", done, len(jobs), j.meta.Name, j.nw, err)
-		case jobDone:
-			out.Results = append(out.Results, r)
-			b := r.Search.Best
-			fmt.Fprintf(opt.Progress, "[%d/%d] %s/%s: N=%d λ=%g%s val %.4f → %s %.4f ± %.4f (search %.1fs, eval %.1fs) ETA %s\n",
-				done, len(jobs), j.meta.Name, j.nw, b.N, b.Lambda, kappaText(b.Kappa), b.ValAccuracy,
-				r.Eval.Protocol, r.Eval.Mean, r.Eval.Std, r.Search.Seconds, r.Eval.Seconds, timeLeft(start, doneCost, total))
+	if run[StageReadout] {
+		opt := ReadoutOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Seeds: o.Seeds,
+			NoGA: !o.ReadoutGA, Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress, Shard: o.Shard, ReuseOnly: reuseOnly}
+		if err := o.readout(ctx, opt); err != nil {
+			return err
 		}
-	})
-	out.WallSeconds = time.Since(start).Seconds()
-	sort.Slice(out.Results, func(i, j int) bool {
-		a, b := out.Results[i], out.Results[j]
-		if a.Dataset != b.Dataset {
-			return a.Dataset < b.Dataset
+	}
+	if run[StageRetune] {
+		opt := RetuneOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RetuneBits, Seeds: o.Seeds,
+			Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress, Shard: o.Shard, ReuseOnly: reuseOnly}
+		if err := o.retune(ctx, opt); err != nil {
+			return err
 		}
-		return a.Network < b.Network
-	})
-	sort.Slice(out.Skipped, func(i, j int) bool { return out.Skipped[i].Dataset < out.Skipped[j].Dataset })
-	if err := ctx.Err(); err != nil {
-		return out, err
 	}
-	return out, oc.firstErr
-}
-
-// SearchFingerprint identifies the settings a stored grid search depends on.
-func SearchFingerprint(g Grid, seed uint64, reg model.Regularizer) string {
-	if reg == model.RegVariance {
-		return fingerprint("search-v1", g, seed) // the form stored before the option existed
-	}
-	return fingerprint("search-v1", g, seed, reg)
-}
-
-// reg is the study's regulariser with its default.
-func (o ReproduceOptions) reg() model.Regularizer {
-	if o.Regularizer == "" {
-		return model.RegVariance
-	}
-	return o.Regularizer
-}
-
-// dataFilesPresent reports a missing data file of a dataset before any job starts.
-func dataFilesPresent(dir string, meta *dataset.UCIMeta) error {
-	for _, f := range []string{meta.TrainFile, meta.TestFile} {
-		if f == "" {
-			continue
-		}
-		p := filepath.Join(dir, meta.Name, f)
-		if _, err := os.Stat(p); err != nil {
-			return &dataset.MissingDataError{Dataset: meta.Name, Path: p, Err: err}
+	if run[StageBudget] {
+		opt := BudgetOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Budgets: o.Budgets, Grid: o.Grid,
+			Seeds: o.Seeds, Workers: o.Workers, TestNorm: o.TestNorm, Regularizer: o.Regularizer, Progress: o.Progress,
+			Shard: o.Shard, ReuseOnly: reuseOnly}
+		if err := o.budget(ctx, opt); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func kappaText(k int) string {
-	if k == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" κ=%d", k)
+// stageRun is what a stage's run did, for finish.
+type stageRun struct {
+	wall            float64
+	datasets        int
+	results, reused int
+	skipped         []Skipped
 }
 
-// loadError marks a dataset that could not be loaded (reported as skipped).
-type loadError struct{ err error }
-
-func (e loadError) Error() string { return e.err.Error() }
-func (e loadError) Unwrap() error { return e.err }
-
-func isLoadError(err error) bool {
-	var le loadError
-	return errors.As(err, &le)
+func (s *AccuracyStudy) run() *stageRun {
+	if s == nil {
+		return nil
+	}
+	return &stageRun{s.WallSeconds, s.Datasets, len(s.Results), s.Reused, s.Skipped}
 }
 
-// runJob searches (or reuses a stored search) and evaluates one job.
-func runJob(ctx context.Context, opt ReproduceOptions, st store, fp, searchFP string, j job) (*RunResult, error) {
-	u, err := dataset.LoadUCI(opt.DataDir, j.meta.Name)
-	if err != nil {
-		return nil, loadError{err}
+func (s *ReadoutStudy) run() *stageRun {
+	if s == nil {
+		return nil
 	}
-	var s struct {
-		Fingerprint string        `json:"fingerprint"`
-		Search      *SearchResult `json:"search"`
-	}
-	ok, err := st.load("search", j.nw, j.meta.Name, searchFP, &s)
-	if err != nil {
-		return nil, err
-	}
-	if b, fixed := opt.Fixed[j.meta.Name]; fixed {
-		s.Search, ok = &SearchResult{Dataset: j.meta.Name, Network: j.nw, Best: b}, true
-	}
-	if !ok {
-		if s.Search, err = Search(ctx, u, j.nw, SearchOptions{Grid: opt.Grid, Seed: opt.SearchSeed, Regularizer: opt.reg()}); err != nil {
-			return nil, err
-		}
-		s.Fingerprint = searchFP
-		if err := st.save("search", j.nw, j.meta.Name, s); err != nil {
-			return nil, err
-		}
-	}
-	b := s.Search.Best
-	cfg := j.nw.Config(b.N, b.Lambda, b.Kappa)
-	cfg.Regularizer = opt.reg()
-	ev, err := Evaluate(ctx, u, cfg, EvalOptions{Seeds: opt.Seeds, TestNorm: opt.TestNorm})
-	if err != nil {
-		return nil, err
-	}
-	r := &RunResult{Dataset: j.meta.Name, Network: j.nw, Fingerprint: fp, K: u.Data.K(), L: u.Data.L(),
-		Rows: u.Data.M(), Search: s.Search, Eval: ev, Regularizer: opt.reg()}
-	if err := st.save("result", j.nw, j.meta.Name, r); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return &stageRun{s.WallSeconds, s.Datasets, len(s.Results), s.Reused, s.Skipped}
 }
 
-// estimateCost is a rough flop count of a job, used to order jobs and for the ETA.
-func estimateCost(meta *dataset.UCIMeta, nw Network, g Grid) float64 {
-	m := float64(meta.SearchTrain)
-	rows := float64(meta.TrainRows)
-	maxN := float64(g.Ns[len(g.Ns)-1])
-	var c float64
-	perN := func(n float64) float64 {
-		p := math.Min(n, m)
-		return m*n*p + float64(len(g.Lambdas))*p*p*p/3
+func (s *RetuneStudy) run() *stageRun {
+	if s == nil {
+		return nil
 	}
-	switch nw {
-	case IntRVFL:
-		for _, n := range g.Ns {
-			c += float64(len(g.Kappas)) * perN(float64(n))
-		}
-	case RVFLQuant:
-		for _, n := range g.Ns {
-			c += perN(float64(n))
-		}
-	default:
-		c = perN(maxN)
-	}
-	// Final evaluation: 5 seeds × 4 folds of one training of about the largest size.
-	c += 20 * (0.75 * rows * maxN * maxN / 4)
-	return c + 1e6
+	return &stageRun{s.WallSeconds, s.Datasets, len(s.Results), s.Reused, s.Skipped}
 }
 
-// DatasetList parses a comma-separated --datasets value.
-func DatasetList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
+func (s *BudgetStudy) run() *stageRun {
+	if s == nil {
+		return nil
+	}
+	return &stageRun{s.WallSeconds, s.Datasets, len(s.Results), s.Reused, s.Skipped}
+}
+
+// stage runs one stage whose folder (run log, report) is dir. A run in which
+// every dataset was skipped fails with nothing written; otherwise the
+// invocation is logged and — except in a shard's run, which only says what it
+// did — report writes the report, also after an interruption or a failed job
+// (the finished jobs are reported), and prints the result unless the run
+// failed; the run's error is returned with a hint to resume.
+func (o ReproduceOptions) stage(name, dir string, run func() (*stageRun, error), report func(failed bool) error) error {
+	start := time.Now()
+	r, runErr := run()
+	if r == nil {
+		return runErr
+	}
+	if r.datasets > 0 && len(r.skipped) >= r.datasets {
+		return fmt.Errorf("%s stage: every dataset was skipped (%d; %s: %s)", name, len(r.skipped), r.skipped[0].Dataset, r.skipped[0].Reason)
+	}
+	logged := name
+	if o.Shard.Count > 1 {
+		logged += " shard " + o.Shard.String()
+	}
+	if err := jobs.AppendRunLog(dir, logged, o.Command, start, r.wall, r.results-r.reused, r.reused); err != nil {
+		return err
+	}
+	if o.Shard.Count > 1 {
+		fmt.Fprintf(o.Out, "%s stage, shard %s: %d jobs run, %d reused; when every shard is done, merge with the same command, --merge and without --shard\n",
+			name, o.Shard, r.results-r.reused, r.reused)
+	} else if err := report(runErr != nil); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
+	}
+	return nil
+}
+
+// accuracy runs the accuracy stage and writes its report.
+func (o ReproduceOptions) accuracy(ctx context.Context, opt AccuracyOptions) error {
+	var res *AccuracyStudy
+	return o.stage(StageAccuracy, o.OutDir, func() (r *stageRun, err error) { res, err = RunAccuracy(ctx, opt); return res.run(), err },
+		func(failed bool) error {
+			sum, err := WriteAccuracyReport(o.OutDir, res, opt.Networks, o.Command, time.Now())
+			if err != nil || failed {
+				return err
+			}
+			for _, n := range sum.Networks {
+				fmt.Fprintf(o.Out, "%-12s mean accuracy %.4f over %d datasets\n", n.Network, n.MeanAccuracy, n.Datasets)
+			}
+			if c := sum.IntVsRVFL; c != nil {
+				fmt.Fprintf(o.Out, "intrvfl vs rvfl: Pearson %.3f, paired t p=%.3g, two-sample t p=%.3g, wins/ties/losses %d/%d/%d\n",
+					c.Pearson, c.PairedT, c.TwoSampleT, c.Wins, c.Ties, c.Losses)
+			}
+			fmt.Fprintf(o.Out, "report: %s/summary.md\n", o.OutDir)
+			return nil
+		})
+}
+
+// readout runs the readout stage and writes its report.
+func (o ReproduceOptions) readout(ctx context.Context, opt ReadoutOptions) error {
+	var res *ReadoutStudy
+	return o.stage(StageReadout, o.OutDir, func() (r *stageRun, err error) { res, err = RunReadout(ctx, opt); return res.run(), err },
+		func(failed bool) error {
+			sum, err := WriteReadoutReport(o.OutDir, res, o.Command, time.Now())
+			if err != nil || failed {
+				return err
+			}
+			fmt.Fprintf(o.Out, "readout study over %d datasets: float %.4f; rounded B=1 %.4f, B=15 (5 bits) %.4f\n",
+				sum.Datasets, sum.Float, sum.Round[0], sum.Round[len(sum.Round)-2])
+			fmt.Fprintf(o.Out, "report: %s/readout-summary.md\n", o.OutDir)
+			return nil
+		})
+}
+
+// retune runs the retune stage and writes its report.
+func (o ReproduceOptions) retune(ctx context.Context, opt RetuneOptions) error {
+	var res *RetuneStudy
+	return o.stage(StageRetune, o.OutDir, func() (r *stageRun, err error) { res, err = RunRetune(ctx, opt); return res.run(), err },
+		func(failed bool) error {
+			sum, err := WriteRetuneReport(o.OutDir, res, o.Command, time.Now())
+			if err != nil || failed {
+				return err
+			}
+			fmt.Fprintf(o.Out, "retune study over %d datasets: float %.4f; %d-bit rounded %.4f (%+.2f points), with λ retuned %.4f (%+.2f points)\n",
+				sum.Datasets, sum.FloatOriginal, sum.Bits, sum.Original.Mean, sum.Original.MeanPoints, sum.Retuned.Mean, sum.Retuned.MeanPoints)
+			fmt.Fprintf(o.Out, "report: %s/retune-summary.md\n", o.OutDir)
+			return nil
+		})
+}
+
+// budget runs the budget stage and writes its report.
+func (o ReproduceOptions) budget(ctx context.Context, opt BudgetOptions) error {
+	var res *BudgetStudy
+	dir := BudgetDir(o.OutDir)
+	return o.stage(StageBudget, dir, func() (r *stageRun, err error) { res, err = RunBudget(ctx, opt); return res.run(), err },
+		func(failed bool) error {
+			sum, err := WriteBudgetReport(o.OutDir, res, o.Command, time.Now())
+			if err != nil || failed {
+				return err
+			}
+			for _, lv := range sum.Budgets {
+				fmt.Fprintf(o.Out, "budget %s (%s):", lv.Budget.Label, power.FormatEnergy(lv.Budget.J))
+				for _, n := range lv.Networks {
+					if n.MeanAccuracy != nil {
+						fmt.Fprintf(o.Out, " %s %.4f (N median %g)", n.Network, *n.MeanAccuracy, n.N.Median)
+					}
+				}
+				if c := lv.Comparison; c != nil {
+					fmt.Fprintf(o.Out, "; %d datasets, two-sample t p=%.3g, paired t p=%.3g, wins/ties/losses %d/%d/%d",
+						c.N, c.TwoSampleT, c.PairedT, lv.Wins, lv.Ties, lv.Losses)
+				}
+				fmt.Fprintln(o.Out)
+			}
+			fmt.Fprintf(o.Out, "report: %s/summary.md\n", dir)
+			return nil
+		})
+}
+
+// Gather copies the stored jobs of the shard folders dirs (their runs/ and
+// budget/<budget>/runs/ files) into the study folder out and returns how many
+// it copied. A job present in out and in a shard folder must be the same
+// bytes; a folder named twice, or out itself, is read once.
+func Gather(out string, dirs []string) (int, error) {
+	seen := map[string]bool{}
+	if abs, err := filepath.Abs(out); err == nil {
+		seen[abs] = true
+	}
+	n := 0
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return n, err
+		}
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		if _, err := os.Stat(d); err != nil {
+			return n, fmt.Errorf("merge: shard folder: %w", err)
+		}
+		err = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".json") {
+				return err
+			}
+			rel, err := filepath.Rel(d, p)
+			if err != nil {
+				return err
+			}
+			parts := strings.Split(filepath.ToSlash(rel), "/")
+			if !(parts[0] == "runs" || (parts[0] == "budget" && len(parts) > 2 && parts[2] == "runs")) {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			dst := filepath.Join(out, rel)
+			switch old, err := os.ReadFile(dst); {
+			case err == nil && bytes.Equal(old, data):
+				return nil
+			case err == nil:
+				return fmt.Errorf("merge: %s and %s are different results of one job", p, dst)
+			case !errors.Is(err, fs.ErrNotExist):
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			n++
+			return atomicfile.WriteFile(dst, data, 0o644)
+		})
+		if err != nil {
+			return n, err
 		}
 	}
-	return out
+	return n, nil
 }

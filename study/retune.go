@@ -3,6 +3,8 @@ package study
 import (
 	"context"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"io"
 	"slices"
 	"sort"
@@ -26,14 +28,16 @@ const DefaultRetuneBits = 5
 // accuracy of the Bits-bit rounded readout (Search with SearchOptions.Bits);
 // then it evaluates both λ with the protocol.
 type RetuneOptions struct {
-	DataDir  string
-	OutDir   string // the accuracy study's folder: its intrvfl results give N, κ, λ and the λ grid
-	Datasets []string
-	Bits     int      // default DefaultRetuneBits
-	Seeds    []uint64 // default DefaultSeeds
-	Workers  int
-	TestNorm TestNorm
-	Progress io.Writer
+	DataDir   string
+	OutDir    string // the accuracy study's folder: its intrvfl results give N, κ, λ and the λ grid
+	Datasets  []string
+	Bits      int      // default DefaultRetuneBits
+	Seeds     []uint64 // default protocol.DefaultSeeds
+	Workers   int
+	TestNorm  protocol.TestNorm
+	Progress  io.Writer
+	Shard     jobs.Shard // this run's share of the datasets (zero value: all)
+	ReuseOnly bool       // compute nothing: every selected result must be stored (a merge)
 }
 
 func (o *RetuneOptions) defaults() {
@@ -48,15 +52,16 @@ func (o *RetuneOptions) defaults() {
 type RetuneResult struct {
 	Dataset     string            `json:"dataset"`
 	Fingerprint string            `json:"fingerprint"`
+	Data        string            `json:"data_sha256"`
 	Regularizer model.Regularizer `json:"regularizer"`
 	Bits        int               `json:"bits"`
 	Bound       int               `json:"bound"`
 	// Original is the accuracy study's selection (by the float readout).
-	Original Best `json:"original"`
+	Original protocol.Best `json:"original"`
 	// Retuned has the same N and κ and the λ whose rounded readout has the
 	// most correct validation predictions (ties to the largest λ); Correct and
 	// ValAccuracy are those of the rounded readout.
-	Retuned Best `json:"retuned"`
+	Retuned protocol.Best `json:"retuned"`
 	// OriginalRoundedCorrect counts the correct validation predictions of the
 	// rounded readout at the original λ (never above Retuned.Correct: the
 	// original λ is one of the candidates).
@@ -77,6 +82,7 @@ type RetuneStudy struct {
 	Results     []*RetuneResult
 	Skipped     []Skipped
 	WallSeconds float64
+	Datasets    int // datasets the study was asked for
 	Reused      int
 	Options     RetuneOptions
 }
@@ -90,60 +96,58 @@ func RunRetune(ctx context.Context, opt RetuneOptions) (*RetuneStudy, error) {
 		return nil, fmt.Errorf("retune study: readout bits %d outside [%d, %d]", opt.Bits, quant.MinBits, quant.MaxBits)
 	}
 	start := time.Now()
-	st := store{dir: opt.OutDir}
+	st := jobs.Store{Dir: opt.OutDir}
 	accs, skipped, err := intRVFLAccuracyResults(st, opt.DataDir, opt.Datasets)
 	if err != nil {
 		return nil, err
 	}
-	out := &RetuneStudy{Options: opt, Skipped: skipped}
+	out := &RetuneStudy{Options: opt, Skipped: skipped, Datasets: len(accs) + len(skipped)}
 	type job struct {
 		name string
 		acc  *RunResult
 		fp   string
-		cost float64
 	}
-	var jobs []job
-	for _, acc := range accs {
-		name := acc.Dataset
-		fp := fingerprint("retune-v1", opt.Bits, opt.Seeds, opt.TestNorm, acc.Search.Grid.Lambdas, acc.Search.Best, acc.Reg())
-		var r RetuneResult
-		if ok, err := st.load("retune", IntRVFL, name, fp, &r); err != nil {
-			return nil, err
-		} else if ok {
-			out.Results = append(out.Results, &r)
-			out.Reused++
-			continue
-		}
-		cost := float64(acc.Rows) * float64(acc.Search.Best.N) * float64(acc.Search.Best.N+acc.L)
-		jobs = append(jobs, job{name, acc, fp, cost})
+	cost := func(acc *RunResult) float64 {
+		return float64(acc.Rows) * float64(acc.Search.Best.N) * float64(acc.Search.Best.N+acc.L)
 	}
-	largestFirst(jobs, func(j job) float64 { return j.cost })
-	fmt.Fprintf(opt.Progress, "retune study (%d-bit readout): %d datasets to run, %d reused\n", opt.Bits, len(jobs), out.Reused)
-	oc := newOutcomes(&out.Skipped, "retune study")
+	fpOf := func(acc *RunResult) string {
+		return jobs.Fingerprint("retune-v1", opt.Bits, opt.Seeds, opt.TestNorm, acc.Search.Grid.Lambdas, acc.Search.Best, acc.Reg())
+	}
+	run, _, err := jobs.Resume(StageRetune, opt.Shard, accs, cost, opt.ReuseOnly, func(acc *RunResult) string { return acc.Dataset },
+		func(acc *RunResult) (bool, error) {
+			ok, err := reuse(st, runPath("retune", protocol.IntRVFL, acc.Dataset), fpOf(acc), acc.Data, &out.Results, &out.Reused)
+			return ok || (err == nil && opt.ReuseOnly && unloadable(opt.DataDir, acc.Dataset, &out.Skipped)), err
+		})
+	if err != nil {
+		return nil, err
+	}
+	var todo []job
+	for _, acc := range run {
+		todo = append(todo, job{acc.Dataset, acc, fpOf(acc)})
+	}
+	fmt.Fprintf(opt.Progress, "retune study (%d-bit readout): %d datasets to run, %d reused\n", opt.Bits, len(todo), out.Reused)
+	oc := jobs.NewOutcomes(&out.Skipped, "retune study")
 	done := 0
 	work := func(j job) (*RetuneResult, error) {
 		r, err := retuneDataset(ctx, opt, j.name, j.acc, j.fp)
 		if err == nil {
-			err = st.save("retune", IntRVFL, j.name, r)
+			r.Data = j.acc.Data
+			err = st.Save(runPath("retune", protocol.IntRVFL, j.name), r)
 		}
 		return r, err
 	}
-	runPool(ctx, opt.Workers, jobs, work, func(j job, r *RetuneResult, err error) {
+	jobs.Run(ctx, opt.Workers, todo, work, func(j job, r *RetuneResult, err error) {
 		done++
-		if oc.add(j.name, err) == jobDone {
+		if oc.Add(j.name, err) == jobs.Done {
 			out.Results = append(out.Results, r)
 			fmt.Fprintf(opt.Progress, "[%d/%d] retune %s (N=%d κ=%d): λ %g → %g; float %.4f, rounded %.4f → %.4f (%.1fs)\n",
-				done, len(jobs), j.name, r.Original.N, r.Original.Kappa, r.Original.Lambda, r.Retuned.Lambda,
+				done, len(todo), j.name, r.Original.N, r.Original.Kappa, r.Original.Lambda, r.Retuned.Lambda,
 				r.FloatOriginal, r.RoundedOriginal, r.RoundedRetuned, r.Seconds)
 		}
 	})
 	out.WallSeconds = time.Since(start).Seconds()
 	sort.Slice(out.Results, func(i, j int) bool { return out.Results[i].Dataset < out.Results[j].Dataset })
-	sort.Slice(out.Skipped, func(i, j int) bool { return out.Skipped[i].Dataset < out.Skipped[j].Dataset })
-	if err := ctx.Err(); err != nil {
-		return out, err
-	}
-	return out, oc.firstErr
+	return out, oc.Err(ctx)
 }
 
 // retuneDataset re-selects λ for one dataset and evaluates both selections.
@@ -151,7 +155,7 @@ func retuneDataset(ctx context.Context, opt RetuneOptions, name string, acc *Run
 	start := time.Now()
 	u, err := dataset.LoadUCI(opt.DataDir, name)
 	if err != nil {
-		return nil, loadError{err}
+		return nil, jobs.LoadError{Err: err}
 	}
 	orig := acc.Search.Best
 	bound := quant.BoundForBits(opt.Bits)
@@ -160,8 +164,8 @@ func retuneDataset(ctx context.Context, opt RetuneOptions, name string, acc *Run
 	if li < 0 {
 		return nil, fmt.Errorf("the accuracy study's λ %g is not in its own grid %v", orig.Lambda, lambdas)
 	}
-	g := Grid{Ns: []int{orig.N}, Lambdas: lambdas, Kappas: []int{orig.Kappa}}
-	res, err := Search(ctx, u, IntRVFL, SearchOptions{Grid: g, Regularizer: acc.Reg(), Bits: opt.Bits})
+	g := protocol.Grid{Ns: []int{orig.N}, Lambdas: lambdas, Kappas: []int{orig.Kappa}}
+	res, err := protocol.Search(ctx, u, protocol.IntRVFL, protocol.SearchOptions{Grid: g, Regularizer: acc.Reg(), Bits: opt.Bits})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -48,11 +50,11 @@ type RetuneSummary struct {
 	Original      RetuneLoss `json:"rounded_original"`
 	Retuned       RetuneLoss `json:"rounded_retuned"`
 	// Retuned vs original rounded readout, per dataset (a = original).
-	Comparison      Comparison `json:"retuned_vs_original"`
-	LambdaChanged   int        `json:"lambda_changed"`
-	LambdaRaised    int        `json:"lambda_raised"`
-	LambdaAtGridTop int        `json:"lambda_at_grid_top"` // retuned λ at the largest λ of the grid
-	Skipped         []Skipped  `json:"skipped"`
+	Comparison      protocol.Comparison `json:"retuned_vs_original"`
+	LambdaChanged   int                 `json:"lambda_changed"`
+	LambdaRaised    int                 `json:"lambda_raised"`
+	LambdaAtGridTop int                 `json:"lambda_at_grid_top"` // retuned λ at the largest λ of the grid
+	Skipped         []Skipped           `json:"skipped"`
 }
 
 // WriteRetuneReport writes retune.tsv and retune-summary.{json,md} into dir.
@@ -88,10 +90,10 @@ func WriteRetuneReport(dir string, s *RetuneStudy, command string, now time.Time
 		}
 	}
 	if len(s.Results) > 0 {
-		sum.FloatOriginal = mean(floatOrig)
+		sum.FloatOriginal = protocol.Mean(floatOrig)
 		sum.Original = retuneLoss(floatOrig, roundOrig)
 		sum.Retuned = retuneLoss(floatOrig, roundNew)
-		sum.Comparison = Compare(roundOrig, roundNew)
+		sum.Comparison = protocol.Compare(roundOrig, roundNew)
 	}
 	js, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
@@ -100,7 +102,7 @@ func WriteRetuneReport(dir string, s *RetuneStudy, command string, now time.Time
 	files := map[string][]byte{
 		"retune.tsv":          tsv.Bytes(),
 		"retune-summary.json": append(js, '\n'),
-		"retune-summary.md":   []byte(sum.markdown() + runLogMarkdown(dir)),
+		"retune-summary.md":   []byte(sum.markdown() + jobs.RunLogMarkdown(dir)),
 	}
 	for name, data := range files {
 		if err := atomicfile.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
@@ -112,7 +114,7 @@ func WriteRetuneReport(dir string, s *RetuneStudy, command string, now time.Time
 
 // retuneLoss compares the rounded accuracies with the float ones.
 func retuneLoss(float, rounded []float64) RetuneLoss {
-	l := RetuneLoss{Mean: mean(rounded), MeanPoints: 100 * (mean(rounded) - mean(float))}
+	l := RetuneLoss{Mean: protocol.Mean(rounded), MeanPoints: 100 * (protocol.Mean(rounded) - protocol.Mean(float))}
 	d := make([]float64, len(float))
 	for i := range float {
 		d[i] = rounded[i] - float[i]
@@ -124,20 +126,8 @@ func retuneLoss(float, rounded []float64) RetuneLoss {
 		}
 	}
 	slices.Sort(d)
-	l.Median = 100 * median(d)
+	l.Median = 100 * protocol.Median(d)
 	return l
-}
-
-// median of sorted values.
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 func (s *RetuneSummary) markdown() string {

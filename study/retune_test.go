@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"github.com/hdlgen/hdlgen/study/protocol"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,9 +26,9 @@ func TestRetuneStudy(t *testing.T) {
 	out := t.TempDir()
 	names := []string{"iris", "balloons", "hayes-roth", "tic-tac-toe"} // hayes-roth has a separate test file
 	seeds := []uint64{0, 1}
-	grid := Grid{Ns: []int{50, 100}, Lambdas: []float64{1.0 / 64, 0.25, 4, 64, 1024}, Kappas: []int{1, 3}}
-	acc, err := RunAccuracy(context.Background(), ReproduceOptions{DataDir: dir, OutDir: out, Datasets: names,
-		Networks: []Network{IntRVFL}, Grid: grid, Seeds: seeds, Regularizer: model.RegIdentity})
+	grid := protocol.Grid{Ns: []int{50, 100}, Lambdas: []float64{1.0 / 64, 0.25, 4, 64, 1024}, Kappas: []int{1, 3}}
+	acc, err := RunAccuracy(context.Background(), AccuracyOptions{DataDir: dir, OutDir: out, Datasets: names,
+		Networks: []protocol.Network{protocol.IntRVFL}, Grid: grid, Seeds: seeds, Regularizer: model.RegIdentity})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,7 +156,7 @@ func TestAxisFilesDoNotChangeStat(t *testing.T) {
 	var reports []*Report
 	for _, axis := range []bool{false, true} {
 		dir := filepath.Join(t.TempDir(), "d")
-		rep, err := rtl.Emit(m, rtl.Options{Parallel: 8, Axis: axis, Vectors: 4}, dir)
+		rep, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 8, Axis: axis, Vectors: 4}, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,10 +186,10 @@ func TestAxisFilesDoNotChangeStat(t *testing.T) {
 func axisTestModel(t *testing.T) *model.Model {
 	t.Helper()
 	const K, N, L, bits = 8, 128, 3, 5
-	m := &model.Model{Name: "axtest", Arch: model.IntRVFL, Seed: 1,
+	m := &model.Model{Name: "axtest", Seed: 1,
 		Training: model.TrainingInfo{Lambda: 1, Regularizer: model.RegVariance, Rows: 1, Data: "random"},
 		Norm:     model.Normalizer{Min: make([]float64, K), Max: make([]float64, K)},
-		Int:      model.NewIntNet(K, N, 3, 1)}
+		Net:      model.NewIntNet(K, N, 3, 1)}
 	for i := range m.Norm.Max {
 		m.Norm.Max[i] = 1
 	}

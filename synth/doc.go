@@ -20,7 +20,8 @@
 //     AXI4-Stream files of `hdlgen emit --axis`);
 //   - never -abc9: it drops DSP48E1s that only feed a DSP cascade (DESIGN.md);
 //   - read_verilog -defer: without it Yosys elaborates every module once with its
-//     default parameters, and hdlgen_rom's default MemFile "x.mem" does not exist;
+//     default parameters as well, work that hierarchy -top then throws away
+//     (hdlgen_rom's default MemFile is empty, so that elaboration reads no file);
 //   - rom_style "logic" on the rvfl8 sigmoid LUT (the memory named lut, read by
 //     all P lanes): memory_libmap enumerates BRAM candidates for a memory with P
 //     read ports combinatorially and was killed at 17 GB for P = 32; Yosys's own

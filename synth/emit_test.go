@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -17,12 +18,12 @@ func emitTiny(t *testing.T) string {
 		d.Y = append(d.Y, y)
 		d.X = append(d.X, float64(y)+0.1*float64(r%5), float64(1-y)+0.05*float64(r%3), float64(r%7))
 	}
-	m, err := model.Train(d, model.Config{Arch: model.IntRVFL, N: 16, Kappa: 2, Lambda: 1, ReadoutBits: 4})
+	m, err := model.Train(context.Background(), d, model.Config{Arch: model.IntRVFL, N: 16, Kappa: 2, Lambda: 1, ReadoutBits: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "tiny")
-	if _, err := rtl.Emit(m, rtl.Options{Vectors: 4}, dir); err != nil {
+	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Vectors: 4}, dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir

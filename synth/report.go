@@ -3,6 +3,7 @@ package synth
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hdlgen/hdlgen/board"
 	"io"
 	"regexp"
 	"slices"
@@ -65,36 +66,11 @@ type ROMMapping struct {
 // BRAM36 is the block RAM use in RAMB36 equivalents.
 func (r *Report) BRAM36() float64 { return float64(r.RAMB36E1) + 0.5*float64(r.RAMB18E1) }
 
-// Device is an FPGA's resource capacity.
-type Device struct {
-	Part   string
-	LUTs   int // slice LUTs
-	FFs    int
-	DSPs   int // DSP48E1
-	BRAM36 int // RAMB36 tiles (each splits into two RAMB18)
-	LUTRAM int // LUTs usable as memory (SLICEM)
-}
+// Device is an FPGA's resource capacity (board.Device).
+type Device = board.Device
 
-// XC7Z020 is the ZedBoard's device (Zynq-7000 data sheet DS190, table 1).
-var XC7Z020 = Device{Part: "xc7z020clg484-1", LUTs: 53200, FFs: 106400, DSPs: 220, BRAM36: 140, LUTRAM: 17400}
-
-// Fits reports whether resources fit the device, and if not, which do not.
-func (dev Device) Fits(luts, ffs, dsps int, bram36 float64) (bool, string) {
-	var over []string
-	if luts > dev.LUTs {
-		over = append(over, fmt.Sprintf("LUTs %d > %d", luts, dev.LUTs))
-	}
-	if ffs > dev.FFs {
-		over = append(over, fmt.Sprintf("FFs %d > %d", ffs, dev.FFs))
-	}
-	if dsps > dev.DSPs {
-		over = append(over, fmt.Sprintf("DSP48E1 %d > %d", dsps, dev.DSPs))
-	}
-	if bram36 > float64(dev.BRAM36) {
-		over = append(over, fmt.Sprintf("BRAM36 %.1f > %d", bram36, dev.BRAM36))
-	}
-	return len(over) == 0, strings.Join(over, ", ")
-}
+// XC7Z020 is the target's device (board.XC7Z020).
+var XC7Z020 = board.XC7Z020
 
 // statJSON is the part of `stat -json -tech xilinx` (Yosys 0.23) we read.
 type statJSON struct {

@@ -4,7 +4,9 @@
 //
 // The contract these files implement is docs/rtl-interface.md: the ports of
 // the stream top and of the AXI4-Stream wrapper (§3, §4), the test-vector
-// files in DIR/vectors (§5), the driver (§6) and the report lines (§7).
+// files in DIR/vectors (§5), the driver (§6) and the report lines (§7); for a
+// Zynq system top (Design.SystemTop) docs/system-interface.md, "Test vectors",
+// with the reusable C++ driver class tb::SystemHarness (tb/system_harness.h).
 // The two testbenches are independent implementations of the same driver and
 // checks and print the same lines, so a disagreement between the simulators
 // is itself visible:

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/hdlgen/hdlgen/board"
 	"math"
 	"path"
 	"regexp"
@@ -14,15 +15,15 @@ import (
 
 // Defaults used when a Design leaves the field at its zero value.
 const (
-	DefaultPart          = "xc7z020clg484-1" // Zynq-7020 on the ZedBoard
-	DefaultClockPeriodNS = 10.0              // the ZedBoard's 100 MHz oscillator
+	DefaultPart          = board.Part          // Zynq-7020 on the ZedBoard
+	DefaultClockPeriodNS = board.ClockPeriodNS // the ZedBoard's 100 MHz oscillator
 )
 
-// Paths inside DIR shared with other packages (constraints writes XDCPath).
+// Paths inside DIR shared with other packages (the board constraints are
+// constraints.XDCPath).
 const (
 	MakefilePath = "Makefile"
 	TclPath      = "vivado/build.tcl"
-	XDCPath      = "constraints/zedboard.xdc"
 	VectorsDir   = "vectors"
 	BuildDir     = "build"
 )
@@ -33,6 +34,7 @@ type Design struct {
 	Prefix    string // model prefix (docs/rtl-interface.md §1), e.g. "iris"
 	StreamTop string // stream top module, e.g. "iris_top"
 	AxisTop   string // AXI4-Stream wrapper module, "" when none was emitted
+	SystemTop string // Zynq system top module, "" when none was emitted
 
 	// RTLFiles and MemFiles are DIR-relative paths with forward slashes, e.g.
 	// "rtl/hdlgen_popcount.v" and "mem/w_in.mem". The RTL reads the .mem files
@@ -52,6 +54,10 @@ type Design struct {
 
 // HasAxis reports whether the design has an AXI4-Stream wrapper.
 func (d Design) HasAxis() bool { return d.AxisTop != "" }
+
+// HasSystem reports whether the design has a Zynq system top
+// (docs/system-interface.md).
+func (d Design) HasSystem() bool { return d.SystemTop != "" }
 
 // withDefaults returns d with the zero-valued optional fields filled in.
 func (d Design) withDefaults() Design {
@@ -88,6 +94,12 @@ func (d Design) Validate() error {
 	}
 	if d.AxisTop == d.StreamTop {
 		return fmt.Errorf("testbench: AXIS top and stream top are both %q", d.StreamTop)
+	}
+	if d.SystemTop != "" && !identRE.MatchString(d.SystemTop) {
+		return fmt.Errorf("testbench: system top %q is not a Verilog identifier", d.SystemTop)
+	}
+	if d.SystemTop != "" && (d.SystemTop == d.StreamTop || d.SystemTop == d.AxisTop) {
+		return fmt.Errorf("testbench: system top %q is also another top", d.SystemTop)
 	}
 	if len(d.RTLFiles) == 0 {
 		return errors.New("testbench: no RTL files")
@@ -133,6 +145,7 @@ func checkRelPath(p string) error {
 }
 
 //go:embed tb/tb_common.h tb/tb_stream.cpp tb/tb_stream.v tb/tb_axis.cpp tb/tb_axis.v
+//go:embed tb/system_harness.h tb/tb_system.cpp tb/tb_system.v
 var tbFS embed.FS
 
 //go:embed templates/*.tmpl
@@ -145,10 +158,12 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // Testbench sources: DIR-relative path → embedded file. The AXIS ones are
-// written only for designs with a wrapper.
+// written only for designs with a wrapper, the system ones only for designs
+// with a system top.
 var (
 	streamSources = []string{"tb/tb_common.h", "tb/tb_stream.cpp", "tb/tb_stream.v"}
 	axisSources   = []string{"tb/tb_axis.cpp", "tb/tb_axis.v"}
+	systemSources = []string{"tb/system_harness.h", "tb/tb_system.cpp", "tb/tb_system.v"}
 )
 
 // Files returns the testbench sources, the Makefile and the Vivado flow of
@@ -156,20 +171,24 @@ var (
 //
 //	tb/tb_common.h, tb/tb_stream.cpp, tb/tb_stream.v   always
 //	tb/tb_axis.cpp, tb/tb_axis.v                       with an AXIS wrapper
+//	tb/system_harness.h, tb/tb_system.cpp, tb/tb_system.v  with a system top
 //	Makefile
 //	vivado/build.tcl, vivado/stream_ooc.xdc            always
 //	vivado/axis_ooc.xdc                                with an AXIS wrapper
 //
-// The board constraints (XDCPath) come from package constraints.
+// The board constraints (constraints.XDCPath) come from package constraints.
 func Files(d Design) (map[string][]byte, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
 	d = d.withDefaults()
 	out := map[string][]byte{}
-	sources := streamSources
+	sources := append([]string{}, streamSources...)
 	if d.HasAxis() {
-		sources = append(append([]string{}, streamSources...), axisSources...)
+		sources = append(sources, axisSources...)
+	}
+	if d.HasSystem() {
+		sources = append(sources, systemSources...)
 	}
 	for _, p := range sources {
 		b, err := tbFS.ReadFile(p)

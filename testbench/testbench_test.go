@@ -3,7 +3,7 @@ package testbench_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
+	"github.com/hdlgen/hdlgen/internal/golden"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +16,6 @@ import (
 	"github.com/hdlgen/hdlgen/testbench"
 	"github.com/hdlgen/hdlgen/testbench/refdut"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // Designs for the golden files: one with the AXI4-Stream wrapper and .mem
 // files (defaults for part and clock), one without either.
@@ -86,23 +84,7 @@ func TestFilesGolden(t *testing.T) {
 			if strings.HasPrefix(p, "tb/") {
 				continue
 			}
-			golden := filepath.Join("testdata", "golden", name, filepath.FromSlash(p))
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, files[p], 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if diff := cmp.Diff(string(want), string(files[p])); diff != "" {
-				t.Errorf("%s (-golden +got):\n%s", golden, diff)
-			}
+			golden.Check(t, filepath.Join("testdata", "golden", name, filepath.FromSlash(p)), files[p])
 		}
 	}
 }

@@ -5,7 +5,8 @@
 // testbench/refdut): it needs DIR/Makefile and the testbench sources from
 // package testbench, DIR/vectors from rtl/sim, and the RTL. It drives the
 // Makefile, so `make verify` in DIR and Run do exactly the same thing. For each
-// target (stream, and axis when DIR/tb/tb_axis.v exists; Options.Targets
+// target (stream, axis when DIR/tb/tb_axis.v exists, system when
+// DIR/tb/tb_system.v exists; Options.Targets
 // narrows this) and each selected step it runs, with DIR as the working
 // directory,
 //
@@ -18,6 +19,18 @@
 // (PASS, FAIL, MISMATCH, TIMEOUT, ERROR) and the Verilator testbenches'
 // SIMRATE line (host time of the simulation loop: Result.SimWall and
 // Result.CyclesPerSecond, the simulated cycles per second).
+//
+// Before them, in a directory written by hdlgen emit (it holds the marker
+// file rtl.MarkerFile), the model step checks in Go that DIR/model.json is
+// the model the design and the vectors came from: the plan derived again
+// from it (with the P and pipeline rules that design.json records) must give
+// design.json byte for byte and the parameters of vectors/tv_params.vh, and
+// the Go simulator of that plan must give, for every input of
+// vectors/tv_in.mem, the class and scores of vectors/tv_exp.mem (MISMATCH
+// lines with expected = from model.json, got = from tv_exp.mem, at most 10).
+// So a model.json copied in from another design, or vectors from another
+// emit, fail verification. Reference directories (testbench/refdut) have no
+// marker and no model step.
 //
 // A step passes when make exits 0 and, for lint, Verilator printed no
 // %Warning/%Error line; for a simulation, the testbench printed PASS and no

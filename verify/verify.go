@@ -23,19 +23,20 @@ type Step string
 
 // The steps, in the order Run performs them.
 const (
+	StepModel     Step = "model"     // DIR/model.json agrees with design.json and the vectors (emitted designs only)
 	StepLint      Step = "lint"      // verilator --lint-only -Wall on every top
 	StepVerilator Step = "verilator" // the Verilator testbench(es)
 	StepIcarus    Step = "icarus"    // the Icarus testbench(es)
 )
 
 // AllSteps is what Run does when Options.Steps is empty.
-var AllSteps = []Step{StepLint, StepVerilator, StepIcarus}
+var AllSteps = []Step{StepModel, StepLint, StepVerilator, StepIcarus}
 
 // Options selects what Run does. The zero value runs every step without
 // traces and removes its build directories afterwards.
 type Options struct {
 	Steps     []Step    // steps to run, in AllSteps order; empty means AllSteps
-	Targets   []string  // "stream" and/or "axis"; empty means every target DIR has
+	Targets   []string  // "stream", "axis", "system"; empty means every target DIR has
 	Trace     bool      // Verilator runs write DIR/build/trace/<target>.vcd
 	KeepBuild bool      // keep DIR/build/verilator and DIR/build/icarus
 	Log       io.Writer // if non-nil, receives the tools' output as it comes
@@ -43,14 +44,14 @@ type Options struct {
 
 // Result is the outcome of one step on one target.
 type Result struct {
-	Name    string   // "<step>/<target>", e.g. "verilator/stream"
+	Name    string   // "<step>/<target>", e.g. "verilator/stream"; "model" for the model step
 	Step    Step     // the step
-	Target  string   // "stream" or "axis"
-	Command []string // the command run (in DIR)
+	Target  string   // "stream" or "axis"; "" for the model step, which covers both
+	Command []string // the command run (in DIR); nil for the model step, done in Go
 	Passed  bool
 
 	// From the testbench's PASS or FAIL line (simulation steps); zero otherwise.
-	Vectors int // vectors checked (PASS) or transferred before the stop (FAIL)
+	Vectors int // vectors checked (PASS; the model step: vectors recomputed) or transferred before the stop (FAIL)
 	Cycles  int // cycles simulated after reset
 	Latency int // accept to first valid of vector 0 (PASS only)
 	// SimWall is the host time of the simulation loop that the Verilator
@@ -59,7 +60,10 @@ type Result struct {
 	// start-up and reading the vectors.
 	SimWall time.Duration
 
-	Mismatches  []string // MISMATCH and TIMEOUT lines, in order (at most 10 + 1)
+	// Mismatches holds the MISMATCH and TIMEOUT lines the step printed, in
+	// order. Run keeps every one; the testbenches stop after 10 MISMATCH
+	// lines (docs/rtl-interface.md §7), the model step after 10 too.
+	Mismatches  []string
 	Diagnostics []string // on failure: ERROR, %Error, %Warning and warning lines (at most 20)
 	Duration    time.Duration
 	Output      string // everything the command printed (stdout and stderr)
@@ -148,7 +152,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			status = "FAIL"
 		}
 		fmt.Fprintf(&b, "  %-18s %s %7.1fs", s.Name, status, s.Duration.Seconds())
-		if s.Step != StepLint && (s.Vectors > 0 || s.Cycles > 0) {
+		if s.Step == StepModel && s.Vectors > 0 {
+			fmt.Fprintf(&b, "  vectors=%d (expected outputs recomputed from model.json)", s.Vectors)
+		}
+		if s.Step != StepLint && s.Step != StepModel && (s.Vectors > 0 || s.Cycles > 0) {
 			fmt.Fprintf(&b, "  vectors=%d cycles=%d", s.Vectors, s.Cycles)
 			if s.Passed {
 				fmt.Fprintf(&b, " latency=%d", s.Latency)
@@ -194,6 +201,7 @@ var toolPackage = map[string]string{
 
 // stepTools lists the tools each step needs besides make.
 var stepTools = map[Step][]string{
+	StepModel:     nil,
 	StepLint:      {"verilator"},
 	StepVerilator: {"verilator", "g++"},
 	StepIcarus:    {"iverilog", "vvp"},
@@ -225,6 +233,9 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 	if _, err := os.Stat(filepath.Join(abs, "tb", "tb_axis.v")); err == nil {
 		targets = append(targets, "axis")
 	}
+	if _, err := os.Stat(filepath.Join(abs, "tb", "tb_system.v")); err == nil {
+		targets = append(targets, "system")
+	}
 	if targets, err = selectTargets(targets, opts.Targets); err != nil {
 		return nil, fmt.Errorf("verify: %s: %w", abs, err)
 	}
@@ -234,6 +245,16 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 	defer cleanup()
 
 	for _, step := range steps {
+		if step == StepModel {
+			if !emitted(abs) {
+				continue // a hand-made or reference directory has no model to check
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("verify: %s: %w", step, err)
+			}
+			rep.Steps = append(rep.Steps, checkModel(ctx, abs))
+			continue
+		}
 		for _, target := range targets {
 			res, err := runStep(ctx, abs, step, target, opts)
 			if err != nil {
@@ -259,7 +280,7 @@ func normalizeSteps(in []Step) ([]Step, error) {
 	want := map[Step]bool{}
 	for _, s := range in {
 		if _, ok := stepTools[s]; !ok {
-			return nil, fmt.Errorf("verify: unknown step %q (want lint, verilator or icarus)", s)
+			return nil, fmt.Errorf("verify: unknown step %q (want model, lint, verilator or icarus)", s)
 		}
 		want[s] = true
 	}
@@ -298,10 +319,14 @@ func selectTargets(have, want []string) ([]string, error) {
 	return out, nil
 }
 
-// checkTools returns an error naming every missing tool and its Debian package.
+// checkTools returns an error naming every missing tool and its Debian
+// package (make for every step but the model step, which runs in Go).
 func checkTools(steps []Step) error {
-	need := []string{"make"}
+	var need []string
 	for _, s := range steps {
+		if s != StepModel && len(need) == 0 {
+			need = append(need, "make")
+		}
 		need = append(need, stepTools[s]...)
 	}
 	var missing, pkgs []string

@@ -44,6 +44,9 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"search", "--data", ".", "--dataset", "x", "--arch", "rvfl", "--bits", "5"}, "for --arch intrvfl"},
 		{[]string{"reproduce", "--data", ".", "--stages", "retune", "--retune-bits", "17"}, "--retune-bits 17"},
 		{[]string{"reproduce", "--data", ".", "--stages", "bogus"}, `unknown stage "bogus"`},
+		{[]string{"emit", "m.json", "-o", "d", "--system", "versal"}, `--system "versal"`},
+		{[]string{"emit", "m.json", "-o", "d", "--reloadable-readout"}, "needs --system zynq"},
+		{[]string{"emit", "m.json", "-o", "d", "--no-scores"}, "needs --system zynq"},
 	}
 	for _, tc := range tests {
 		code, _, errs := run(t, tc.args...)
@@ -133,5 +136,27 @@ func TestTrainKeepClasses(t *testing.T) {
 	code, _, errs = run(t, "train", "--data", "example:iris", "--classes", "setosa,rose", "--n", "10", "-o", p)
 	if code != exitUsage || !strings.Contains(errs, `no class "rose"`) {
 		t.Errorf("unknown class: exit %d, %q", code, errs)
+	}
+}
+
+// TestEmitSystem emits a Zynq system top and reports its throughput.
+func TestEmitSystem(t *testing.T) {
+	dir := t.TempDir()
+	modelPath := filepath.Join(dir, "iris.json")
+	if code, _, errs := run(t, "train", "--data", "example:iris", "--arch", "intrvfl", "--n", "20", "--kappa", "3", "--bits", "4", "-o", modelPath); code != 0 {
+		t.Fatalf("train: %s", errs)
+	}
+	out := filepath.Join(dir, "zynq")
+	code, _, errs := run(t, "emit", modelPath, "-o", out, "--parallel", "4", "--system", "zynq", "--reloadable-readout", "--vectors", "60")
+	if code != 0 {
+		t.Fatalf("emit: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "system top iris_system: one vector every") || !strings.Contains(errs, "classifications/s at 100 MHz") {
+		t.Errorf("emit does not report the system's throughput:\n%s", errs)
+	}
+	for _, f := range []string{"rtl/iris_system.v", "tb/tb_system.v", "vectors/sys_ops.mem"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/examples"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/verify"
 )
@@ -39,12 +40,18 @@ func newDemoCmd(app *App) *cobra.Command {
 The same commands, one by one, are in the README.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if err := o.check(); err != nil {
+				return err
+			}
 			d, err := dataset.LoadCSVFS(examples.FS, examples.Iris, dataset.CSVOptions{})
 			if err != nil {
 				return err
 			}
 			data := model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
-			m, err := model.Train(data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
+			m, err := interruptible(ctx, func() (*model.Model, error) {
+				return model.Train(ctx, data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
+			})
 			if err != nil {
 				return err
 			}
@@ -52,16 +59,16 @@ The same commands, one by one, are in the README.`,
 			if err := ensureDir(o.out); err != nil {
 				return err
 			}
-			if err := model.WriteFile(floatPath, m); err != nil {
+			if err := writeModel(ctx, floatPath, m); err != nil {
 				return err
 			}
 			floatAcc := m.Accuracy(d.X, d.M(), d.Y)
 			fmt.Fprintf(app.Out, "1. trained  %s: training accuracy %.4f (float readout) → %s\n", m, floatAcc, floatPath)
-			if err := m.QuantizeReadout((1 << (o.bits - 1)) - 1); err != nil {
+			if err := m.QuantizeReadout(quant.BoundForBits(o.bits)); err != nil {
 				return err
 			}
 			intPath := filepath.Join(o.out, "iris-5bit.json")
-			if err := model.WriteFile(intPath, m); err != nil {
+			if err := writeModel(ctx, intPath, m); err != nil {
 				return err
 			}
 			fmt.Fprintf(app.Out, "2. quantised readout to %d bits: training accuracy %.4f (integer readout) → %s\n", o.bits, m.Accuracy(d.X, d.M(), d.Y), intPath)
@@ -70,7 +77,10 @@ The same commands, one by one, are in the README.`,
 				rows[r] = d.Row(r)
 			}
 			hw := filepath.Join(o.out, "hw")
-			rep, err := rtl.Emit(m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
 			if err != nil {
 				return err
 			}
@@ -80,7 +90,7 @@ The same commands, one by one, are in the README.`,
 				return nil
 			}
 			fmt.Fprintf(app.Out, "4. verifying (Verilator lint, Verilator and Icarus testbenches) …\n")
-			vr, err := verify.Run(cmd.Context(), hw, verify.Options{})
+			vr, err := verify.Run(ctx, hw, verify.Options{})
 			if err != nil {
 				return err
 			}
@@ -92,11 +102,39 @@ The same commands, one by one, are in the README.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "build/demo", "output directory")
-	f.IntVar(&o.n, "n", 50, "hidden neurons N")
-	f.IntVar(&o.kappa, "kappa", 3, "clip threshold κ")
-	f.Float64Var(&o.lambda, "lambda", 4, "ridge regularisation λ")
-	f.IntVar(&o.bits, "bits", 5, "readout bits")
-	f.IntVar(&o.parallel, "parallel", 4, "P: hidden neurons per clock")
+	f.IntVar(&o.n, "n", 50, fmt.Sprintf("hidden neurons N (1…%d)", maxDemoN))
+	f.IntVar(&o.kappa, "kappa", 3, fmt.Sprintf("clip threshold κ (1…%d)", model.MaxKappa))
+	f.Float64Var(&o.lambda, "lambda", 4, "ridge regularisation λ (> 0)")
+	f.IntVar(&o.bits, "bits", 5, fmt.Sprintf("readout bits (%d…%d)", quant.MinBits, quant.MaxBits))
+	f.IntVar(&o.parallel, "parallel", 4, "P: hidden neurons per clock (1…N)")
 	f.BoolVar(&o.noVerify, "no-verify", false, "stop after emitting (no simulators needed)")
 	return cmd
+}
+
+// maxDemoN bounds the demo's N: the design is verified with Verilator and
+// Icarus, which a network of 4096 neurons on iris already keeps busy for
+// minutes.
+const maxDemoN = 4096
+
+// check returns a usage error for a flag outside its range.
+func (o *demoOptions) check() error {
+	if err := inRange("--n", o.n, 1, maxDemoN); err != nil {
+		return err
+	}
+	if err := inRange("--kappa", o.kappa, 1, model.MaxKappa); err != nil {
+		return err
+	}
+	if err := positive("--lambda", o.lambda); err != nil {
+		return err
+	}
+	if err := inRange("--bits", o.bits, quant.MinBits, quant.MaxBits); err != nil {
+		return err
+	}
+	if err := inRange("--parallel", o.parallel, 1, o.n); err != nil {
+		return err
+	}
+	if o.out == "" {
+		return usagef("--out: empty path")
+	}
+	return nil
 }

@@ -1,12 +1,19 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/board"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 type emitOptions struct {
@@ -18,6 +25,9 @@ type emitOptions struct {
 	ready         float64
 	data, dataset string
 	force         bool
+	system        string
+	reloadable    bool
+	noScores      bool
 }
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
@@ -27,13 +37,15 @@ const defaultVectorSeed = 1
 func newEmitCmd(app *App) *cobra.Command {
 	o := &emitOptions{}
 	cmd := &cobra.Command{
-		Use:   "emit model.json -o DIR [--parallel P] [--axis]",
+		Use:   "emit model.json -o DIR [--parallel P] [--axis] [--system zynq [--reloadable-readout]]",
 		Short: "Write synthesizable Verilog, ROM files, test vectors and flows for a model",
 		Long: `Emit turns an intRVFL with an integer readout (train --bits, or quantize) or an
 rvfl8 into a design directory for the Zynq-7020:
 
   DIR/rtl/         Verilog-2005: <prefix>_top (valid/ready stream), <prefix>_core,
-                   hdlgen_* primitives, and <prefix>_axis (AXI4-Stream) with --axis
+                   hdlgen_* primitives, <prefix>_axis (AXI4-Stream) with --axis,
+                   and <prefix>_system (Zynq: AXI4-Stream in and out with batches
+                   and robust framing, AXI4-Lite registers) with --system zynq
   DIR/mem/         W_in bit ROM, readout ROM (and the rvfl8 sigmoid LUT), $readmemh files
   DIR/vectors/     test vectors and the Go simulator's expected outputs and cycles
   DIR/tb/          Verilator (C++) and Icarus (Verilog) testbenches
@@ -41,22 +53,30 @@ rvfl8 into a design directory for the Zynq-7020:
   DIR/Makefile     lint, sim, verify, trace, synth (Yosys), vivado
   DIR/design.json  widths, pipeline, exact latency;  DIR/model.json  the model
 
+With --reloadable-readout the system's readout can be replaced at run time
+through its registers (two banks, swapped between vectors); the system's
+interface is docs/system-interface.md.
+
 P hidden neurons are computed per clock (1 ≤ P ≤ N; P need not divide N). The
 output is byte-identical for the same model and options. DIR is built next to its
 final place and renamed into it, so a failed emit leaves nothing behind.
 Then run "hdlgen verify DIR".`,
 		Example: `  hdlgen emit iris.json -o build/iris --parallel 4 --axis
+  hdlgen emit iris.json -o build/iris-zynq --parallel 4 --system zynq --reloadable-readout
   hdlgen verify build/iris`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return o.run(app, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), app, args[0]) },
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "design directory to write")
-	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock")
+	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock (1…N)")
 	f.BoolVar(&o.axis, "axis", false, "also emit the AXI4-Stream wrapper")
-	f.IntVar(&o.vectors, "vectors", rtl.DefaultVectors, "number of test vectors")
+	f.StringVar(&o.system, "system", "", "also emit a system top: zynq (AXI DMA streams and AXI4-Lite registers)")
+	f.BoolVar(&o.reloadable, "reloadable-readout", false, "with --system: a readout the host can reload at run time")
+	f.BoolVar(&o.noScores, "no-scores", false, "with --system: records carry the class only, not the L scores")
+	f.IntVar(&o.vectors, "vectors", rtl.DefaultVectors, fmt.Sprintf("number of test vectors (1…%d)", maxVectors))
 	f.Uint64Var(&o.seed, "seed", defaultVectorSeed, "seed of the random vectors, gaps and back-pressure")
-	f.Float64Var(&o.ready, "ready", rtl.DefaultReadyProbability, "probability that out_ready is 1 in a cycle (1: no back-pressure)")
+	f.Float64Var(&o.ready, "ready", rtl.DefaultReadyProbability, "probability that out_ready is 1 in a cycle, in (0, 1] (1: no back-pressure)")
 	f.StringVar(&o.data, "data", "", "draw half of the random vectors from these rows (CSV, collection folder with --dataset, or example:NAME)")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside a collection folder")
 	f.BoolVar(&o.force, "force", false, "replace a non-empty DIR that hdlgen did not write")
@@ -64,13 +84,46 @@ Then run "hdlgen verify DIR".`,
 	return cmd
 }
 
-func (o *emitOptions) run(app *App, modelPath string) error {
+// Test-vector limits. The testbenches hold every vector in memory and count
+// cycles in 32-bit signed integers (TV_MAX_CYCLES = 2·cycles + 1000); emitting
+// 10^5 iris vectors takes about 3 s and 50 MB, so 10^6 stays within a minute.
+const (
+	maxVectors   = 1_000_000
+	maxTBCycles  = math.MaxInt32
+	tbCycleSlack = 1000
+)
+
+func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error {
+	switch {
+	case o.system != "" && !slices.Contains(rtl.Systems, o.system):
+		return usagef("--system %q: want %s", o.system, strings.Join(rtl.Systems, ", "))
+	case o.system == "" && o.reloadable:
+		return usagef("--reloadable-readout needs --system %s", rtl.SystemZynq)
+	case o.system == "" && o.noScores:
+		return usagef("--no-scores needs --system %s", rtl.SystemZynq)
+	}
+	if err := inRange("--vectors", o.vectors, 1, maxVectors); err != nil {
+		return err
+	}
+	if !(o.ready > 0 && o.ready <= 1) {
+		return usagef("--ready %v outside (0, 1]", o.ready)
+	}
+	if err := checkDirOutput("-o", o.out, filepath.Join(o.out, "model.json"), input{"model.json", modelPath}, dataInput(o.data, o.dataset)); err != nil {
+		return err
+	}
 	m, err := model.ReadFile(modelPath)
 	if err != nil {
 		return err
 	}
+	if err := inRange("--parallel", o.parallel, 1, m.N()); err != nil {
+		return err
+	}
+	if err := checkVectorCycles(app, m, o.parallel, o.vectors, o.ready, o.axis); err != nil {
+		return err
+	}
 	opt := rtl.Options{Parallel: o.parallel, Axis: o.axis, Vectors: o.vectors, Seed: o.seed,
-		ReadyProbability: o.ready, Force: o.force}
+		ReadyProbability: o.ready, Force: o.force, System: o.system, ReloadableReadout: o.reloadable,
+		SystemNoScores: o.noScores}
 	if o.data != "" {
 		d, err := loadLabelled(o.data, o.dataset)
 		if err != nil {
@@ -83,13 +136,54 @@ func (o *emitOptions) run(app *App, modelPath string) error {
 			opt.Rows = append(opt.Rows, d.Row(r))
 		}
 	}
-	rep, err := rtl.Emit(m, opt, o.out)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rep, err := rtl.Emit(ctx, m, opt, o.out)
 	if err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w (after %s was written)", err, rep.Dir)
 	}
 	pl := rep.Plan
 	fmt.Fprintf(app.Err, "emitted %s to %s: %s, P=%d, latency %d cycles (%.2f µs at 100 MHz), %d test vectors\n",
 		rep.StreamTop, rep.Dir, m, pl.P, pl.Latency, float64(pl.Latency)/100, rep.Vectors)
+	if rep.SystemTop != "" {
+		fmt.Fprintf(app.Err, "system top %s: one vector every %d cycles", rep.SystemTop, rep.SystemII)
+		if cpv := rep.SystemCyclesPerVector; cpv > 0 {
+			fmt.Fprintf(app.Err, "; simulated steady state %.2f cycles per vector = %.0f classifications/s at %g MHz (%.1f %% of the core's one per %d)",
+				cpv, board.ClockHz/cpv, board.ClockHz/1e6, 100*float64(pl.II)/cpv, pl.II)
+		}
+		fmt.Fprintln(app.Err)
+	}
 	fmt.Fprintln(app.Out, rep.Dir)
 	return nil
+}
+
+// checkVectorCycles refuses, before any simulation, a vector count whose run
+// would overflow the testbenches' 32-bit cycle counters, or whose vectors
+// would not fit the machine's memory (limits.go). The cycle estimate per
+// vector is the initiation interval, the largest gap and the mean wait for
+// out_ready (1/ready); for the memory, each vector holds its K inputs and L
+// scores (8 bytes each) and twice its hex lines (IW and OW bits, 96-bit cycle
+// words, 16-bit gaps).
+func checkVectorCycles(app *App, m *model.Model, p, vectors int, ready float64, axis bool) error {
+	pl, err := plan.New(m, plan.Options{Parallel: p})
+	if err != nil {
+		return err
+	}
+	ii := pl.II
+	if axis {
+		ii = max(ii, pl.AxisII)
+	}
+	perVector := float64(ii+rtl.DefaultMaxGap) + math.Ceil(1/ready)
+	cycles := float64(vectors)*perVector + float64(pl.Latency)
+	if 2*cycles+tbCycleSlack > maxTBCycles {
+		most := int((float64(maxTBCycles-tbCycleSlack)/2 - float64(pl.Latency)) / perVector)
+		return usagef("--vectors %d: about %.3g cycles at one vector per %.0f cycles, more than the testbenches' 32-bit cycle counters allow; use at most %d vectors (or a larger --parallel)",
+			vectors, cycles, perVector, max(most, 0))
+	}
+	bytesPerVector := 8*float64(pl.K+pl.L) + 2*(math.Ceil(float64(pl.IW)/4)+math.Ceil(float64(pl.OW)/4)+2*24+4+4)
+	return app.checkMemory(fmt.Sprintf("emitting %d test vectors (K=%d, %d-bit inputs)", vectors, pl.K, pl.IW), float64(vectors)*bytesPerVector)
 }

@@ -7,7 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/dataset"
-	"github.com/hdlgen/hdlgen/study"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/study/tune"
 )
 
 type evalOptions struct {
@@ -15,44 +17,65 @@ type evalOptions struct {
 	seeds    int
 	testNorm string
 	json     bool
+	csv      csvOptions
 }
 
 func newEvalCmd(app *App) *cobra.Command {
 	o := &evalOptions{}
 	cmd := &cobra.Command{
-		Use:   "eval --data DIR --dataset NAME --arch intrvfl|rvfl|rvfl8 --n N --lambda X [--kappa K] [--seeds 5] [--json]",
+		Use:   "eval --data DIR --dataset NAME | --data FILE.csv [--test FILE.csv] --arch intrvfl|rvfl|rvfl8 --n N --lambda X [--kappa K] [--seeds 5] [--json] [-o result.json]",
 		Short: "Final accuracy of one configuration by the benchmark protocol",
 		Long: `Eval runs the protocol's final step on a dataset of the UCI-121 collection:
 4-fold cross-validation with conxuntos_kfold.dat (or train/test for datasets with a
 separate test file), for seeds 0…S−1, and prints the mean and standard deviation of
-the accuracy over seeds. A seed's accuracy is the mean of its fold accuracies.`,
-		Example: `  hdlgen eval --data ../shared/uci121 --dataset iris --arch intrvfl --n 50 --lambda 4 --kappa 3 --seeds 5`,
-		Args:    cobra.NoArgs,
-		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd, app) },
+the accuracy over seeds. A seed's accuracy is the mean of its fold accuracies.
+
+On your own CSV file (--data FILE.csv) it gives the configuration's validation
+accuracy on splits of that file's rows — stratified k-fold (--folds, default 4)
+or one stratified holdout split (--holdout 0.25), drawn from --split-seed — with
+seeds 0…S−1, as mean ± standard deviation over the splits × seeds, and with
+--test FILE.csv its accuracy on the test file (trained on all rows of --data, the
+test file normalised with their statistics), over the seeds. The penalty
+defaults to the identity form there (the variance form on the collection). --json
+prints, and -o writes, the result as a JSON document (docs/benchmark.md).`,
+		Example: `  hdlgen eval --data ../shared/uci121 --dataset iris --arch intrvfl --n 50 --lambda 4 --kappa 3 --seeds 5
+  hdlgen eval --data mine.csv --test mine-test.csv --arch intrvfl --n 300 --lambda 64 --kappa 3 --bits 5`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd, app) },
 	}
 	f := cmd.Flags()
 	t := &o.train
-	f.StringVar(&t.data, "data", "", "UCI-121 collection folder")
+	f.StringVar(&t.data, "data", "", "UCI-121 collection folder (with --dataset), or a CSV file")
 	f.StringVar(&t.dataset, "dataset", "", "dataset name inside the collection")
 	f.StringVar(&t.arch, "arch", "intrvfl", "network: intrvfl, rvfl or rvfl8")
 	f.IntVar(&t.n, "n", 0, "hidden neurons N")
 	f.Float64Var(&t.lambda, "lambda", 1, "ridge regularisation λ")
 	f.IntVar(&t.kappa, "kappa", 3, "intRVFL clip threshold κ")
-	f.StringVar(&t.regularizer, "regularizer", "variance", "ridge penalty: variance or identity")
+	f.StringVar(&t.regularizer, "regularizer", "", "ridge penalty: variance (the collection's default) or identity (a CSV's default)")
 	f.IntVar(&t.bits, "bits", 0, "intRVFL: evaluate with a rounded integer readout of this many bits")
 	f.BoolVar(&t.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&t.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels")
 	f.IntVar(&t.threads, "threads", 2, "threads for the linear algebra")
 	f.IntVar(&o.seeds, "seeds", 5, "number of random initialisations (seeds 0…S−1)")
-	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), testNormHelp)
+	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), "collection: "+testNormHelp)
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
-	for _, name := range []string{"data", "dataset", "n"} {
+	o.csv.bind(f)
+	for _, name := range []string{"data", "n"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
 	return cmd
 }
 
 func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
+	if o.train.dataset == "" { // a CSV file
+		return o.runCSV(cmd, app)
+	}
+	if err := rejectFlags(cmd, "with a collection dataset", csvFlagNames...); err != nil {
+		return err
+	}
+	if o.train.regularizer == "" {
+		o.train.regularizer = string(model.RegVariance)
+	}
 	cfg, err := o.train.config()
 	if err != nil {
 		return err
@@ -60,7 +83,7 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	if o.seeds < 1 {
 		return usagef("--seeds %d: want at least 1", o.seeds)
 	}
-	tn, err := study.ParseTestNorm(o.testNorm)
+	tn, err := protocol.ParseTestNorm(o.testNorm)
 	if err != nil {
 		return usagef("--test-norm: %v", err)
 	}
@@ -68,17 +91,13 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	if err != nil {
 		return err
 	}
-	seeds := make([]uint64, o.seeds)
-	for i := range seeds {
-		seeds[i] = uint64(i)
-	}
-	res, err := study.Evaluate(cmd.Context(), u, cfg, study.EvalOptions{Seeds: seeds, TestNorm: tn})
+	res, err := protocol.Evaluate(cmd.Context(), u, cfg, protocol.EvalOptions{Seeds: o.seedList(), TestNorm: tn})
 	if err != nil {
 		return err
 	}
 	if o.json {
 		out := struct {
-			*study.EvalResult
+			*protocol.EvalResult
 			Arch   string  `json:"arch"`
 			N      int     `json:"n"`
 			Lambda float64 `json:"lambda"`
@@ -97,4 +116,42 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	fmt.Fprintf(app.Out, " (%s, %d seeds): accuracy %.4f ± %.4f\n", res.Protocol, len(res.Seeds), res.Mean, res.Std)
 	return nil
+}
+
+// seedList returns the seeds 0…S−1.
+func (o *evalOptions) seedList() []uint64 {
+	seeds := make([]uint64, o.seeds)
+	for i := range seeds {
+		seeds[i] = uint64(i)
+	}
+	return seeds
+}
+
+// runCSV is eval on a CSV file (tune.Task.Evaluate).
+func (o *evalOptions) runCSV(cmd *cobra.Command, app *App) error {
+	if err := rejectFlags(cmd, "with a CSV file", "test-norm"); err != nil {
+		return err
+	}
+	reg, err := csvRegularizer(o.train.regularizer)
+	if err != nil {
+		return err
+	}
+	o.train.regularizer = string(reg)
+	cfg, err := o.train.config()
+	if err != nil {
+		return err
+	}
+	if o.seeds < 1 {
+		return usagef("--seeds %d: want at least 1", o.seeds)
+	}
+	seeds := o.seedList()
+	task, res, err := o.csv.task(cmd, app, o.train.data, seeds)
+	if err != nil {
+		return err
+	}
+	res.Command, res.Config = "eval", tune.DescribeConfig(cfg)
+	if res.Validated, res.Tested, err = task.Evaluate(cmd.Context(), cfg, seeds); err != nil {
+		return err
+	}
+	return o.csv.emit(app, res, o.json)
 }

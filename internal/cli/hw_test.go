@@ -86,7 +86,7 @@ func TestSizeCommandErrors(t *testing.T) {
 		{[]string{"--budget", "3.2", "--features", "16", "--classes", "4"}, exitUsage, "no unit"},
 		{[]string{"--budget", "-1uJ", "--features", "16", "--classes", "4"}, exitUsage, "finite value > 0"},
 		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "4", "--arch", "rvfl"}, exitUsage, "want intrvfl or rvfl8"},
-		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "1"}, exitUsage, "L ≥ 2"},
+		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "1"}, exitUsage, "--classes 1 outside [2, 4096]"},
 		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "4", "--bits", "1"}, exitUsage, "readout bits"},
 		{[]string{"--budget", "1pJ", "--features", "16", "--classes", "4"}, exitError, "smallest achievable"},
 		{[]string{"--features", "16", "--classes", "4"}, exitUsage, `"budget" not set`},
@@ -129,6 +129,37 @@ func TestPowerCommandModel(t *testing.T) {
 	}
 }
 
+// TestPowerSubcommands: the studies are subcommands; the old flag spellings
+// still work as hidden aliases.
+func TestPowerSubcommands(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		want    string // in stdout+stderr
+		wantNot string
+	}{
+		{"median-table without data", []string{"power", "median-table", "--out", dir}, exitUsage, "HDLGEN_UCI121", ""},
+		{"alias without data", []string{"power", "--median-table", "--out", dir}, exitUsage, "HDLGEN_UCI121", ""},
+		{"median-table without out", []string{"power", "median-table"}, exitUsage, "--out DIR is required", ""},
+		{"calibrate with a penalty", []string{"power", "calibrate", "--regularizer", "variance", "--out", dir}, exitUsage, "--regularizer applies to median-table only", ""},
+		{"alias with a penalty", []string{"power", "--calibrate", "--regularizer", "variance", "--out", dir}, exitUsage, "--regularizer applies to median-table only", ""},
+		{"both aliases", []string{"power", "--calibrate", "--median-table"}, exitUsage, "separate runs", ""},
+		{"subcommand takes no DIR", []string{"power", "calibrate", dir}, exitUsage, "unknown command", ""},
+		{"help lists the subcommands, hides the aliases", []string{"power", "--help"}, 0, "median-table", "--jobs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCmd(t, newPowerCmd, tc.args...)
+			all := out + errs
+			if code != tc.code || !strings.Contains(all, tc.want) || (tc.wantNot != "" && strings.Contains(all, tc.wantNot)) {
+				t.Errorf("exit %d, want %d; output should contain %q and not %q:\n%s", code, tc.code, tc.want, tc.wantNot, all)
+			}
+		})
+	}
+}
+
 func trainedTiny(t *testing.T) *model.Model {
 	t.Helper()
 	d := model.Data{Name: "tiny", ClassNames: []string{"a", "b"}}
@@ -137,7 +168,7 @@ func trainedTiny(t *testing.T) *model.Model {
 		d.Y = append(d.Y, y)
 		d.X = append(d.X, float64(y)+0.1*float64(r%5), float64(1-y)+0.05*float64(r%3), float64(r%7))
 	}
-	m, err := model.Train(d, model.Config{Arch: model.IntRVFL, N: 32, Kappa: 3, Lambda: 1, ReadoutBits: 5})
+	m, err := model.Train(context.Background(), d, model.Config{Arch: model.IntRVFL, N: 32, Kappa: 3, Lambda: 1, ReadoutBits: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

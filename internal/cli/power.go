@@ -2,11 +2,11 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,7 +15,6 @@ import (
 	"github.com/hdlgen/hdlgen/hwstudy"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
-	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
@@ -57,19 +56,16 @@ into dynamic, PL-static and total (dynamic + PL static). A budget (hdlgen size)
 constrains the dynamic energy unless --budget-on total. docs/energy-model.md
 gives every coefficient with its source.
 
-Studies (they run Yosys on many designs; results are cached in --work):
-  --median-table  the paper's median network (K=16, N=512, L=4): intRVFL (κ=3,
-                  5-bit readout) vs 8-bit RVFL trained on pendigits digits 0–3
-                  from --data (default $HDLGEN_UCI121) with the ridge penalty
-                  --regularizer (identity by default, the penalty for integer
-                  readouts: docs/semantics.md §6), several P, written to
-                  --out as median.md and median.json;
-  --calibrate     the analytic resource model against Yosys over the
-                  calibration matrix, written to --out as calibration.md/.json.`,
+Studies (subcommands; they run Yosys on many designs, results are cached in --work):
+  median-table  the paper's median network (K=16, N=512, L=4): intRVFL vs
+                8-bit RVFL on pendigits digits 0–3, several P;
+  calibrate     the analytic resource model against Yosys over the
+                calibration matrix.
+(The older spellings --median-table and --calibrate still work.)`,
 		Example: `  hdlgen power build/iris
   hdlgen power iris.json --parallel 8 --json
-  hdlgen power --median-table --data ../shared/uci121 --out results/hardware
-  hdlgen power --calibrate --out results/hardware`,
+  hdlgen power median-table --data ../shared/uci121 --out results/hardware
+  hdlgen power calibrate --out results/hardware`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, app, args) },
 	}
@@ -77,19 +73,82 @@ Studies (they run Yosys on many designs; results are cached in --work):
 	f.IntVar(&o.parallel, "parallel", 0, "P, hidden neurons per clock (model.json; default 1)")
 	f.BoolVar(&o.json, "json", false, "print the estimate as JSON")
 	f.BoolVar(&o.runSynth, "synth", false, "run Yosys on DIR when it has no current report")
+	o.bindParams(f)
+	// The study flags, hidden: the subcommands are their documented spelling.
+	f.BoolVar(&o.median, "median-table", false, "build the median-network comparison table (runs Yosys); alias of the median-table subcommand")
+	f.BoolVar(&o.calibrate, "calibrate", false, "compare the analytic resource model with Yosys over the calibration matrix; alias of the calibrate subcommand")
+	o.bindStudy(f)
+	f.VisitAll(func(fl *pflag.Flag) {
+		if !slices.Contains([]string{"parallel", "json", "synth", "clock-mhz", "toggle", "budget-on"}, fl.Name) {
+			_ = f.MarkHidden(fl.Name)
+		}
+	})
+	cmd.AddCommand(newPowerStudyCmd(app, "median-table"), newPowerStudyCmd(app, "calibrate"))
+	return cmd
+}
+
+// newPowerStudyCmd is `hdlgen power median-table` or `hdlgen power calibrate`.
+func newPowerStudyCmd(app *App, name string) *cobra.Command {
+	o := &powerOptions{median: name == "median-table", calibrate: name == "calibrate"}
+	cmd := &cobra.Command{Use: name, Args: cobra.NoArgs}
+	if o.median {
+		cmd.Short = "Compare intRVFL and 8-bit RVFL at the paper's median network with Yosys"
+		cmd.Long = `median-table trains the paper's median network (K=16, N=512, L=4): intRVFL (κ=3,
+5-bit readout) vs 8-bit RVFL on pendigits digits 0–3 from --data (default
+$HDLGEN_UCI121) with the ridge penalty --regularizer (identity by default, the
+penalty for integer readouts: docs/semantics.md §6), emits and synthesises both
+at several P, and writes median.md and median.json to --out.`
+		cmd.Example = `  hdlgen power median-table --data ../shared/uci121 --out results/hardware`
+	} else {
+		cmd.Short = "Compare the analytic resource model with Yosys over the calibration matrix"
+		cmd.Long = `calibrate synthesises the calibration matrix (hwstudy.CalibrationMatrix) with
+Yosys, compares the analytic resource model with it and writes calibration.md
+and calibration.json to --out.`
+		cmd.Example = `  hdlgen power calibrate --out results/hardware`
+	}
+	f := cmd.Flags()
+	o.bindParams(f)
+	o.bindStudy(f)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		p, reg, err := o.studyParams(cmd)
+		if err != nil {
+			return err
+		}
+		return o.study(cmd, app, p, reg)
+	}
+	return cmd
+}
+
+func (o *powerOptions) bindParams(f *pflag.FlagSet) {
 	f.Float64Var(&o.clockMHz, "clock-mhz", power.DefaultClockHz/1e6, "PL clock in MHz")
 	f.Float64Var(&o.toggle, "toggle", power.DefaultToggle, "average toggle rate of data signals, in (0, 1]")
 	f.StringVar(&o.budgetOn, "budget-on", string(power.BudgetDynamic), "energy a budget constrains: dynamic or total (dynamic + PL static)")
-	f.BoolVar(&o.median, "median-table", false, "build the median-network comparison table (runs Yosys)")
-	f.BoolVar(&o.calibrate, "calibrate", false, "compare the analytic resource model with Yosys over the calibration matrix")
-	f.StringVar(&o.data, "data", "", "UCI-121 collection folder for --median-table (default $HDLGEN_UCI121)")
-	f.StringVar(&o.out, "out", "", "output directory of --median-table / --calibrate (e.g. results/hardware)")
+}
+
+func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
+	f.StringVar(&o.data, "data", "", "UCI-121 collection folder for median-table (default $HDLGEN_UCI121)")
+	f.StringVar(&o.out, "out", "", "output directory (e.g. results/hardware)")
 	f.StringVar(&o.work, "work", "", "work directory for emitted designs and the synth cache (default: user cache dir/hdlgen/hwstudy)")
-	f.IntVar(&o.jobs, "jobs", 2, "concurrent Yosys runs for the studies")
+	f.IntVar(&o.jobs, "jobs", 2, "concurrent Yosys runs")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
-	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both --median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
-	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of --median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
-	return cmd
+	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
+	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
+}
+
+// studyParams checks the flags of a study run.
+func (o *powerOptions) studyParams(cmd *cobra.Command) (power.Params, model.Regularizer, error) {
+	p, err := o.params()
+	if err != nil {
+		return p, "", err
+	}
+	if cmd.Flags().Changed("regularizer") && !o.median {
+		return p, "", usagef("--regularizer applies to median-table only")
+	}
+	reg, err := model.ParseRegularizer(o.reg)
+	if err != nil {
+		return p, "", usagef("--regularizer: %v", err)
+	}
+	return p, reg, nil
 }
 
 func (o *powerOptions) params() (power.Params, error) {
@@ -107,32 +166,35 @@ func (o *powerOptions) params() (power.Params, error) {
 }
 
 func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
-	p, err := o.params()
-	if err != nil {
-		return err
-	}
 	if o.median && o.calibrate {
 		return usagef("--median-table and --calibrate are separate runs")
-	}
-	if cmd.Flags().Changed("regularizer") && !o.median {
-		return usagef("--regularizer applies to --median-table only")
-	}
-	reg, err := model.ParseRegularizer(o.reg)
-	if err != nil {
-		return usagef("--regularizer: %v", err)
 	}
 	if o.median || o.calibrate {
 		if len(args) > 0 {
 			return usagef("--median-table/--calibrate take no DIR argument")
 		}
+		p, reg, err := o.studyParams(cmd)
+		if err != nil {
+			return err
+		}
 		return o.study(cmd, app, p, reg)
 	}
+	p, err := o.params()
+	if err != nil {
+		return err
+	}
+	if cmd.Flags().Changed("regularizer") {
+		return usagef("--regularizer applies to median-table only")
+	}
 	if len(args) != 1 {
-		return usagef("power needs DIR or model.json (or --median-table / --calibrate)")
+		return usagef("power needs DIR or model.json (or a subcommand: median-table, calibrate)")
 	}
 	fi, err := os.Stat(args[0])
 	if err != nil {
 		return fmt.Errorf("power: %w", err)
+	}
+	if cmd.Flags().Changed("parallel") && o.parallel < 1 {
+		return usagef("--parallel %d: want 1 ≤ P ≤ N", o.parallel)
 	}
 	var e power.Estimate
 	var note string
@@ -140,7 +202,8 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 		if o.parallel != 0 {
 			return usagef("--parallel applies to model.json; DIR's P is fixed by its emit")
 		}
-		e, note, err = o.fromDir(cmd, app, args[0], p)
+		e, note, err = power.EstimateDir(cmd.Context(), args[0], power.DirOptions{Params: p, RunSynth: o.runSynth,
+			Synth: synth.Options{Yosys: o.yosys, Log: app.Err}})
 	} else {
 		e, note, err = o.fromModel(args[0], p)
 	}
@@ -161,44 +224,6 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 	return writeEstimate(app.Out, e, note)
 }
 
-func (o *powerOptions) fromDir(cmd *cobra.Command, app *App, dir string, p power.Params) (power.Estimate, string, error) {
-	d, err := synth.LoadDesign(dir)
-	if err != nil {
-		return power.Estimate{}, "", err
-	}
-	des := hwstudy.DesignOf(d.Plan)
-	if m, err := model.ReadFile(filepath.Join(dir, "model.json")); err == nil {
-		des = hwstudy.DesignOfModel(d.Plan, m) // the readout codes' effective width
-	}
-	so := synth.Options{Yosys: o.yosys, Log: app.Err}
-	var rep *synth.Report
-	if o.runSynth {
-		rep, err = synth.Run(cmd.Context(), dir, so)
-	} else {
-		rep, err = synth.Cached(cmd.Context(), dir, so)
-	}
-	var r power.Resources
-	var note string
-	switch {
-	case err != nil && errors.Is(err, synth.ErrNoYosys) && !o.runSynth:
-		note = "resources: analytic model (yosys is not installed, so a cached report cannot be checked)"
-	case err != nil:
-		return power.Estimate{}, "", err
-	case rep != nil:
-		r = hwstudy.YosysResources(rep)
-		note = "resources: Yosys report " + filepath.Join(dir, synth.ReportFile)
-	default:
-		note = "resources: analytic model (no current Yosys report; run hdlgen synth DIR or pass --synth)"
-	}
-	if rep == nil {
-		if r, err = power.Analytic(des); err != nil {
-			return power.Estimate{}, "", err
-		}
-	}
-	e, err := power.EvaluatePlan(des, r, d.Plan.Latency, d.Plan.II, p)
-	return e, note + "; latency: exact, from design.json", err
-}
-
 func (o *powerOptions) fromModel(path string, p power.Params) (power.Estimate, string, error) {
 	m, err := model.ReadFile(path)
 	if err != nil {
@@ -208,20 +233,10 @@ func (o *powerOptions) fromModel(path string, p power.Params) (power.Estimate, s
 	if par == 0 {
 		par = 1
 	}
-	pl, err := plan.New(m, plan.Options{Parallel: par})
-	if err != nil {
-		if par < 1 || par > m.N() {
-			return power.Estimate{}, "", usagef("--parallel %d: want 1 ≤ P ≤ N = %d", par, m.N())
-		}
-		return power.Estimate{}, "", err
+	if par < 1 || par > m.N() {
+		return power.Estimate{}, "", usagef("--parallel %d: want 1 ≤ P ≤ N = %d", par, m.N())
 	}
-	des := hwstudy.DesignOfModel(pl, m)
-	r, err := power.Analytic(des)
-	if err != nil {
-		return power.Estimate{}, "", err
-	}
-	e, err := power.EvaluatePlan(des, r, pl.Latency, pl.II, p)
-	return e, fmt.Sprintf("resources: analytic model with the readout codes' effective width %d bits (emit and synthesise the design for Yosys counts); latency: exact, from rtl/plan", des.EffBits), err
+	return power.EstimateModel(m, par, p)
 }
 
 func writeEstimate(w io.Writer, e power.Estimate, note string) error {
@@ -259,7 +274,7 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	}
 	so := synth.Options{Yosys: o.yosys, Log: io.Discard}
 	// The command as typed, normalised: every flag that was set, in order.
-	rec := "hdlgen power"
+	rec := cmd.CommandPath()
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		if f.Value.Type() == "bool" {
 			rec += " --" + f.Name

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -11,44 +13,75 @@ import (
 )
 
 type predictOptions struct {
-	data   string
-	scores bool
+	data       string
+	scores     bool
+	byPosition bool
 }
+
+// byPositionHelp documents --by-position (predict and sim).
+const byPositionHelp = "read the feature columns in file order, ignoring their names (default: match them to the model's feature names)"
 
 func newPredictCmd(app *App) *cobra.Command {
 	o := &predictOptions{}
 	cmd := &cobra.Command{
 		Use:   "predict model.json --data FILE.csv",
 		Short: "Classify the rows of a CSV file, one class name per line",
-		Long: `Predict reads a CSV file whose columns are the model's features (a training CSV
-with its label column in last place works too) and prints one predicted class name
-per row, in row order. A model with an integer readout predicts with it (exactly
-as the hardware does); otherwise the float readout is used.`,
+		Long: `Predict reads a CSV file of the model's features and prints one predicted class
+name per row, in row order. A model with an integer readout predicts with it
+(exactly as the hardware does); otherwise the float readout is used.
+
+The header's column names are matched to the model's feature names: the columns
+may come in any order, a column named like the training label is ignored (so the
+training CSV itself works), and a missing or unknown column is an error naming
+it. --by-position reads the columns in file order instead (K feature columns,
+optionally followed by the label column), as for a model without feature names.`,
 		Example: `  hdlgen predict iris.json --data iris-new.csv`,
 		Args:    cobra.ExactArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(app, args[0]) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), app, args[0]) },
 	}
 	cmd.Flags().StringVar(&o.data, "data", "", "CSV file with the rows to classify")
 	cmd.Flags().BoolVar(&o.scores, "scores", false, "also print the class scores after the class name")
+	cmd.Flags().BoolVar(&o.byPosition, "by-position", false, byPositionHelp)
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
 
-func (o *predictOptions) run(app *App, modelPath string) error {
+// loadFeatures reads the rows to classify for m: columns matched by the
+// model's feature names unless byPosition (or the model has none).
+func loadFeatures(m *model.Model, path string, byPosition bool) (*dataset.Dataset, error) {
+	opt := dataset.FeatureOptions{Features: m.K(), LabelName: m.Training.LabelName}
+	if !byPosition && len(m.FeatureNames) == m.K() {
+		opt.Names = m.FeatureNames
+	}
+	d, err := dataset.LoadFeaturesCSV(path, opt)
+	var ce *dataset.ColumnsError
+	if errors.As(err, &ce) {
+		return nil, fmt.Errorf("%w (--by-position reads the columns in file order)", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d.K() != m.K() {
+		return nil, fmt.Errorf("%s has %d feature columns, the model expects %d", path, d.K(), m.K())
+	}
+	return d, nil
+}
+
+func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) error {
 	m, err := model.ReadFile(modelPath)
 	if err != nil {
 		return err
 	}
-	d, err := dataset.LoadFeaturesCSV(o.data, dataset.FeatureOptions{Features: m.K(), LabelName: m.Training.LabelName})
+	d, err := loadFeatures(m, o.data, o.byPosition)
 	if err != nil {
 		return err
-	}
-	if d.K() != m.K() {
-		return fmt.Errorf("%s has %d feature columns, the model expects %d", o.data, d.K(), m.K())
 	}
 	w := bufio.NewWriter(app.Out)
 	defer w.Flush()
 	for r := 0; r < d.M(); r++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		row := d.Row(r)
 		c := m.Predict(row)
 		fmt.Fprint(w, m.ClassNames[c])

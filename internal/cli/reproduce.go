@@ -1,17 +1,19 @@
 package cli
 
 import (
-	"fmt"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/study"
+	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 type reproduceOptions struct {
@@ -28,6 +30,8 @@ type reproduceOptions struct {
 	reg       string
 	budgets   string
 	bits      int
+	shard     string
+	merge     string
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -57,108 +61,23 @@ the accuracy stage and chooses λ again, from the same grid and on the same
 validation split, by the validation accuracy of the rounded --retune-bits
 readout that the hardware runs; it evaluates the float and rounded readouts at
 both λ and writes OUT/runs/intrvfl/<dataset>.retune.json, OUT/retune.tsv and
-OUT/retune-summary.{json,md}.`,
+OUT/retune-summary.{json,md}.
+
+A second run into the same OUT fails at once and says who holds it (an
+advisory lock on OUT/.hdlgen.lock). To spread a study over machines, run
+each stage as shards with --shard i/n (a balanced share of the jobs each, no
+report), then merge them with the same flags and --merge SHARD_DIR,… instead
+of --shard: the merge computes nothing and writes the reports of one run
+(docs/cluster.md). Every stored job records the hash of its dataset's files,
+so a changed dataset is computed again, not reused.`,
 		Example: `  hdlgen reproduce --data ../shared/uci121 --out results/uci121
   hdlgen reproduce --data ../shared/uci121 --out /tmp/r --datasets iris,wine,seeds --grid small
   hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity --stages budget --budgets 3.2uJ,median --regularizer identity
-  hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity-wide --stages retune`,
+  hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity-wide --stages retune
+  hdlgen reproduce --data ../shared/uci121 --out /shared/r --stages accuracy --shard 0/8   # one of 8 shards
+  hdlgen reproduce --data ../shared/uci121 --out /shared/r --stages accuracy --merge /shared/r`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := parseGrid(o.grid)
-			if err != nil {
-				return err
-			}
-			tn, err := study.ParseTestNorm(o.testNorm)
-			if err != nil {
-				return usagef("--test-norm: %v", err)
-			}
-			var nets []study.Network
-			for _, s := range study.DatasetList(o.networks) {
-				nw, err := study.ParseNetwork(s)
-				if err != nil {
-					return usagef("--networks: %v", err)
-				}
-				nets = append(nets, nw)
-			}
-			if o.seeds < 1 {
-				return usagef("--seeds %d: want at least 1", o.seeds)
-			}
-			seeds := make([]uint64, o.seeds)
-			for i := range seeds {
-				seeds[i] = uint64(i)
-			}
-			stages := map[string]bool{}
-			for _, st := range study.DatasetList(o.stages) {
-				if st != "accuracy" && st != "readout" && st != "retune" && st != "budget" {
-					return usagef("--stages: unknown stage %q (want accuracy, readout, retune, budget)", st)
-				}
-				stages[st] = true
-			}
-			if stages["retune"] && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
-				return usagef("--retune-bits %d: want %d…%d", o.bits, quant.MinBits, quant.MaxBits)
-			}
-			command := "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " ")
-			datasets := study.DatasetList(o.datasets)
-			reg, err := model.ParseRegularizer(o.reg)
-			if err != nil {
-				return usagef("--regularizer: %v", err)
-			}
-			var budgets []study.Budget
-			if stages["budget"] {
-				if budgets, err = study.ParseBudgets(o.budgets, power.Params{}); err != nil {
-					return usagef("--budgets: %v", err)
-				}
-			}
-			var fixed map[string]study.Best
-			if o.hyper != "" {
-				if fixed, err = study.ReadHyperparameters(o.hyper); err != nil {
-					return err
-				}
-			}
-			if stages["accuracy"] {
-				if err := o.accuracy(cmd, app, study.ReproduceOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets,
-					Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers, TestNorm: tn, Progress: app.Err, Fixed: fixed, Regularizer: reg}, command); err != nil {
-					return err
-				}
-			}
-			if stages["readout"] {
-				opt := study.ReadoutOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Seeds: seeds,
-					NoGA: !o.readoutGA, Workers: o.workers, TestNorm: tn, Progress: app.Err}
-				start := time.Now()
-				res, runErr := study.RunReadout(cmd.Context(), opt)
-				if res == nil {
-					return runErr
-				}
-				if err := study.AppendRunLog(o.out, "readout", command, start, res.WallSeconds, len(res.Results)-res.Reused, res.Reused); err != nil {
-					return err
-				}
-				sum, err := study.WriteReadoutReport(o.out, res, command, time.Now())
-				if err != nil {
-					return err
-				}
-				if runErr != nil {
-					return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
-				}
-				fmt.Fprintf(app.Out, "readout study over %d datasets: float %.4f; rounded B=1 %.4f, B=15 (5 bits) %.4f\n",
-					sum.Datasets, sum.Float, sum.Round[0], sum.Round[len(sum.Round)-2])
-				fmt.Fprintf(app.Out, "report: %s/readout-summary.md\n", o.out)
-			}
-			if stages["retune"] {
-				opt := study.RetuneOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Bits: o.bits, Seeds: seeds,
-					Workers: o.workers, TestNorm: tn, Progress: app.Err}
-				if err := o.retune(cmd, app, opt, command); err != nil {
-					return err
-				}
-			}
-			if stages["budget"] {
-				opt := study.BudgetOptions{DataDir: o.data, OutDir: o.out, Datasets: datasets, Budgets: budgets, Grid: g,
-					Seeds: seeds, Workers: o.workers, TestNorm: tn, Regularizer: reg, Progress: app.Err}
-				if err := o.budget(cmd, app, opt, command); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd, app) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder")
@@ -174,102 +93,122 @@ OUT/retune-summary.{json,md}.`,
 	f.StringVar(&o.hyper, "hyperparameters", "", "TSV of fixed (dataset, n, lambda, kappa) to evaluate instead of searching (e.g. study/testdata/intrvfl-published-hyperparameters.tsv)")
 	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
 	f.IntVar(&o.workers, "workers", 2, "jobs run in parallel")
-	f.StringVar(&o.testNorm, "test-norm", string(study.TestNormOwn), testNormHelp)
+	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), testNormHelp)
+	f.StringVar(&o.shard, "shard", "", "run only shard i of n of every stage's jobs (i/n, 0 ≤ i < n; balanced by estimated cost) and write no report; docs/cluster.md")
+	f.StringVar(&o.merge, "merge", "", "comma-separated shard folders: gather their stored jobs into --out, compute nothing, and write the reports of one run (give the shards' other flags, without --shard)")
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
 
-// accuracy runs the accuracy stage and writes its report.
-func (o *reproduceOptions) accuracy(cmd *cobra.Command, app *App, opt study.ReproduceOptions, command string) error {
-	start := time.Now()
-	res, runErr := study.RunAccuracy(cmd.Context(), opt)
-	if res == nil {
-		return runErr
-	}
-	if err := study.AppendRunLog(o.out, "accuracy", command, start, res.WallSeconds, len(res.Results)-res.Reused, res.Reused); err != nil {
-		return err
-	}
-	sum, err := study.WriteAccuracyReport(o.out, res, opt.Networks, command, time.Now())
+func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
+	g, err := parseGrid(o.grid)
 	if err != nil {
 		return err
 	}
-	if runErr != nil {
-		return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
-	}
-	for _, n := range sum.Networks {
-		fmt.Fprintf(app.Out, "%-12s mean accuracy %.4f over %d datasets\n", n.Network, n.MeanAccuracy, n.Datasets)
-	}
-	if c := sum.IntVsRVFL; c != nil {
-		fmt.Fprintf(app.Out, "intrvfl vs rvfl: Pearson %.3f, paired t p=%.3g, two-sample t p=%.3g, wins/ties/losses %d/%d/%d\n",
-			c.Pearson, c.PairedT, c.TwoSampleT, c.Wins, c.Ties, c.Losses)
-	}
-	fmt.Fprintf(app.Out, "report: %s/summary.md\n", o.out)
-	return nil
-}
-
-// retune runs the retune stage and writes its report.
-func (o *reproduceOptions) retune(cmd *cobra.Command, app *App, opt study.RetuneOptions, command string) error {
-	start := time.Now()
-	res, runErr := study.RunRetune(cmd.Context(), opt)
-	if res == nil {
-		return runErr
-	}
-	if err := study.AppendRunLog(o.out, "retune", command, start, res.WallSeconds, len(res.Results)-res.Reused, res.Reused); err != nil {
-		return err
-	}
-	sum, err := study.WriteRetuneReport(o.out, res, command, time.Now())
+	tn, err := protocol.ParseTestNorm(o.testNorm)
 	if err != nil {
-		return err
+		return usagef("--test-norm: %v", err)
 	}
-	if runErr != nil {
-		return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
-	}
-	fmt.Fprintf(app.Out, "retune study over %d datasets: float %.4f; %d-bit rounded %.4f (%+.2f points), with λ retuned %.4f (%+.2f points)\n",
-		sum.Datasets, sum.FloatOriginal, sum.Bits, sum.Original.Mean, sum.Original.MeanPoints, sum.Retuned.Mean, sum.Retuned.MeanPoints)
-	fmt.Fprintf(app.Out, "report: %s/retune-summary.md\n", o.out)
-	return nil
-}
-
-// budget runs the budget stage and writes its report.
-func (o *reproduceOptions) budget(cmd *cobra.Command, app *App, opt study.BudgetOptions, command string) error {
-	start := time.Now()
-	res, runErr := study.RunBudget(cmd.Context(), opt)
-	if res == nil {
-		return runErr
-	}
-	dir := study.BudgetDir(o.out)
-	if err := study.AppendRunLog(dir, "budget", command, start, res.WallSeconds, len(res.Results)-res.Reused, res.Reused); err != nil {
-		return err
-	}
-	sum, err := study.WriteBudgetReport(o.out, res, command, time.Now())
-	if err != nil {
-		return err
-	}
-	if runErr != nil {
-		return fmt.Errorf("%w (the finished results are stored; rerun the same command to resume)", runErr)
-	}
-	for _, lv := range sum.Budgets {
-		fmt.Fprintf(app.Out, "budget %s (%s):", lv.Budget.Label, power.FormatEnergy(lv.Budget.J))
-		for _, n := range lv.Networks {
-			if n.MeanAccuracy != nil {
-				fmt.Fprintf(app.Out, " %s %.4f (N median %g)", n.Network, *n.MeanAccuracy, n.N.Median)
-			}
+	var nets []protocol.Network
+	for _, s := range study.List(o.networks) {
+		nw, err := protocol.ParseNetwork(s)
+		if err != nil {
+			return usagef("--networks: %v", err)
 		}
-		if c := lv.Comparison; c != nil {
-			fmt.Fprintf(app.Out, "; %d datasets, two-sample t p=%.3g, paired t p=%.3g, wins/ties/losses %d/%d/%d",
-				c.N, c.TwoSampleT, c.PairedT, lv.Wins, lv.Ties, lv.Losses)
-		}
-		fmt.Fprintln(app.Out)
+		nets = append(nets, nw)
 	}
-	fmt.Fprintf(app.Out, "report: %s/summary.md\n", dir)
-	return nil
+	if o.seeds < 1 {
+		return usagef("--seeds %d: want at least 1", o.seeds)
+	}
+	seeds := make([]uint64, o.seeds)
+	for i := range seeds {
+		seeds[i] = uint64(i)
+	}
+	stages, err := study.ParseStages(study.List(o.stages))
+	if err != nil {
+		return usagef("--stages: %v", err)
+	}
+	if slices.Contains(stages, study.StageRetune) && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
+		return usagef("--retune-bits %d: want %d…%d", o.bits, quant.MinBits, quant.MaxBits)
+	}
+	reg, err := model.ParseRegularizer(o.reg)
+	if err != nil {
+		return usagef("--regularizer: %v", err)
+	}
+	var budgets []study.Budget
+	if slices.Contains(stages, study.StageBudget) {
+		if budgets, err = study.ParseBudgets(o.budgets, power.Params{}); err != nil {
+			return usagef("--budgets: %v", err)
+		}
+	}
+	datasets, err := checkCollection(o.data, o.datasets)
+	if err != nil {
+		return err
+	}
+	var shard jobs.Shard
+	if o.shard != "" {
+		if shard, err = jobs.ParseShard(o.shard); err != nil {
+			return usagef("--shard: %v", err)
+		}
+	}
+	var merge []string
+	if cmd.Flags().Changed("merge") {
+		if merge = study.List(o.merge); len(merge) == 0 {
+			return usagef("--merge %q names no shard folder", o.merge)
+		}
+		if o.shard != "" {
+			return usagef("--merge and --shard: a merge runs after the shards, not as one")
+		}
+	}
+	var fixed map[string]protocol.Best
+	if o.hyper != "" {
+		if fixed, err = protocol.ReadHyperparameters(o.hyper); err != nil {
+			return err
+		}
+	}
+	return study.Reproduce(cmd.Context(), study.ReproduceOptions{DataDir: o.data, OutDir: o.out,
+		Datasets: datasets, Stages: stages, Shard: shard, Merge: merge, Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers,
+		TestNorm: tn, Fixed: fixed, Regularizer: reg, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits,
+		Command: "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " "), Out: app.Out, Progress: app.Err})
 }
 
-// quoteArgs renders the flags that were set, for the record in the summary.
+// quoteArgs renders the flags that were set, for the record in the summary;
+// --merge is left out, so that a merge records the command of the one run it
+// stands for.
 func quoteArgs(cmd *cobra.Command) []string {
 	var out []string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		out = append(out, "--"+f.Name+" "+f.Value.String())
+		if f.Name != "merge" {
+			out = append(out, "--"+f.Name+" "+f.Value.String())
+		}
 	})
 	return out
+}
+
+// checkCollection checks --data and --datasets before any work: the folder
+// must be a readable collection, and every named dataset one of it. It returns
+// the named datasets (nil: all).
+func checkCollection(dir, list string) ([]string, error) {
+	all, err := dataset.ListUCI(dir)
+	if err != nil {
+		return nil, usagef("--data %s: not a readable UCI-121 collection: %v", dir, err)
+	}
+	if len(all) == 0 {
+		return nil, usagef("--data %s: no dataset in this folder (each is a folder with <name>/<name>.txt)", dir)
+	}
+	names := study.List(list)
+	if strings.TrimSpace(list) != "" && len(names) == 0 {
+		return nil, usagef("--datasets %q names no dataset", list)
+	}
+	var unknown []string
+	for _, n := range names {
+		if !slices.Contains(all, n) {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, usagef("--datasets: %s not in the collection at %s (%d datasets, e.g. %s)",
+			strings.Join(unknown, ", "), dir, len(all), strings.Join(all[:min(3, len(all))], ", "))
+	}
+	return names, nil
 }

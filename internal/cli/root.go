@@ -30,6 +30,11 @@ type App struct {
 	Out    io.Writer // results
 	Err    io.Writer // progress, warnings and errors
 	Getenv func(string) string
+	// MemTotal reports the machine's memory in bytes for the memory rule
+	// (limits.go); nil means /proc/meminfo.
+	MemTotal func() (uint64, bool)
+
+	ctx context.Context // Main's context, for the cause of an interruption
 }
 
 // usageError marks errors in flags or arguments (exit code 2).
@@ -43,20 +48,62 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // Main runs hdlgen with args and returns the process exit code.
 func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	app := &App{In: in, Out: out, Err: errw, Getenv: os.Getenv}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background())
 	defer stop()
+	app.ctx = ctx
 	root := NewRootCmd(app)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return app.exitCode(err)
 }
 
+// interrupted is the cause of Main's context when a signal ended it.
+type interrupted struct{ sig os.Signal }
+
+func (e interrupted) Error() string {
+	switch e.sig {
+	case os.Interrupt:
+		return "interrupted (SIGINT)"
+	case syscall.SIGTERM:
+		return "interrupted (SIGTERM)"
+	}
+	return "interrupted (" + e.sig.String() + ")"
+}
+
+// notifyContext returns a context that ends at the first SIGINT or SIGTERM,
+// with an interrupted cause. The handler is then removed, so a second signal
+// ends the process at once (the default action). stop releases it.
+func notifyContext(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Stop(ch)
+			cancel(interrupted{s})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
+}
+
 func (app *App) exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(app.Err, "hdlgen:", err)
 	var ue usageError
+	var sig interrupted
+	if errors.Is(err, context.Canceled) && app.ctx != nil && errors.As(context.Cause(app.ctx), &sig) {
+		fmt.Fprintf(app.Err, "hdlgen: %v: %v\n", sig, err)
+		return exitCanceled
+	}
+	fmt.Fprintln(app.Err, "hdlgen:", err)
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitCanceled

@@ -3,56 +3,91 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
-	"github.com/hdlgen/hdlgen/study"
+	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/study/tune"
 )
 
 type searchOptions struct {
 	data, dataset, arch string
 	grid                string
 	seed                uint64
+	seeds               int
 	reg                 string
 	json                bool
 	bits                int
+	shard               string
+	csv                 csvOptions
 }
 
 func newSearchCmd(app *App) *cobra.Command {
 	o := &searchOptions{}
 	cmd := &cobra.Command{
-		Use:   "search --data DIR --dataset NAME --arch intrvfl|rvfl|rvfl-qin|rvfl-direct|rvfl8 [--json]",
-		Short: "Grid-search N, λ (and κ) on the dataset's train/validation split",
-		Long: `Search runs the protocol's hyperparameter grid search on the train/validation
-split of conxuntos.dat: N ∈ {50,…,1500} step 50, λ ∈ 2^{−10…5}, and κ ∈ {1,3,7,15}
-for the intRVFL, with the networks of seed 0 scored by validation accuracy. Ties go
-to the smallest N, then the largest λ (cheapest, most regularised), then the
-smallest κ. It prints the best configuration and its validation accuracy.
+		Use:   "search --data DIR --dataset NAME | --data FILE.csv [--test FILE.csv] --arch intrvfl|rvfl|rvfl-qin|rvfl-direct|rvfl8 [--json] [-o result.json]",
+		Short: "Grid-search N, λ (and κ) on validation splits of the training data",
+		Long: `Search runs the protocol's hyperparameter grid search: N ∈ {50,…,1500} step 50,
+λ ∈ 2^{−10…5}, and κ ∈ {1,3,7,15} for the intRVFL (--grid paper; wide extends λ
+to 2^15), scored by validation accuracy. Ties go to the smallest N, then the
+largest λ (cheapest, most regularised), then the smallest κ. It prints the best
+configuration and its validation accuracy.
+
+On a dataset of the UCI-121 collection (--data DIR --dataset NAME) it scores
+the networks of seed 0 on the train/validation split of conxuntos.dat, as the
+paper's protocol does; the penalty defaults to the authors' variance form.
+
+On your own CSV file (--data FILE.csv: a header row, numeric features, the class
+label in the last column) it scores every grid point on the validation splits of
+that file's rows only: stratified k-fold (--folds, default 4) or one stratified
+holdout split (--holdout 0.25), drawn from --split-seed, with the networks of
+seeds --seed … --seed+S−1 (--seeds S, default 1), and chooses the configuration
+with the most correct validation predictions in total. The penalty defaults to
+the identity form, the one that rounds well to the integer readout of the
+hardware. With --test FILE.csv the chosen configuration is then trained on all
+rows of --data and its accuracy on the test file reported; the test file plays
+no part in the choice. --json prints, and -o writes, the result as a JSON
+document for the commands that build a design from it (docs/benchmark.md,
+"Tuning on your own CSV").
 
 With --bits B (intRVFL only) every grid point is scored by the validation accuracy
 of its readout rounded to B bits, the integer model the hardware runs, rather
 than by the float readout: the λ best for the float readout can be too weak for
 the rounded one (docs/semantics.md).`,
 		Example: `  hdlgen search --data ../shared/uci121 --dataset abalone --arch intrvfl
-  hdlgen search --data ../shared/uci121 --dataset tic-tac-toe --arch intrvfl --regularizer identity --bits 5`,
+  hdlgen search --data ../shared/uci121 --dataset tic-tac-toe --arch intrvfl --regularizer identity --bits 5
+  hdlgen search --data mine.csv --test mine-test.csv --arch intrvfl --bits 5 --grid wide -o tuned.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			nw, err := study.ParseNetwork(o.arch)
+			nw, err := protocol.ParseNetwork(o.arch)
 			if err != nil {
 				return usagef("--arch: %v", err)
 			}
 			if o.bits != 0 && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
 				return usagef("--bits %d: want %d…%d, or 0 for the float readout", o.bits, quant.MinBits, quant.MaxBits)
 			}
-			if o.bits != 0 && nw != study.IntRVFL {
+			if o.bits != 0 && nw != protocol.IntRVFL {
 				return usagef("--bits: the integer-readout search is for --arch intrvfl, not %s", nw)
 			}
 			g, err := parseGrid(o.grid)
 			if err != nil {
 				return err
+			}
+			if o.dataset == "" { // a CSV file
+				return o.runCSV(cmd, app, nw, g)
+			}
+			if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, "seeds")...); err != nil {
+				return err
+			}
+			if o.reg == "" {
+				o.reg = string(model.RegVariance)
 			}
 			u, err := dataset.LoadUCI(o.data, o.dataset)
 			if err != nil {
@@ -62,50 +97,263 @@ the rounded one (docs/semantics.md).`,
 			if err != nil {
 				return usagef("--regularizer: %v", err)
 			}
-			res, err := study.Search(cmd.Context(), u, nw, study.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Bits: o.bits})
+			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Bits: o.bits}
+			if o.shard != "" {
+				shard, err := jobs.ParseShard(o.shard)
+				if err != nil {
+					return usagef("--shard: %v", err)
+				}
+				// Balanced by the cost of an N, about N² (the hidden layer and the Gram matrix).
+				if so.Ns = jobs.Select(shard, g.Ns, func(n int) float64 { return float64(n) * float64(n) }); len(so.Ns) == 0 {
+					return usagef("--shard %s: the grid has only %d values of N", o.shard, len(g.Ns))
+				}
+			}
+			res, err := protocol.Search(cmd.Context(), u, nw, so)
 			if err != nil {
 				return err
 			}
-			if o.json {
-				res.Correct = nil
+			if o.shard != "" { // the counts, for search merge
 				return json.NewEncoder(app.Out).Encode(res)
 			}
-			b := res.Best
-			fmt.Fprintf(app.Out, "%s %s: N=%d λ=%g", res.Dataset, nw, b.N, b.Lambda)
-			if b.Kappa != 0 {
-				fmt.Fprintf(app.Out, " κ=%d", b.Kappa)
-			}
-			readout := ""
-			if o.bits != 0 {
-				readout = fmt.Sprintf(" (%d-bit rounded readout)", o.bits)
-			}
-			fmt.Fprintf(app.Out, " validation accuracy%s %.4f (%d/%d) in %.1fs\n", readout, b.ValAccuracy, b.Correct, b.ValRows, res.Seconds)
-			return nil
+			return printSearch(app, res, o.json)
 		},
 	}
+	cmd.AddCommand(newSearchMergeCmd(app))
 	f := cmd.Flags()
-	f.StringVar(&o.data, "data", "", "UCI-121 collection folder")
+	f.StringVar(&o.data, "data", "", "UCI-121 collection folder (with --dataset), or a CSV file")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside the collection")
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl, rvfl, rvfl-qin (quantised inputs), rvfl-direct (direct links) or rvfl8")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper (the protocol's), wide (the paper's with λ up to 2^15) or small (N ∈ {50,100,150}, λ ∈ 2^{−2,0,2}, κ ∈ {1,3}; for quick tests)")
-	f.Uint64Var(&o.seed, "seed", 0, "seed of the networks scored in the search")
-	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty: variance (λ·diag(var H), the authors' form) or identity (λ·I)")
+	f.Uint64Var(&o.seed, "seed", 0, "seed of the networks scored in the search (CSV: the first of --seeds)")
+	f.IntVar(&o.seeds, "seeds", 1, "CSV: number of network seeds scored on every split (--seed …)")
+	f.StringVar(&o.reg, "regularizer", "", "ridge penalty: variance (λ·diag(var H), the authors' form; the collection's default) or identity (λ·I; a CSV's default)")
 	f.BoolVar(&o.json, "json", false, "print the result as JSON")
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: score the grid by the validation accuracy of the readout rounded to this many bits (2…16; 0: the float readout)")
+	f.StringVar(&o.shard, "shard", "", "collection: score only shard i of n of the grid's N values (i/n, 0 ≤ i < n) and print its counts as JSON, for search merge")
+	o.csv.bind(f)
 	_ = cmd.MarkFlagRequired("data")
-	_ = cmd.MarkFlagRequired("dataset")
 	return cmd
 }
 
+func newSearchMergeCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "merge SHARD.json...",
+		Short: "Combine the shards of a search (search --shard i/n) into the whole grid's search",
+		Long: `Merge reads the JSON that each shard of one search printed (hdlgen search
+--shard i/n … > shard-i.json), combines their validation counts into those of
+the whole grid and prints the search result exactly as one search would: the
+same best configuration by the same tie rule.`,
+		Example: `  for i in 0 1 2; do hdlgen search --data ../shared/uci121 --dataset letter --shard $i/3 > s$i.json & done; wait
+  hdlgen search merge s0.json s1.json s2.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			var parts []*protocol.SearchResult
+			for _, p := range args {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				r := new(protocol.SearchResult)
+				if err := json.Unmarshal(data, r); err != nil {
+					return fmt.Errorf("%s: %w", p, err)
+				}
+				parts = append(parts, r)
+			}
+			res, err := protocol.MergeSearches(parts)
+			if err != nil {
+				return err
+			}
+			return printSearch(app, res, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+// printSearch prints a search's best configuration, or the result as JSON
+// (without the counts).
+func printSearch(app *App, res *protocol.SearchResult, asJSON bool) error {
+	if asJSON {
+		res.Correct = nil
+		return json.NewEncoder(app.Out).Encode(res)
+	}
+	b := res.Best
+	fmt.Fprintf(app.Out, "%s %s: N=%d λ=%g", res.Dataset, res.Network, b.N, b.Lambda)
+	if b.Kappa != 0 {
+		fmt.Fprintf(app.Out, " κ=%d", b.Kappa)
+	}
+	readout := ""
+	if res.Bits != 0 {
+		readout = fmt.Sprintf(" (%d-bit rounded readout)", res.Bits)
+	}
+	fmt.Fprintf(app.Out, " validation accuracy%s %.4f (%d/%d) in %.1fs\n", readout, b.ValAccuracy, b.Correct, b.ValRows, res.Seconds)
+	return nil
+}
+
 // parseGrid maps a --grid name to a grid.
-func parseGrid(name string) (study.Grid, error) {
+func parseGrid(name string) (protocol.Grid, error) {
 	switch name {
 	case "paper":
-		return study.PaperGrid(), nil
+		return protocol.PaperGrid(), nil
 	case "wide":
-		return study.WideGrid(), nil
+		return protocol.WideGrid(), nil
 	case "small":
-		return study.Grid{Ns: []int{50, 100, 150}, Lambdas: []float64{0.25, 1, 4}, Kappas: []int{1, 3}}, nil
+		return protocol.Grid{Ns: []int{50, 100, 150}, Lambdas: []float64{0.25, 1, 4}, Kappas: []int{1, 3}}, nil
 	}
-	return study.Grid{}, usagef("--grid %q: want paper, wide or small", name)
+	return protocol.Grid{}, usagef("--grid %q: want paper, wide or small", name)
+}
+
+// runCSV is search on a CSV file: the grid scored on the validation splits
+// of its rows (tune.Task.Search), then, with --test, the chosen
+// configuration's test accuracy.
+func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network, g protocol.Grid) error {
+	if err := rejectFlags(cmd, "with a CSV file", "shard"); err != nil {
+		return err
+	}
+	if o.seeds < 1 {
+		return usagef("--seeds %d: want at least 1", o.seeds)
+	}
+	reg, err := csvRegularizer(o.reg)
+	if err != nil {
+		return err
+	}
+	seeds := make([]uint64, o.seeds)
+	for i := range seeds {
+		seeds[i] = o.seed + uint64(i)
+	}
+	task, res, err := o.csv.task(cmd, app, o.data, seeds)
+	if err != nil {
+		return err
+	}
+	so := protocol.SearchOptions{Grid: g, Regularizer: reg, Bits: o.bits}
+	sum, acc, err := task.Search(cmd.Context(), nw, so, seeds)
+	if err != nil {
+		return err
+	}
+	b := sum.Best
+	cfg := nw.Config(b.N, b.Lambda, b.Kappa)
+	cfg.Regularizer, cfg.ReadoutBits = reg, o.bits
+	res.Command, res.Search, res.Config, res.Validated = "search", tune.DescribeSearch(o.grid, sum), tune.DescribeConfig(cfg), acc
+	if task.Test != nil {
+		if res.Tested, err = task.TestAccuracy(cmd.Context(), cfg, seeds); err != nil {
+			return err
+		}
+	}
+	return o.csv.emit(app, res, o.json)
+}
+
+// csvOptions are the flags of search and eval on a CSV file.
+type csvOptions struct {
+	test      string
+	folds     int
+	holdout   float64
+	splitSeed uint64
+	out       string
+}
+
+// csvFlagNames are the flags csvOptions binds.
+var csvFlagNames = []string{"test", "folds", "holdout", "split-seed", "out"}
+
+func (c *csvOptions) bind(f *pflag.FlagSet) {
+	f.StringVar(&c.test, "test", "", "CSV: a separate test file (same columns), for the final accuracy only")
+	f.IntVar(&c.folds, "folds", tune.DefaultFolds, "CSV: validate by stratified k-fold cross-validation with this many folds")
+	f.Float64Var(&c.holdout, "holdout", 0, "CSV: validate on one stratified holdout split of this share of the rows instead of k-fold (0 < share < 1)")
+	f.Uint64Var(&c.splitSeed, "split-seed", 0, "CSV: seed of the validation split")
+	f.StringVarP(&c.out, "out", "o", "", "CSV: write the result as a JSON document to this file (atomically)")
+}
+
+// task loads the CSV files and splits the training rows; res is the result
+// document with the data and validation filled in.
+func (c *csvOptions) task(cmd *cobra.Command, app *App, data string, seeds []uint64) (*tune.Task, *tune.Result, error) {
+	if cmd.Flags().Changed("folds") && cmd.Flags().Changed("holdout") {
+		return nil, nil, usagef("--folds and --holdout are two ways to validate: give one")
+	}
+	v := tune.Validation{Folds: c.folds, Holdout: c.holdout, Seed: c.splitSeed}
+	if err := v.Check(); err != nil {
+		return nil, nil, usagef("--folds/--holdout: %v", err)
+	}
+	res := &tune.Result{Format: tune.FormatVersion, Validation: tune.DescribeValidation(v, seeds)}
+	train, info, err := loadCSV(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Data = info
+	var test *dataset.Dataset
+	if c.test != "" {
+		var ti tune.DataInfo
+		if test, ti, err = loadCSV(c.test); err != nil {
+			return nil, nil, fmt.Errorf("--test: %w", err)
+		}
+		res.Test = &ti
+	}
+	if _, err := v.Splits(train); err != nil {
+		return nil, nil, usagef("--folds/--holdout on %s: %v", data, err)
+	}
+	task, err := tune.NewTask(train, test, v)
+	if err != nil {
+		return nil, nil, err
+	}
+	task.Progress = func(format string, args ...any) { fmt.Fprintf(app.Err, format+"\n", args...) }
+	return task, res, nil
+}
+
+// loadCSV loads labelled data from a CSV file or an embedded example and
+// describes it (with the SHA-256 of a file's bytes).
+func loadCSV(path string) (*dataset.Dataset, tune.DataInfo, error) {
+	d, err := loadLabelled(path, "")
+	if err != nil {
+		return nil, tune.DataInfo{}, err
+	}
+	var content []byte
+	if !strings.HasPrefix(path, examplePrefix) {
+		if content, err = os.ReadFile(path); err != nil {
+			return nil, tune.DataInfo{}, err
+		}
+	}
+	return d, tune.DescribeData(path, content, d), nil
+}
+
+// emit prints the result (one line, or the JSON document) and writes the
+// document to --out.
+func (c *csvOptions) emit(app *App, res *tune.Result, asJSON bool) error {
+	doc, err := res.Marshal()
+	if err != nil {
+		return err
+	}
+	if c.out != "" {
+		if err := res.WriteFile(c.out); err != nil {
+			return err
+		}
+		fmt.Fprintf(app.Err, "wrote %s\n", c.out)
+	}
+	if asJSON {
+		_, err = app.Out.Write(doc)
+		return err
+	}
+	_, err = fmt.Fprintln(app.Out, res.Summary())
+	return err
+}
+
+// csvRegularizer resolves --regularizer for a CSV file: identity unless given.
+func csvRegularizer(flag string) (model.Regularizer, error) {
+	if flag == "" {
+		return model.RegIdentity, nil
+	}
+	reg, err := model.ParseRegularizer(flag)
+	if err != nil {
+		return "", usagef("--regularizer: %v", err)
+	}
+	return reg, nil
+}
+
+// rejectFlags returns a usage error naming the first of the flags that was
+// set: they do not apply (why says where).
+func rejectFlags(cmd *cobra.Command, why string, names ...string) error {
+	for _, n := range names {
+		if cmd.Flags().Changed(n) {
+			return usagef("--%s does not apply %s", n, why)
+		}
+	}
+	return nil
 }

@@ -2,20 +2,21 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/rtl/sim"
 )
 
 type simOptions struct {
-	input    string
-	parallel int
-	levels   bool
+	input      string
+	parallel   int
+	levels     bool
+	byPosition bool
 }
 
 func newSimCmd(app *App) *cobra.Command {
@@ -27,38 +28,44 @@ func newSimCmd(app *App) *cobra.Command {
 writes, on each row of FILE.csv and prints the class name, the integer scores and
 the latency in cycles: exactly what the Verilog computes. The rows hold raw
 features (normalised and converted to levels, or 8-bit codes for an rvfl8, as the
-host would do), or with --levels the hardware inputs themselves.`,
+host would do), or with --levels the hardware inputs themselves. Columns are
+matched to the model's feature names as in "hdlgen predict" (or read in file order
+with --by-position).`,
 		Example: `  hdlgen sim iris-5bit.json --input examples/iris.csv --parallel 4`,
 		Args:    cobra.ExactArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(app, args[0]) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), app, args[0]) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.input, "input", "", "CSV file with the rows (a label column in last place is ignored)")
-	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock")
+	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock (1…N)")
 	f.BoolVar(&o.levels, "levels", false, "the rows are hardware inputs (levels 0…N, or 8-bit codes), not raw features")
+	f.BoolVar(&o.byPosition, "by-position", false, byPositionHelp)
 	_ = cmd.MarkFlagRequired("input")
 	return cmd
 }
 
-func (o *simOptions) run(app *App, modelPath string) error {
+func (o *simOptions) run(ctx context.Context, app *App, modelPath string) error {
 	m, err := model.ReadFile(modelPath)
 	if err != nil {
+		return err
+	}
+	if err := inRange("--parallel", o.parallel, 1, m.N()); err != nil {
 		return err
 	}
 	core, err := sim.NewFromModel(m, plan.Options{Parallel: o.parallel})
 	if err != nil {
 		return err
 	}
-	d, err := dataset.LoadFeaturesCSV(o.input, dataset.FeatureOptions{Features: m.K(), LabelName: m.Training.LabelName})
+	d, err := loadFeatures(m, o.input, o.byPosition)
 	if err != nil {
 		return err
-	}
-	if d.K() != m.K() {
-		return fmt.Errorf("%s has %d feature columns, the model expects %d", o.input, d.K(), m.K())
 	}
 	w := bufio.NewWriter(app.Out)
 	defer w.Flush()
 	for r := 0; r < d.M(); r++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		in, err := o.hardwareInputs(core, d.Row(r))
 		if err != nil {
 			return fmt.Errorf("%s row %d: %w", o.input, r+1, err)

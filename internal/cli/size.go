@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,7 +50,7 @@ achievable energy is an error that names that energy.`,
 		Example: `  hdlgen size --budget 3.2uJ --features 16 --classes 4 --arch intrvfl --kappa 3 --bits 5
   hdlgen size --budget 3200nJ --features 16 --classes 4 --arch rvfl8 --json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(app) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context(), app) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.budget, "budget", "", "energy per classification, with a unit (e.g. 3.2uJ)")
@@ -70,20 +71,23 @@ achievable energy is an error that names that energy.`,
 	return cmd
 }
 
-func (o *sizeOptions) run(app *App) error {
+func (o *sizeOptions) run(ctx context.Context, app *App) error {
 	budget, err := power.ParseEnergy(o.budget)
 	if err != nil {
 		return usagef("--budget: %v", err)
 	}
-	arch, err := model.ParseArch(o.arch)
-	if err != nil || (arch != model.IntRVFL && arch != model.RVFL8) {
-		return usagef("--arch %q: want intrvfl or rvfl8", o.arch)
+	s, err := power.ShapeOf(model.Arch(o.arch), o.features, o.classes, o.kappa, o.bits)
+	if err != nil {
+		return usagef("--arch: %v", err)
 	}
-	if o.features < 1 || o.classes < 2 {
-		return usagef("--features %d --classes %d: want K ≥ 1 and L ≥ 2", o.features, o.classes)
+	if err := inRange("--features", o.features, 1, model.MaxFeatures); err != nil {
+		return err
 	}
-	if o.maxN < 1 {
-		return usagef("--max-n %d: want ≥ 1", o.maxN)
+	if err := inRange("--classes", o.classes, 2, model.MaxClasses); err != nil {
+		return err
+	}
+	if err := inRange("--max-n", o.maxN, 1, model.MaxHidden); err != nil {
+		return err
 	}
 	if !(o.clockMHz > 0) || !(o.toggle > 0 && o.toggle <= 1) {
 		return usagef("--clock-mhz %v --toggle %v: want a positive clock and a rate in (0, 1]", o.clockMHz, o.toggle)
@@ -92,14 +96,13 @@ func (o *sizeOptions) run(app *App) error {
 	if err != nil {
 		return usagef("--budget-on: %v", err)
 	}
-	s := power.Shape{Arch: arch, K: o.features, L: o.classes, EffBits: o.effBits}
-	if arch == model.IntRVFL {
-		s.Kappa, s.Bits = o.kappa, o.bits
-	}
+	s.EffBits = o.effBits
 	if err := (power.Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
 		return usagef("%v", err)
 	}
-	sz, err := power.Size(budget, s, power.SizeOptions{Params: power.Params{ClockHz: o.clockMHz * 1e6, Toggle: o.toggle, BudgetOn: on}, MaxN: o.maxN})
+	sz, err := interruptible(ctx, func() (power.Sizing, error) {
+		return power.Size(budget, s, power.SizeOptions{Params: power.Params{ClockHz: o.clockMHz * 1e6, Toggle: o.toggle, BudgetOn: on}, MaxN: o.maxN})
+	})
 	var imp *power.ImpossibleError
 	if errors.As(err, &imp) {
 		return fmt.Errorf("size: %w", err)

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
 )
 
 type trainOptions struct {
@@ -39,21 +41,21 @@ With --bits B an intRVFL also gets a rounded B-bit integer readout, ready for
 		Example: `  hdlgen train --data example:iris --arch intrvfl --n 50 --lambda 4 --kappa 3 --bits 5 -o iris.json
   hdlgen train --data ../shared/uci121 --dataset abalone --arch rvfl --n 500 --lambda 0.25 -o abalone.json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(app) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context(), app) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.data, "data", "", "CSV file, collection folder (with --dataset) or example:NAME")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside a UCI-121 collection folder")
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl, rvfl or rvfl8")
-	f.IntVar(&o.n, "n", 0, "hidden neurons N")
+	f.IntVar(&o.n, "n", 0, fmt.Sprintf("hidden neurons N (1…%d)", model.MaxHidden))
 	f.Float64Var(&o.lambda, "lambda", 1, "ridge regularisation λ")
-	f.IntVar(&o.kappa, "kappa", 3, "intRVFL clip threshold κ")
+	f.IntVar(&o.kappa, "kappa", 3, fmt.Sprintf("intRVFL clip threshold κ (1…%d)", model.MaxKappa))
 	f.Uint64Var(&o.seed, "seed", 0, "random seed of the hidden layer")
 	f.StringVar(&o.regularizer, "regularizer", string(model.RegVariance), "ridge penalty: variance (λ·diag(var H), the authors' form) or identity (λ·I)")
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: also store a rounded integer readout of this many bits (2…16)")
 	f.BoolVar(&o.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&o.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels like the density encoding")
-	f.IntVar(&o.threads, "threads", 2, "threads for the linear algebra")
+	f.IntVar(&o.threads, "threads", 2, fmt.Sprintf("threads for the linear algebra (1…%d)", maxThreads))
 	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
 	f.StringVarP(&o.out, "output", "o", "", "model.json to write")
 	for _, name := range []string{"data", "n", "output"} {
@@ -71,16 +73,42 @@ func (o *trainOptions) config() (model.Config, error) {
 	if err != nil {
 		return model.Config{}, usagef("--regularizer: %v", err)
 	}
-	if o.n < 1 {
-		return model.Config{}, usagef("--n %d: want at least 1 hidden neuron", o.n)
+	if err := inRange("--n", o.n, 1, model.MaxHidden); err != nil {
+		return model.Config{}, err
+	}
+	if err := inRange("--kappa", o.kappa, 1, model.MaxKappa); err != nil {
+		return model.Config{}, err
+	}
+	if err := positive("--lambda", o.lambda); err != nil {
+		return model.Config{}, err
+	}
+	if o.bits != 0 {
+		if err := inRange("--bits", o.bits, quant.MinBits, quant.MaxBits); err != nil {
+			return model.Config{}, err
+		}
+		if arch != model.IntRVFL {
+			return model.Config{}, usagef("--bits applies to --arch intrvfl (rvfl8 is always 8-bit, rvfl is float)")
+		}
+	}
+	if arch != model.RVFL && (o.directLinks || o.quantInputs) {
+		return model.Config{}, usagef("--direct-links and --quantized-inputs apply to --arch rvfl")
+	}
+	if err := inRange("--threads", o.threads, 1, maxThreads); err != nil {
+		return model.Config{}, err
 	}
 	return model.Config{Arch: arch, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: reg, Seed: o.seed,
 		DirectLinks: o.directLinks, QuantizedInputs: o.quantInputs, ReadoutBits: o.bits, Threads: o.threads}, nil
 }
 
-func (o *trainOptions) run(app *App) error {
+// maxThreads bounds --threads (goroutines of the linear algebra).
+const maxThreads = 256
+
+func (o *trainOptions) run(ctx context.Context, app *App) error {
 	cfg, err := o.config()
 	if err != nil {
+		return err
+	}
+	if err := checkFileOutput("-o", o.out, dataInput(o.data, o.dataset)); err != nil {
 		return err
 	}
 	d, err := loadLabelled(o.data, o.dataset)
@@ -92,16 +120,39 @@ func (o *trainOptions) run(app *App) error {
 			return err
 		}
 	}
-	m, err := model.Train(model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames,
-		FeatureNames: d.FeatureNames, LabelName: d.LabelName}, cfg)
+	if err := checkShape(app, d.M(), d.K(), d.L(), cfg); err != nil {
+		return err
+	}
+	m, err := interruptible(ctx, func() (*model.Model, error) {
+		return model.Train(ctx, model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames,
+			FeatureNames: d.FeatureNames, LabelName: d.LabelName}, cfg)
+	})
 	if err != nil {
 		return err
 	}
-	if err := model.WriteFile(o.out, m); err != nil {
+	if err := writeModel(ctx, o.out, m); err != nil {
 		return err
 	}
 	acc := m.Accuracy(d.X, d.M(), d.Y)
 	fmt.Fprintf(app.Err, "trained %s on %d rows of %s: training accuracy %.4f\n", m, d.M(), d.Name, acc)
 	fmt.Fprintf(app.Out, "%s\n", o.out)
 	return nil
+}
+
+// checkShape refuses, before training, data that model.json cannot hold and
+// training work larger than the machine's memory (the rule in limits.go):
+// the M×c activations and a scaled copy, the min(M, c)² ridge system and its
+// factor, and c×(K+L+2) for W_in, W_out and per-column vectors, in float64,
+// with c the readout's columns (N, plus K with direct links).
+func checkShape(app *App, m, k, l int, cfg model.Config) error {
+	if k > model.MaxFeatures || l > model.MaxClasses {
+		return fmt.Errorf("the data has %d features and %d classes; model.json holds at most %d and %d", k, l, model.MaxFeatures, model.MaxClasses)
+	}
+	c := cfg.N
+	if cfg.DirectLinks {
+		c += k
+	}
+	p := float64(min(m, c))
+	need := 8 * (2*float64(m)*float64(c) + 2*p*p + float64(c)*float64(k+l+2))
+	return app.checkMemory(fmt.Sprintf("training N=%d on %d rows of %d features", cfg.N, m, k), need)
 }

@@ -22,6 +22,8 @@ func newVerifyCmd(app *App) *cobra.Command {
 		Use:   "verify DIR",
 		Short: "Lint the emitted design and check it bit-exact against the Go simulator with Verilator and Icarus",
 		Long: `Verify runs, in a directory written by "hdlgen emit":
+  0. model: DIR/model.json must be the model the design and the vectors were
+     emitted from (design.json derived again, expected outputs recomputed);
   1. lint: verilator --lint-only -Wall --language 1364-2005 on every top (any warning fails);
   2. verilator: the C++ testbench on the stream top (and the AXI4-Stream wrapper when emitted);
   3. icarus: the independent Verilog testbench on the same tops.
@@ -52,7 +54,7 @@ the field and both values, and the command exits non-zero.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.steps, "steps", "", "comma-separated steps: lint, verilator, icarus (default: all)")
+	f.StringVar(&o.steps, "steps", "", "comma-separated steps: model, lint, verilator, icarus (default: all)")
 	f.StringVar(&o.targets, "targets", "", "comma-separated tops: stream, axis (default: all emitted)")
 	f.BoolVar(&o.trace, "trace", false, "write a VCD trace of the Verilator run")
 	f.BoolVar(&o.keep, "keep-build", false, "keep DIR/build after the run")

@@ -27,21 +27,6 @@ const (
 	MaxAxisLevelW = 16
 )
 
-// Fixed-point constants of the rvfl8 datapath (docs/semantics.md §7).
-const (
-	// Rvfl8ProductMax is the largest |a·w| of an 8-bit input code a ∈ [0,255] and an
-	// int8 weight w ∈ [−128,127]: 255·128.
-	Rvfl8ProductMax = 255 * 128
-	// Rvfl8BiasMax is the largest |c·2^5| of an int8 bias code c.
-	Rvfl8BiasMax = 128 << model.BiasShift
-	// Rvfl8ProductW is the signed width that holds every a·w (−32640…32385).
-	Rvfl8ProductW = 16
-	// Rvfl8HiddenMax is the largest hidden code (uint8).
-	Rvfl8HiddenMax = 255
-	// Rvfl8ReadoutMax is the readout bound the contract's AW uses (B = 127).
-	Rvfl8ReadoutMax = 127
-)
-
 // Options are the structural choices that are not fixed by the model.
 type Options struct {
 	// Parallel is P, the hidden neurons computed per clock, 1 ≤ P ≤ N (0 means 1).
@@ -50,6 +35,9 @@ type Options struct {
 	// (0 means the defaults above).
 	AdderLevelsPerStage  int
 	ArgmaxLevelsPerStage int
+	// ReloadableReadout makes the readout ROM a two-bank RAM with a write port
+	// (docs/system-interface.md): the core and stream top get the ro_* ports.
+	ReloadableReadout bool
 }
 
 // Plan is everything structural about one emitted design, derived from a model and
@@ -112,7 +100,8 @@ type Plan struct {
 	Latency        int    `json:"latency"`
 	LatencyFormula string `json:"latency_formula"`
 	// AxisLatency is the same from the last input beat to the first output beat of
-	// the AXI4-Stream wrapper: Latency + 1 (the deserialiser's register).
+	// the AXI4-Stream wrapper: Latency (the last beat goes straight into the
+	// stream top's input register).
 	AxisLatency int `json:"axis_latency"`
 	// II is the stream top's steady-state initiation interval with an always-ready
 	// output: max(G, 2) cycles per vector (a result leaves the output register at
@@ -122,6 +111,10 @@ type Plan struct {
 	AxisII int `json:"axis_ii"`
 	// AxisOK reports whether the AXI4-Stream wrapper can be emitted (AW ≤ 32, LW ≤ 16).
 	AxisOK bool `json:"axis_ok"`
+
+	// ReloadableReadout: the readout memory is a two-bank RAM with a write port
+	// (Options.ReloadableReadout); its ROM entry then describes both banks.
+	ReloadableReadout bool `json:"reloadable_readout,omitempty"`
 
 	ROMs   []ROM   `json:"roms"`
 	Stages []Stage `json:"stages"`
@@ -192,14 +185,12 @@ func New(m *model.Model, o Options) (*Plan, error) {
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
-	switch m.Arch {
-	case model.IntRVFL:
-		if m.Readout == nil {
-			return nil, fmt.Errorf("plan: intrvfl model %q has no integer readout (train it with readout bits, e.g. --bits 5)", m.Name)
-		}
-	case model.RVFL8:
-	default:
-		return nil, fmt.Errorf("plan: architecture %q has no RTL (want %s or %s)", m.Arch, model.IntRVFL, model.RVFL8)
+	layer := LayerOf(m.Arch())
+	if layer == nil {
+		return nil, fmt.Errorf("plan: architecture %q has no RTL (want %s)", m.Arch(), layers.Alternatives())
+	}
+	if m.Readout == nil {
+		return nil, fmt.Errorf("plan: %s model %q has no integer readout (train it with readout bits, e.g. --bits 5)", m.Arch(), m.Name)
 	}
 	k, n, l := m.K(), m.N(), m.L()
 	if l < 2 {
@@ -223,35 +214,17 @@ func New(m *model.Model, o Options) (*Plan, error) {
 		return nil, fmt.Errorf("plan: levels per pipeline stage %d (adders), %d (argmax), want ≥ 1", ra, rm)
 	}
 	pl := &Plan{
-		Name: m.Name, Prefix: SanitizePrefix(m.Name), Arch: m.Arch,
+		Name: m.Name, Prefix: SanitizePrefix(m.Name), Arch: m.Arch(),
 		K: k, N: n, L: l,
 		ReadoutBits: m.Readout.Bits, ReadoutBound: m.Readout.Bound,
 		P: p, Groups: (n + p - 1) / p,
-		AdderLevelsPerStage: ra, ArgmaxLevelsPerStage: rm,
+		AdderLevelsPerStage: ra, ArgmaxLevelsPerStage: rm, ReloadableReadout: o.ReloadableReadout,
 	}
 	pl.IdleLanes = pl.Groups*p - n
 	pl.GroupW = max(1, Clog2(pl.Groups))
 	pl.CW = max(1, Clog2(l))
 	pl.QW = bits.Len(uint(pl.ReadoutBound)) + 1
-	var hidden Tree
-	switch m.Arch {
-	case model.IntRVFL:
-		pl.Kappa = m.Int.Kappa
-		pl.ClipBound = min(pl.Kappa, k)
-		pl.LW = bits.Len(uint(n))
-		pl.DW = pl.LW + 1
-		pl.PcW = bits.Len(uint(k))
-		pl.SW = pl.PcW + 1
-		pl.HW = bits.Len(uint(pl.ClipBound)) + 1
-		pl.ScoreBound = int64(n) * int64(pl.Kappa) * int64(pl.ReadoutBound)
-		hidden = Tree{Leaves: k, Depth: Clog2(k), Copies: p}
-	case model.RVFL8:
-		pl.LW = 8
-		pl.ZW = model.AccWidth(int64(k)*Rvfl8ProductMax + Rvfl8BiasMax)
-		pl.HW = 9 // the uint8 hidden code, zero-extended to a signed operand
-		pl.ScoreBound = int64(n) * Rvfl8HiddenMax * Rvfl8ReadoutMax
-		hidden = Tree{Leaves: k + 1, Depth: Clog2(k + 1), Copies: p}
-	}
+	hidden := layer.derive(pl, m.Net)
 	hidden.Stages = Cuts(hidden.Depth, ra)
 	pl.HiddenTree = hidden
 	pl.IW = k * pl.LW
@@ -278,7 +251,7 @@ func New(m *model.Model, o Options) (*Plan, error) {
 	pl.Latency = pl.Groups + pl.FlightStages + pl.ArgmaxTree.Stages + 2
 	pl.LatencyFormula = fmt.Sprintf("G + F + T_argmax + 2 = %d + %d + %d + 2 = %d (F = %d flight stages: %s)",
 		pl.Groups, pl.FlightStages, pl.ArgmaxTree.Stages, pl.Latency, pl.FlightStages, pl.flightText())
-	pl.AxisLatency = pl.Latency + 1
+	pl.AxisLatency = pl.Latency
 	pl.II = max(pl.Groups, 2)
 	pl.AxisII = max(pl.Groups, k, l+2)
 	pl.buildROMs()
@@ -304,20 +277,7 @@ func (pl *Plan) buildStages() {
 	s := []Stage{
 		{stageInput, 1, "input register: the accepted vector, held while its G groups issue (one per clock)"},
 	}
-	if pl.Arch == model.IntRVFL {
-		s = append(s,
-			Stage{stageA, 1, "W_in ROM word (P·K sign bits) and d_i = v_i − g·P per feature"},
-			Stage{stageHiddenTree, pl.HiddenTree.Stages, fmt.Sprintf("popcount tree registers (depth %d, a register every %d levels)", pl.HiddenTree.Depth, pl.AdderLevelsPerStage)},
-			Stage{stageHidden, 1, "h = clip(K − 2·popcount((d_i > p) XOR sign), ±κ) per lane; readout ROM word"},
-		)
-	} else {
-		s = append(s,
-			Stage{stageA, 1, "W_in/bias ROM word (P·(K+1) bytes) and a copy of the input codes"},
-			Stage{stageProducts, 1, "P·K products a_i·w_ji (16 bits) and the bias leaves c_j·2^5"},
-			Stage{stageHiddenTree, pl.HiddenTree.Stages, fmt.Sprintf("pre-activation tree registers (depth %d, a register every %d levels)", pl.HiddenTree.Depth, pl.AdderLevelsPerStage)},
-			Stage{stageHidden, 1, "h = LUT[clamp(z >>> 11, −128, 127)] per lane (the LUT ROM's read register); readout ROM word"},
-		)
-	}
+	s = append(s, pl.Layer().stages(pl)...)
 	s = append(s,
 		Stage{stageMACProduct, 1, "P·L readout products q_lj·h_j"},
 		Stage{stageLaneTree, pl.LaneTree.Stages, fmt.Sprintf("lane-sum tree registers (depth %d, a register every %d levels)", pl.LaneTree.Depth, pl.AdderLevelsPerStage)},
@@ -354,21 +314,17 @@ const (
 
 func (pl *Plan) buildROMs() {
 	win := ROM{Name: ROMWin, File: pl.MemFile(ROMWin), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1}
-	if pl.Arch == model.IntRVFL {
-		win.Width = pl.P * pl.K
-		win.Purpose = "W_in sign bits, feature-major: word g, bit i·P+p is 1 when W_in[g·P+p][i] = −1"
-	} else {
-		win.Width = pl.P * (pl.K + 1) * 8
-		win.Purpose = "W_in and bias codes: word g, byte p·(K+1)+i is w[g·P+p][i] (i < K), byte p·(K+1)+K the bias"
-	}
+	win.Width, win.Purpose = pl.Layer().winROM(pl)
 	wout := ROM{Name: ROMWout, File: pl.MemFile(ROMWout), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1,
 		Width:   pl.P * pl.L * pl.QW,
 		Purpose: fmt.Sprintf("readout weights, class-major: word g, bits (l·P+p)·%d +: %d hold Q[l][g·P+p] (two's complement)", pl.QW, pl.QW)}
-	pl.ROMs = []ROM{win, wout}
-	if pl.Arch == model.RVFL8 {
-		pl.ROMs = append(pl.ROMs, ROM{Name: ROMLUT, File: pl.MemFile(ROMLUT), Depth: model.LUTSize, Width: 8, AddrW: 8,
-			Instances: pl.P, Purpose: "sigmoid LUT: word t+128 = LUT[t] (one copy per lane)"})
+	if pl.ReloadableReadout {
+		// Two banks of 2^GroupW words, bank = the top address bit, both loaded
+		// with the readout (words G…2^GroupW−1 of a bank are zero).
+		wout.Depth, wout.AddrW = 2<<pl.GroupW, pl.GroupW+1
+		wout.Purpose += fmt.Sprintf("; two banks (RAM, address {bank, g}) of %d words, both holding the model's readout at reset", 1<<pl.GroupW)
 	}
+	pl.ROMs = append([]ROM{win, wout}, pl.Layer().extraROMs(pl)...)
 }
 
 // MemFile is the DIR-relative path of a ROM's .mem file.
@@ -393,26 +349,9 @@ func (pl *Plan) countResources() Resources {
 	tag := 2 + pl.GroupW // first, last, group
 	regs := 0
 	regs += pl.IW + 1 + pl.GroupW // input register, busy, group counter
-	if pl.Arch == model.IntRVFL {
-		regs += pl.LW                // group base
-		regs += pl.K * pl.DW         // d_i
-		regs += 1 + tag              // stage A valid + tag
-		regs += pl.ROM(ROMWin).Width // W_in ROM read register
-		r.PopcountInputs = pl.P * pl.K
-		r.Comparators = pl.P * pl.K
-		regs += pl.HiddenTree.Stages * (1 + tag) // tag alongside the tree
-		regs += pl.P * pl.treeRegBits(pl.HiddenTree.Leaves, pl.PcW, pl.HiddenTree.Depth)
-	} else {
-		regs += pl.IW + 1 + tag // stage A: input copy, valid, tag
-		regs += pl.ROM(ROMWin).Width
-		r.HiddenMults = pl.P * pl.K
-		regs += 1 + tag                           // tag at the product register
-		regs += pl.P * (pl.K + 1) * Rvfl8ProductW // product register
-		regs += pl.HiddenTree.Stages * (1 + tag)  // tag alongside the tree
-		regs += pl.P * pl.treeRegBits(pl.HiddenTree.Leaves, pl.ZW, pl.HiddenTree.Depth)
-	}
+	regs += pl.Layer().registers(pl, tag, &r)
 	regs += pl.ROM(ROMWout).Width              // readout ROM read register
-	regs += pl.P * hiddenRegW(pl)              // h registers
+	regs += pl.P * pl.Layer().hiddenRegW(pl)   // h registers
 	regs += 1 + 2                              // tag at H: valid, first, last
 	regs += pl.P * pl.L * pl.PW                // MAC product register
 	regs += (1 + pl.LaneTree.Stages) * (1 + 2) // tags alongside
@@ -422,13 +361,6 @@ func (pl *Plan) countResources() Resources {
 	regs += pl.OW + 1          // output register and valid
 	r.RegisterBits = regs
 	return r
-}
-
-func hiddenRegW(pl *Plan) int {
-	if pl.Arch == model.RVFL8 {
-		return 8
-	}
-	return pl.HW
 }
 
 // treeRegBits counts the register bits of one adder tree's internal cuts: level lv

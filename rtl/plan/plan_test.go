@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
 )
 
 func mustPlan(t *testing.T, s testmodel.Shape, o Options) *Plan {
@@ -117,8 +117,7 @@ func TestNewErrors(t *testing.T) {
 	noReadout := testmodel.Random(intShape, "x", 1)
 	noReadout.Readout = nil
 	float := testmodel.Random(intShape, "x", 1)
-	float.Arch, float.Int, float.Readout = model.RVFL, nil, nil
-	float.Float = model.NewFloatNet(2, 5, 1)
+	float.Net, float.Readout = model.NewFloatNet(2, 5, 1), nil
 	tests := []struct {
 		name string
 		m    *model.Model

@@ -9,18 +9,23 @@ type Axis struct {
 	lw  uint
 
 	// hdlgen_axis_in
-	full     bool
-	beat     int
-	tlastErr bool
-	vec      []int // the shift register: element i is bits [i*LW +: LW]
+	beat     int   // position of the next beat in its vector
+	long     bool  // the vector in progress already has K beats
+	tlastErr bool  // sticky: a vector was dropped
+	drops    int   // vectors dropped (drop_count_o, 16 bits)
+	held     []int // the first K−1 beats: element i is feature i
+	vec      []int // scratch: the vector offered to the stream top
 
 	// hdlgen_axis_out
 	obeat int
 }
 
+// axisCountMask is the range of drop_count_o (16 bits, wraps).
+const axisCountMask = 1<<16 - 1
+
 // NewAxis returns an Axis in its reset state.
 func (c *Core) NewAxis() *Axis {
-	a := &Axis{top: c.NewTop(), k: c.k, l: c.l, lw: uint(c.pl.LW), vec: make([]int, c.k)}
+	a := &Axis{top: c.NewTop(), k: c.k, l: c.l, lw: uint(c.pl.LW), held: make([]int, c.k-1), vec: make([]int, c.k)}
 	a.Reset()
 	return a
 }
@@ -28,7 +33,7 @@ func (c *Core) NewAxis() *Axis {
 // Reset applies aresetn = 0 for one edge.
 func (a *Axis) Reset() {
 	a.top.Reset()
-	a.full, a.beat, a.tlastErr, a.obeat = false, 0, false, 0
+	a.beat, a.long, a.tlastErr, a.drops, a.obeat = 0, false, false, 0, 0
 }
 
 // AxisOutputs is the combinational view of the wrapper's current state.
@@ -38,12 +43,19 @@ type AxisOutputs struct {
 	MData      uint32
 	MLast      bool
 	TLastError bool
+	DropCount  int
 }
 
-// Outputs returns s_axis_tready, the m_axis beat on offer and tlast_error_o.
+// atLast reports whether the next beat completes a well-formed vector when it
+// carries TLAST.
+func (a *Axis) atLast() bool { return a.beat == a.k-1 && !a.long }
+
+// Outputs returns s_axis_tready, the m_axis beat on offer, tlast_error_o and
+// drop_count_o.
 func (a *Axis) Outputs() AxisOutputs {
 	t := a.top
-	o := AxisOutputs{SReady: !a.full || t.inReady(t.en()), MValid: t.outValid, MLast: a.obeat == a.l, TLastError: a.tlastErr}
+	o := AxisOutputs{SReady: !a.atLast() || t.inReady(t.en()), MValid: t.outValid, MLast: a.obeat == a.l,
+		TLastError: a.tlastErr, DropCount: a.drops}
 	if a.obeat == 0 {
 		o.MData = uint32(t.outClass)
 	} else {
@@ -55,34 +67,39 @@ func (a *Axis) Outputs() AxisOutputs {
 // Clock applies one rising edge. tdata carries one feature in its low LW bits.
 func (a *Axis) Clock(sValid bool, tdata uint16, sLast bool, mReady bool) {
 	t := a.top
-	vecReady := t.inReady(t.en())
-	sReady := !a.full || vecReady
+	atLast := a.atLast()
+	sReady := !atLast || t.inReady(t.en())
 	beat := sValid && sReady
-	lastBeat := a.beat == a.k-1
+	feature := int(tdata) & (1<<a.lw - 1)
 	mLast := a.obeat == a.l
 	mBeat := t.outValid && mReady
 
-	// The stream top sees the assembled vector (before this edge's shift).
-	t.Clock(a.full, a.vec, mReady && mLast)
+	// The stream top takes the held beats and the last one straight from TDATA.
+	vecValid := sValid && sLast && atLast
+	if vecValid {
+		copy(a.vec, a.held)
+		a.vec[a.k-1] = feature
+	}
+	t.Clock(vecValid, a.vec, mReady && mLast)
 
 	// hdlgen_axis_in.
 	if beat {
-		if lastBeat {
-			a.beat = 0
-		} else {
+		switch {
+		case sLast:
+			a.beat, a.long = 0, false
+		case a.beat == a.k-1:
+			a.long = true
+		default:
 			a.beat++
 		}
-		if sLast != lastBeat {
+		if sLast && !atLast {
 			a.tlastErr = true
+			a.drops = (a.drops + 1) & axisCountMask
 		}
-		copy(a.vec, a.vec[1:])
-		a.vec[a.k-1] = int(tdata) & (1<<a.lw - 1)
-	}
-	switch {
-	case beat && lastBeat:
-		a.full = true
-	case vecReady:
-		a.full = false
+		if a.k > 1 {
+			copy(a.held, a.held[1:])
+			a.held[a.k-2] = feature
+		}
 	}
 
 	// hdlgen_axis_out.

@@ -1,12 +1,13 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
 
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 )
 
 // The paper's median network: K=16, N=512, L=4, κ=3, 5-bit readout.
@@ -52,7 +53,7 @@ func reportRates(b *testing.B, c *Core, in [][]int, perOp, cyclesPerOp int) {
 // cyclesOf is the number of cycles the stream top takes for st (the same for
 // every run: the simulator is deterministic).
 func cyclesOf(b *testing.B, c *Core, st Stimulus) int {
-	run, err := c.RunStream(st)
+	run, err := c.RunStream(context.Background(), st)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func BenchmarkStream(b *testing.B) {
 			cycles := cyclesOf(b, c, st)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := c.RunStream(st); err != nil {
+				if _, err := c.RunStream(context.Background(), st); err != nil {
 					b.Fatal(err)
 				}
 			}

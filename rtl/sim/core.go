@@ -2,7 +2,7 @@ package sim
 
 import (
 	"fmt"
-	"math/bits"
+	"github.com/hdlgen/hdlgen/internal/registry"
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -16,41 +16,37 @@ type Core struct {
 	pl *plan.Plan
 
 	k, n, l, p int
-	kappa      int      // clip bound κ'
-	words      int      // intrvfl: 64-bit words per neuron's sign row
-	signs      []uint64 // intrvfl: N×words
-	win        []int8   // rvfl8: N×K
-	bias       []int8   // rvfl8: N
-	lut        []uint8  // rvfl8: 256
-	q          []int32  // readout, L×N
-	maxIn      int      // largest input value: N (levels) or 255 (codes)
+	hid        hiddenLayer // the network type's hidden arithmetic
+	q          []int32     // readout, L×N
+	maxIn      int         // largest input value: N (levels) or 255 (codes)
 }
+
+// hiddenLayer is one network type's hidden-layer arithmetic as its RTL
+// computes it (intrvfl.go, rvfl8.go).
+type hiddenLayer interface {
+	// hidden returns the activation of neuron j = base+lane for the input
+	// vector in; base is the group's first neuron.
+	hidden(in []int, base, lane int) int
+}
+
+// hiddenLayers builds the simulator of each network type with RTL; each
+// network's file adds its constructor from init.
+var hiddenLayers = registry.New[func(m *model.Model, pl *plan.Plan) hiddenLayer]("sim: hidden layer")
 
 // New prepares the simulator of m as laid out by pl (which must be plan.New(m, …)).
 func New(m *model.Model, pl *plan.Plan) (*Core, error) {
-	if m == nil || pl == nil {
+	if m == nil || pl == nil || m.Net == nil {
 		return nil, fmt.Errorf("sim: nil model or plan")
 	}
-	if m.Arch != pl.Arch || m.K() != pl.K || m.N() != pl.N || m.L() != pl.L || m.Readout == nil {
+	if m.Arch() != pl.Arch || m.K() != pl.K || m.N() != pl.N || m.L() != pl.L || m.Readout == nil {
 		return nil, fmt.Errorf("sim: plan (%s K=%d N=%d L=%d) does not match model %s", pl.Arch, pl.K, pl.N, pl.L, m)
 	}
-	c := &Core{m: m, pl: pl, k: pl.K, n: pl.N, l: pl.L, p: pl.P, q: m.Readout.Q}
-	switch pl.Arch {
-	case model.IntRVFL:
-		c.kappa = pl.ClipBound
-		c.words = (c.k + 63) / 64
-		c.signs = make([]uint64, 0, c.n*c.words)
-		for j := 0; j < c.n; j++ {
-			c.signs = append(c.signs, m.Int.Signs.Row(j)...)
-		}
-		c.maxIn = c.n
-	case model.RVFL8:
-		c.win, c.bias, c.lut = m.Fixed.Win, m.Fixed.Bias, m.Fixed.LUT
-		c.maxIn = 255
-	default:
+	build, ok := hiddenLayers.Get(string(pl.Arch))
+	if !ok || pl.Layer() == nil {
 		return nil, fmt.Errorf("sim: architecture %q has no RTL", pl.Arch)
 	}
-	return c, nil
+	return &Core{m: m, pl: pl, k: pl.K, n: pl.N, l: pl.L, p: pl.P, q: m.Readout.Q,
+		hid: build(m, pl), maxIn: pl.Layer().MaxInput(pl)}, nil
 }
 
 // Plan returns the plan the simulator follows.
@@ -72,44 +68,12 @@ func (c *Core) CheckInput(in []int) error {
 	return nil
 }
 
-// hidden returns the activation of neuron j = base+lane for the vector in, with
-// the RTL's arithmetic; base is the group's first neuron.
-func (c *Core) hidden(in []int, base, lane int) int {
-	j := base + lane
-	if c.signs != nil {
-		row := c.signs[j*c.words : (j+1)*c.words]
-		count := 0
-		for w := range row {
-			var thermo uint64
-			lo := w * 64
-			hi := min(lo+64, c.k)
-			for i := lo; i < hi; i++ {
-				// hdlgen_intrvfl_lane: (d_i > p) with d_i = v_i − base.
-				if in[i]-base > lane {
-					thermo |= 1 << (i - lo)
-				}
-			}
-			count += bits.OnesCount64(thermo ^ row[w])
-		}
-		s := c.k - 2*count
-		return min(max(s, -c.kappa), c.kappa)
-	}
-	// hdlgen_rvfl8_lane.
-	z := int32(c.bias[j]) << model.BiasShift
-	w := c.win[j*c.k : (j+1)*c.k]
-	for i, a := range in {
-		z += int32(a) * int32(w[i])
-	}
-	t := min(max(z>>model.LUTAddrShift, -128), 127)
-	return int(c.lut[t+128])
-}
-
 // groupInto writes the contribution of group (base = g·P) of vector in to the L
 // scores into dst: Σ over lanes p with base+p < N of Q[l][base+p]·h.
 func (c *Core) groupInto(dst []int64, in []int, base int) {
 	clear(dst)
 	for lane := 0; lane < c.p && base+lane < c.n; lane++ {
-		h := int64(c.hidden(in, base, lane))
+		h := int64(c.hid.hidden(in, base, lane))
 		if h == 0 {
 			continue
 		}
@@ -161,12 +125,5 @@ func (c *Core) Input(raw []float64) ([]int, error) {
 	if len(raw) != c.k {
 		return nil, fmt.Errorf("sim: row of %d values, the model has K=%d features", len(raw), c.k)
 	}
-	if c.m.Int != nil {
-		return c.m.Levels(raw), nil
-	}
-	in := make([]int, c.k)
-	for i, a := range c.m.InputCodes(raw) {
-		in[i] = int(a)
-	}
-	return in, nil
+	return c.m.Inputs(raw), nil
 }

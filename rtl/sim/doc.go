@@ -1,11 +1,13 @@
 // Package sim is the golden, cycle-accurate Go model of the designs rtl emits. It
 // holds the same registers as the Verilog — the input register and group counter
 // of hdlgen_issue, every pipeline stage between issue and the accumulators, the
-// accumulators, the argmax pipeline, the output register, and the AXI4-Stream
-// wrapper's deserialiser and beat counters — and steps them one rising edge at a
-// time with the same enables, so its outputs and cycle numbers are those the RTL
-// must produce (docs/rtl-interface.md §6 defines the driver used here and in the
-// testbenches).
+// accumulators, the argmax pipeline, the output register, the AXI4-Stream
+// wrapper's deserialiser and beat counters, and the Zynq system top's framing,
+// record queue, record serialiser, register file, AXI4-Lite channels and readout
+// banks (System) — and steps them one rising edge at a time with the same enables,
+// so its outputs and cycle numbers are those the RTL must produce
+// (docs/rtl-interface.md §6 defines the driver used here and in the testbenches;
+// docs/system-interface.md the system's, RunSystem).
 //
 // Values: a group's contribution to the scores (Σ over its P lanes of Q[l][j]·h_j)
 // is computed with the RTL's arithmetic (intrvfl: thermometer bit (v_i − g·P > p)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 )
 
@@ -9,6 +10,11 @@ type Stimulus struct {
 	Inputs [][]int // V vectors of K elements
 	Gaps   []int   // V idle cycles before each vector is offered (≥ 0)
 	Ready  []bool  // R ≥ 1: out_ready (m_axis_tready) at cycle c is Ready[c mod R]
+	// AxisJunk (AXI4-Stream runs only; nil means none) holds, per vector, the
+	// length of a malformed frame sent just before it: 0 for none, else that
+	// many beats (≠ K) ending with TLAST, which the wrapper must drop. Junk beat
+	// j carries feature j mod K of the vector.
+	AxisJunk []int
 	// MaxCycles bounds the run (0 means a generous bound derived from the stimulus).
 	MaxCycles int
 }
@@ -32,6 +38,8 @@ type Run struct {
 	Outputs []Output
 	// Cycles is the number of cycles the run took: the last transfer's cycle + 1.
 	Cycles int
+	// Dropped is drop_count_o at the end of an AXI4-Stream run.
+	Dropped int
 }
 
 func (c *Core) check(st *Stimulus) (maxCycles int, err error) {
@@ -48,8 +56,17 @@ func (c *Core) check(st *Stimulus) (maxCycles int, err error) {
 	if !anyReady && len(st.Inputs) > 0 {
 		return 0, fmt.Errorf("sim: the ready pattern is never 1")
 	}
+	if st.AxisJunk != nil && len(st.AxisJunk) != len(st.Inputs) {
+		return 0, fmt.Errorf("sim: %d junk frames for %d vectors", len(st.AxisJunk), len(st.Inputs))
+	}
 	total := 0
 	for v, in := range st.Inputs {
+		if st.AxisJunk != nil {
+			if j := st.AxisJunk[v]; j < 0 || j == c.k {
+				return 0, fmt.Errorf("sim: vector %d: a junk frame of %d beats (K=%d)", v, j, c.k)
+			}
+			total += st.AxisJunk[v]
+		}
 		if err := c.CheckInput(in); err != nil {
 			return 0, fmt.Errorf("vector %d: %w", v, err)
 		}
@@ -67,9 +84,13 @@ func (c *Core) check(st *Stimulus) (maxCycles int, err error) {
 	return total + (len(st.Inputs)+1)*per + 100, nil
 }
 
+// ctxCycles is the number of simulated cycles between two checks of the context.
+const ctxCycles = 1 << 14
+
 // RunStream drives <prefix>_top with st exactly as the testbenches do and
-// returns every output with its cycle numbers.
-func (c *Core) RunStream(st Stimulus) (*Run, error) {
+// returns every output with its cycle numbers. It stops with ctx's error when
+// ctx is cancelled.
+func (c *Core) RunStream(ctx context.Context, st Stimulus) (*Run, error) {
 	maxCycles, err := c.check(&st)
 	if err != nil {
 		return nil, err
@@ -87,6 +108,9 @@ func (c *Core) RunStream(st Stimulus) (*Run, error) {
 		offer = st.Gaps[0]
 	}
 	for cyc := 0; o < nv; cyc++ {
+		if cyc%ctxCycles == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("sim: stream run: %w", ctx.Err())
+		}
 		if cyc >= maxCycles {
 			return nil, fmt.Errorf("sim: stream run exceeded %d cycles with %d of %d outputs", maxCycles, o, nv)
 		}
@@ -120,8 +144,9 @@ func (c *Core) RunStream(st Stimulus) (*Run, error) {
 	return run, nil
 }
 
-// RunAxis drives <prefix>_axis with st exactly as the testbenches do.
-func (c *Core) RunAxis(st Stimulus) (*Run, error) {
+// RunAxis drives <prefix>_axis with st exactly as the testbenches do. It
+// stops with ctx's error when ctx is cancelled.
+func (c *Core) RunAxis(ctx context.Context, st Stimulus) (*Run, error) {
 	if !c.pl.AxisOK {
 		return nil, fmt.Errorf("sim: no AXI4-Stream wrapper for AW=%d, LW=%d", c.pl.AW, c.pl.LW)
 	}
@@ -136,30 +161,45 @@ func (c *Core) RunAxis(st Stimulus) (*Run, error) {
 		run.Outputs[o].Scores = make([]int64, c.l)
 	}
 	a := c.NewAxis()
-	v, b := 0, 0  // vector and beat being offered
+	junk := func(v int) int {
+		if st.AxisJunk == nil {
+			return 0
+		}
+		return st.AxisJunk[v]
+	}
+	// Vector v is sent as junk(v) junk beats, then its K beats: beat b of the
+	// frame is junk while b < junk(v).
+	v, b := 0, 0  // vector and frame beat being offered
 	o, ob := 0, 0 // output vector and beat expected
 	offer := 0
 	if nv > 0 {
 		offer = st.Gaps[0]
 	}
 	for cyc := 0; o < nv; cyc++ {
+		if cyc%ctxCycles == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("sim: AXI4-Stream run: %w", ctx.Err())
+		}
 		if cyc >= maxCycles {
 			return nil, fmt.Errorf("sim: AXI4-Stream run exceeded %d cycles with %d of %d outputs", maxCycles, o, nv)
 		}
 		sValid := v < nv && cyc >= offer
 		var tdata uint16
 		sLast := false
+		j := 0
 		if sValid {
-			tdata = uint16(st.Inputs[v][b])
-			sLast = b == c.k-1
+			j = junk(v)
+			if b < j {
+				tdata = uint16(st.Inputs[v][b%c.k])
+				sLast = b == j-1
+			} else {
+				tdata = uint16(st.Inputs[v][b-j])
+				sLast = b-j == c.k-1
+			}
 		}
 		mReady := st.Ready[cyc%len(st.Ready)]
 		out := a.Outputs()
-		if out.TLastError {
-			return nil, fmt.Errorf("sim: tlast_error_o set at cycle %d", cyc)
-		}
 		if sValid && out.SReady {
-			if b == c.k-1 {
+			if b == j+c.k-1 {
 				run.Outputs[v].Accept = cyc
 				v, b = v+1, 0
 				if v < nv {
@@ -191,13 +231,14 @@ func (c *Core) RunAxis(st Stimulus) (*Run, error) {
 		}
 		a.Clock(sValid, tdata, sLast, mReady)
 	}
+	run.Dropped = a.Outputs().DropCount
 	return run, nil
 }
 
 // Classify runs one input vector through a fresh stream top with an always-ready
 // output and returns its class, scores and latency in cycles.
 func (c *Core) Classify(in []int) (class int, scores []int64, latency int, err error) {
-	run, err := c.RunStream(Stimulus{Inputs: [][]int{in}, Gaps: []int{0}, Ready: []bool{true}})
+	run, err := c.RunStream(context.Background(), Stimulus{Inputs: [][]int{in}, Gaps: []int{0}, Ready: []bool{true}})
 	if err != nil {
 		return 0, nil, 0, err
 	}

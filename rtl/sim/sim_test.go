@@ -1,27 +1,24 @@
 package sim
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/internal/testmodel"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // reference computes the scores with the model package's own arithmetic.
 func reference(m *model.Model, in []int) []int64 {
 	h := make([]int, m.N())
-	if m.Int != nil {
-		m.Int.HiddenTo(h, in)
-	} else {
-		a := make([]uint8, len(in))
-		for i, v := range in {
-			a[i] = uint8(v)
-		}
-		m.Fixed.HiddenTo(h, a)
+	net, err := m.Integer()
+	if err != nil {
+		panic(err)
 	}
+	net.HiddenIntsTo(h, in)
 	return m.Readout.Scores(h, m.L())
 }
 
@@ -116,7 +113,7 @@ func TestTrainedModels(t *testing.T) {
 		for r := 0; r < len(d.Y); r++ {
 			raw := d.X[r*k : (r+1)*k]
 			var in []int
-			if m.Int != nil {
+			if m.Arch() == model.IntRVFL {
 				in = m.Levels(raw)
 			} else {
 				for _, a := range m.InputCodes(raw) {
@@ -161,7 +158,7 @@ func TestRunStream(t *testing.T) {
 				maxGap int
 			}{{"free", 1, 0}, {"gaps", 1, 5}, {"backpressure", 0.3, 0}, {"both", 0.6, 3}} {
 				st := stimulus(c, 40, mode.readyP, mode.maxGap, uint64(ci))
-				run, err := c.RunStream(st)
+				run, err := c.RunStream(context.Background(), st)
 				if err != nil {
 					t.Fatalf("%s P=%d %s: %v", tc.shape, p, mode.name, err)
 				}
@@ -216,7 +213,7 @@ func TestRunAxis(t *testing.T) {
 				maxGap int
 			}{{"free", 1, 0}, {"both", 0.5, 4}} {
 				st := stimulus(c, 40, mode.readyP, mode.maxGap, uint64(ci))
-				run, err := c.RunAxis(st)
+				run, err := c.RunAxis(context.Background(), st)
 				if err != nil {
 					t.Fatalf("%s P=%d %s: %v", tc.shape, p, mode.name, err)
 				}
@@ -262,7 +259,7 @@ func TestStimulusErrors(t *testing.T) {
 		{"too few cycles", Stimulus{Inputs: [][]int{{0, 1}}, Gaps: []int{0}, Ready: []bool{true}, MaxCycles: 3}},
 	}
 	for _, tc := range tests {
-		if _, err := c.RunStream(tc.st); err == nil {
+		if _, err := c.RunStream(context.Background(), tc.st); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}

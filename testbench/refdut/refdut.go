@@ -313,7 +313,7 @@ func ExpWord(r Result) *big.Int {
 
 // Files returns the DIR-relative vector files of vs (docs/rtl-interface.md §5).
 func (vs Vectors) Files() map[string][]byte {
-	var in, gap, ready, exp, cyc, acyc strings.Builder
+	var in, gap, ready, exp, cyc, acyc, junk strings.Builder
 	for v, levels := range vs.In {
 		x := new(big.Int)
 		for i, lv := range levels {
@@ -324,6 +324,7 @@ func (vs Vectors) Files() map[string][]byte {
 		fmt.Fprintln(&exp, hexWord(ExpWord(vs.Exp[v]), EW))
 		fmt.Fprintf(&cyc, "%08x%08x%08x\n", vs.Cycles[v][0], vs.Cycles[v][1], vs.Cycles[v][2])
 		fmt.Fprintf(&acyc, "%08x%08x%08x\n", vs.AxisCycles[v][0], vs.AxisCycles[v][1], vs.AxisCycles[v][2])
+		junk.WriteString("0000\n") // ref_axis frames by count: it gets no malformed frames
 	}
 	for _, r := range vs.Ready {
 		fmt.Fprintf(&ready, "%x\n", r)
@@ -335,7 +336,7 @@ func (vs Vectors) Files() map[string][]byte {
 		{"TV_VECTORS", len(vs.In)}, {"TV_READY_LEN", len(vs.Ready)}, {"TV_IN_W", IW},
 		{"TV_LW", LW}, {"TV_K", K}, {"TV_L", L}, {"TV_AW", AW}, {"TV_CW", CW},
 		{"TV_EXP_W", EW}, {"TV_LATENCY", Latency}, {"TV_AXIS_LATENCY", AxisLatency},
-		{"TV_MAX_CYCLES", vs.MaxCycles},
+		{"TV_MAX_CYCLES", vs.MaxCycles}, {"TV_AXIS_DROPS", 0},
 	}
 	d := Design()
 	var vh, h strings.Builder
@@ -354,6 +355,7 @@ func (vs Vectors) Files() map[string][]byte {
 		"vectors/tv_exp.mem":         []byte(exp.String()),
 		"vectors/tv_cycles.mem":      []byte(cyc.String()),
 		"vectors/tv_axis_cycles.mem": []byte(acyc.String()),
+		"vectors/tv_axis_junk.mem":   []byte(junk.String()),
 		"vectors/tv_params.vh":       []byte(vh.String()),
 		"vectors/tv_params.h":        []byte(h.String()),
 	}

@@ -21,6 +21,7 @@ module tb_axis;
   localparam integer EW    = `TV_EXP_W;
   localparam integer LAT   = `TV_AXIS_LATENCY;
   localparam integer MAXC  = `TV_MAX_CYCLES;
+  localparam integer DROPS = `TV_AXIS_DROPS;
   localparam integer MAXMM = 10;  // stop after this many mismatch lines
 
   reg         clk;
@@ -34,6 +35,7 @@ module tb_axis;
   reg         m_tready;
   wire        m_tlast;
   wire        tlast_error;
+  wire [15:0] drop_count;
 
   `TV_AXIS_DUT dut (
     .aclk          (clk),
@@ -46,7 +48,8 @@ module tb_axis;
     .m_axis_tvalid (m_tvalid),
     .m_axis_tready (m_tready),
     .m_axis_tlast  (m_tlast),
-    .tlast_error_o (tlast_error)
+    .tlast_error_o (tlast_error),
+    .drop_count_o  (drop_count)
   );
 
   reg [IW-1:0] tv_in     [0:V-1];
@@ -54,11 +57,12 @@ module tb_axis;
   reg [3:0]    tv_ready  [0:R-1];
   reg [EW-1:0] tv_exp    [0:V-1];
   reg [95:0]   tv_cycles [0:V-1];
+  reg [15:0]   tv_junk   [0:V-1];  // malformed frame before vector v: beats, 0 for none
   integer      acc_c     [0:V-1];  // cycle of the last input beat of vector v, -1 before
   integer      fv_c      [0:V-1];  // first cycle beat 0 of output v was valid, -1 before
 
-  integer      c, v, b, o, ob, offer, nmm, k, lat, ea, ef, et, ei, gi;
-  reg          offering, rdy, held, beat_xfer, timeout, stop, bad, tlast_seen, last_want;
+  integer      c, v, b, o, ob, offer, nmm, k, lat, ea, ef, et, ei, gi, j, f, drops;
+  reg          offering, rdy, held, beat_xfer, timeout, stop, bad, last_want, err_want;
   reg [IW-1:0] in_word;
   reg [33:0]   held_beat, now_beat;  // {tvalid, tlast, tdata}
   reg [EW-1:0] x;
@@ -81,10 +85,11 @@ module tb_axis;
     $readmemh({dir, "/tv_ready.mem"}, tv_ready);
     $readmemh({dir, "/tv_exp.mem"}, tv_exp);
     $readmemh({dir, "/tv_axis_cycles.mem"}, tv_cycles);
+    $readmemh({dir, "/tv_axis_junk.mem"}, tv_junk);
     bad = 1'b0;
     for (k = 0; k < V; k = k + 1) begin
       if (^tv_in[k] === 1'bx || ^tv_gap[k] === 1'bx || ^tv_exp[k] === 1'bx ||
-          ^tv_cycles[k] === 1'bx) begin
+          ^tv_cycles[k] === 1'bx || ^tv_junk[k] === 1'bx) begin
         if (!bad) $display("ERROR vector %0d: test vectors missing or unreadable in %0s", k, dir);
         bad = 1'b1;
       end
@@ -116,18 +121,19 @@ module tb_axis;
     held       = 1'b0;
     nmm        = 0;
     timeout    = 1'b0;
-    tlast_seen = 1'b0;
     while (o < V && nmm < MAXMM && !timeout) begin
       if (c >= MAXC) begin
         timeout = 1'b1;
       end else begin
-        // 1. Inputs of cycle c: beat b of vector v.
+        // 1. Inputs of cycle c: beat b of vector v's frame (junk beats first).
         offering = (v < V) && (c >= offer);
         in_word  = offering ? tv_in[v] : {IW{1'b0}};
+        j        = offering ? tv_junk[v] : 0;
+        f        = (b < j) ? b % K : b - j;
         s_tvalid = offering;
         s_tdata  = 16'd0;
-        if (offering) s_tdata[LW-1:0] = in_word[b*LW +: LW];
-        s_tlast  = offering && b == K - 1;
+        if (offering) s_tdata[LW-1:0] = in_word[f*LW +: LW];
+        s_tlast  = offering && ((b < j) ? b == j - 1 : b - j == K - 1);
         r4       = tv_ready[c % R];
         rdy      = r4[0];
         m_tready = rdy;
@@ -139,13 +145,8 @@ module tb_axis;
           $display("MISMATCH vector=%0d field=protocol expected=0x%0h got=0x%0h", o, held_beat, now_beat);
           nmm = nmm + 1;
         end
-        if (tlast_error !== 1'b0 && !tlast_seen && nmm < MAXMM) begin
-          tlast_seen = 1'b1;
-          $display("MISMATCH vector=%0d field=tlast_error expected=0 got=1", (v < V) ? v : V - 1);
-          nmm = nmm + 1;
-        end
         beat_xfer = offering && s_tready === 1'b1;
-        if (beat_xfer && b == K - 1) acc_c[v] = c;
+        if (beat_xfer && b == j + K - 1) acc_c[v] = c;
         if (m_tvalid === 1'b1 && ob == 0 && fv_c[o] < 0) fv_c[o] = c;
         held = m_tvalid === 1'b1 && !rdy;
         if (held) held_beat = now_beat;
@@ -213,7 +214,7 @@ module tb_axis;
         #5 clk = 1'b0;
         if (beat_xfer) begin
           b = b + 1;
-          if (b == K) begin
+          if (b == j + K) begin
             b = 0;
             v = v + 1;
             if (v < V) offer = c + 1 + tv_gap[v];
@@ -223,6 +224,18 @@ module tb_axis;
       end
     end
 
+    // Every malformed frame was dropped and counted.
+    if (!timeout && nmm < MAXMM) begin
+      drops    = drop_count;
+      err_want = DROPS != 0;
+      if (drop_count !== DROPS) begin
+        $display("MISMATCH vector=%0d field=drop_count expected=%0d got=%0d", V - 1, DROPS, drops);
+        nmm = nmm + 1;
+      end else if (tlast_error !== err_want) begin
+        $display("MISMATCH vector=%0d field=tlast_error expected=%0d got=%0d", V - 1, err_want, tlast_error);
+        nmm = nmm + 1;
+      end
+    end
     if (timeout) $display("TIMEOUT vector=%0d cycles=%0d", o, c);
     if (timeout || nmm > 0) begin
       $display("FAIL vectors=%0d cycles=%0d mismatches=%0d", o, c, nmm);

@@ -37,6 +37,14 @@ module tb_stream;
     .in_valid_i   (in_valid),
     .in_ready_o   (in_ready),
     .in_data_i    (in_data),
+`ifdef TV_RO_PORTS
+    // A reloadable readout's write port is idle; bank 0 holds the model's readout.
+    .ro_bank_i    (1'b0),
+    .ro_we_i      (1'b0),
+    .ro_wbank_i   (1'b0),
+    .ro_waddr_i   ({`TV_RO_ADDR_W{1'b0}}),
+    .ro_wdata_i   ({`TV_RO_DATA_W{1'b0}}),
+`endif
     .out_valid_o  (out_valid),
     .out_ready_i  (out_ready),
     .out_class_o  (out_class),

@@ -28,7 +28,8 @@ module ref_axis #(
   output wire        m_axis_tvalid,
   input  wire        m_axis_tready,
   output wire        m_axis_tlast,
-  output wire        tlast_error_o
+  output wire        tlast_error_o,
+  output wire [15:0] drop_count_o
 );
   localparam [3:0] MODE_PROTOCOL = 4'd1;
   localparam [3:0] MODE_TLAST    = 4'd4;
@@ -161,6 +162,7 @@ module ref_axis #(
   assign m_axis_tdata  = {data_q[31:1], data_q[0] ^ toggle_q};
   assign m_axis_tlast  = (mode == MODE_TLAST) ? (beat_q == LAST_OUT - 8'd1) : (beat_q == LAST_OUT);
   assign tlast_error_o = tlast_err_q;
+  assign drop_count_o  = 16'd0;  // frames by count: nothing is ever dropped
 endmodule
 
 `default_nettype wire

@@ -6,7 +6,7 @@
 // Widths:       LW=3 IW=9 AW=8 CW=2 OW=26 (docs/rtl-interface.md section 2)
 // Latency:      8 cycles from the input transfer to the first cycle of out_valid_o (no back-pressure)
 //               = G + F + T_argmax + 2 = 3 + 3 + 0 + 2 = 8 (F = 3 flight stages: stage_a 1 + hidden_tree 0 + hidden 1 + mac_products 1 + lane_tree 0)
-// Throughput:   one vector every 3 cycles (stream top, output always ready); AXI4-Stream: every 5 cycles, latency 9
+// Throughput:   one vector every 3 cycles (stream top, output always ready); AXI4-Stream: every 5 cycles, latency 8
 // ROMs:         mem/tiny_intrvfl_win.mem (3 x 6 bits)
 //               mem/tiny_intrvfl_wout.mem (3 x 24 bits)
 // Semantics:    docs/semantics.md; this file: tiny_intrvfl_core.v, the datapath

@@ -12,8 +12,9 @@
 `define TV_CW 2
 `define TV_EXP_W 26
 `define TV_LATENCY 8
-`define TV_AXIS_LATENCY 9
+`define TV_AXIS_LATENCY 8
 `define TV_MAX_CYCLES 1190
+`define TV_AXIS_DROPS 2
 `define TV_DUT tiny_intrvfl_top
 `define TV_AXIS_DUT tiny_intrvfl_axis
 `endif

@@ -6,7 +6,7 @@
 // Widths:       LW=8 IW=16 AW=18 CW=1 OW=37 (docs/rtl-interface.md section 2)
 // Latency:      8 cycles from the input transfer to the first cycle of out_valid_o (no back-pressure)
 //               = G + F + T_argmax + 2 = 2 + 4 + 0 + 2 = 8 (F = 4 flight stages: stage_a 1 + hidden_products 1 + hidden_tree 0 + hidden 1 + mac_products 1 + lane_tree 0)
-// Throughput:   one vector every 2 cycles (stream top, output always ready); AXI4-Stream: every 4 cycles, latency 9
+// Throughput:   one vector every 2 cycles (stream top, output always ready); AXI4-Stream: every 4 cycles, latency 8
 // ROMs:         mem/tiny_rvfl8_win.mem (2 x 48 bits)
 //               mem/tiny_rvfl8_wout.mem (2 x 32 bits)
 //               mem/tiny_rvfl8_lut.mem (256 x 8 bits, 2 copies)
@@ -16,11 +16,13 @@
 // tiny_rvfl8_axis: AXI4-Stream wrapper of tiny_rvfl8_top (docs/rtl-interface.md section 4),
 // so a Zynq DMA can drive the classifier.
 //   input:  K = 2 beats per vector, feature i in the low LW = 8 bits of beat i,
-//           TLAST on beat K-1 (a missing or early TLAST sets tlast_error_o, sticky)
+//           TLAST on beat K-1. A vector is the beats up to a TLAST: one of any other
+//           length is dropped (no result) and counted (drop_count_o, tlast_error_o
+//           sticky), and the vector after it is classified as usual.
 //   output: L+1 = 3 beats per vector: the class index (zero-extended), then the
 //           scores of classes 0..L-1 (sign-extended to 32 bits); TLAST on the last
-// Latency from the last input beat to the first output beat: 9 cycles (the
-// stream top's 8 plus the deserialiser's register).
+// Latency from the last input beat to the first output beat: 8 cycles (the
+// stream top's: the last beat goes straight into its input register).
 module tiny_rvfl8_axis #(
   parameter         MemDir   = "mem/",  // directory of the .mem files, with a trailing slash
   // Shape of this design, derived from the model by hdlgen (do not override):
@@ -30,7 +32,8 @@ module tiny_rvfl8_axis #(
   parameter integer ScoreW   = 18,      // AW, bits per score
   parameter integer ClassW   = 1,       // CW, bits of the class index
   parameter integer InDataW  = 16,      // input TDATA width (contract)
-  parameter integer OutDataW = 32       // output TDATA width (contract)
+  parameter integer OutDataW = 32,      // output TDATA width (contract)
+  parameter integer CountW   = 16       // width of drop_count_o (contract)
 ) (
   input  wire                 aclk,
   input  wire                 aresetn,        // active low, synchronous
@@ -42,7 +45,8 @@ module tiny_rvfl8_axis #(
   output wire                 m_axis_tvalid,
   input  wire                 m_axis_tready,
   output wire                 m_axis_tlast,
-  output wire                 tlast_error_o   // sticky: a TLAST was missing or early
+  output wire                 tlast_error_o,  // sticky: a vector was dropped
+  output wire [CountW-1:0]    drop_count_o    // vectors dropped (wrong length), wraps
 );
 
   // Input beat counter width: max(1, clog2(K)).
@@ -50,7 +54,7 @@ module tiny_rvfl8_axis #(
   // Output beat counter width: clog2(L+1).
   localparam integer OUT_BEAT_W = 2;
 
-  // Deserialiser: K beats into one vector.
+  // Deserialiser: K beats into one vector; the last beat goes straight to u_top.
   wire                       vec_valid;
   wire                       vec_ready;
   wire [Features*LevelW-1:0] vec_data;
@@ -58,7 +62,8 @@ module tiny_rvfl8_axis #(
     .Features(Features),
     .ElemW   (LevelW),
     .BeatW   (IN_BEAT_W),
-    .TDataW  (InDataW)
+    .TDataW  (InDataW),
+    .CountW  (CountW)
   ) u_in (
     .clk_i        (aclk),
     .rst_ni       (aresetn),
@@ -69,7 +74,8 @@ module tiny_rvfl8_axis #(
     .vec_valid_o  (vec_valid),
     .vec_ready_i  (vec_ready),
     .vec_data_o   (vec_data),
-    .tlast_error_o(tlast_error_o)
+    .tlast_error_o(tlast_error_o),
+    .drop_count_o (drop_count_o)
   );
 
   // The classifier.

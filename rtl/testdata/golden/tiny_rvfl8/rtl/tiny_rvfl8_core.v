@@ -6,7 +6,7 @@
 // Widths:       LW=8 IW=16 AW=18 CW=1 OW=37 (docs/rtl-interface.md section 2)
 // Latency:      8 cycles from the input transfer to the first cycle of out_valid_o (no back-pressure)
 //               = G + F + T_argmax + 2 = 2 + 4 + 0 + 2 = 8 (F = 4 flight stages: stage_a 1 + hidden_products 1 + hidden_tree 0 + hidden 1 + mac_products 1 + lane_tree 0)
-// Throughput:   one vector every 2 cycles (stream top, output always ready); AXI4-Stream: every 4 cycles, latency 9
+// Throughput:   one vector every 2 cycles (stream top, output always ready); AXI4-Stream: every 4 cycles, latency 8
 // ROMs:         mem/tiny_rvfl8_win.mem (2 x 48 bits)
 //               mem/tiny_rvfl8_wout.mem (2 x 32 bits)
 //               mem/tiny_rvfl8_lut.mem (256 x 8 bits, 2 copies)

@@ -12,8 +12,9 @@
 `define TV_CW 1
 `define TV_EXP_W 37
 `define TV_LATENCY 8
-`define TV_AXIS_LATENCY 9
+`define TV_AXIS_LATENCY 8
 `define TV_MAX_CYCLES 1144
+`define TV_AXIS_DROPS 2
 `define TV_DUT tiny_rvfl8_top
 `define TV_AXIS_DUT tiny_rvfl8_axis
 `endif

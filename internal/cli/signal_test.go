@@ -1,0 +1,190 @@
+//go:build unix
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as hdlgen: with this variable set, TestMain runs
+// Main on the arguments instead of the tests, so the signal tests start a
+// real process (the same code as cmd/hdlgen) without building one.
+const asHdlgenEnv = "HDLGEN_TEST_AS_HDLGEN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asHdlgenEnv) == "1" {
+		os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// hangLimit only detects a process that ignores the signal (the GA below
+// would run for days); it is not a speed requirement.
+const hangLimit = 60 * time.Second
+
+// signalRun starts hdlgen with args, sends sig after delay, and returns the
+// exit code, stderr and the time from the signal to the exit.
+func signalRun(t *testing.T, sig syscall.Signal, delay time.Duration, args ...string) (int, string, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asHdlgenEnv+"=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("%v ended before the signal (%v): %s", args, err, errb.String())
+	case <-time.After(delay):
+	}
+	sent := time.Now()
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(hangLimit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v still running %v after %v: the signal was ignored", args, hangLimit, sig)
+	}
+	return cmd.ProcessState.ExitCode(), errb.String(), time.Since(sent)
+}
+
+// noOutput fails when path, or any temporary file next to it, exists.
+func noOutput(t *testing.T, path string) {
+	t.Helper()
+	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s exists after the interruption (%v)", path, err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+// writeSynthetic writes a CSV of rows×k features with two classes.
+func writeSynthetic(t *testing.T, path string, rows, k int) {
+	t.Helper()
+	var b bytes.Buffer
+	for i := 0; i < k; i++ {
+		fmt.Fprintf(&b, "f%d,", i)
+	}
+	b.WriteString("class\n")
+	x := uint64(1)
+	for r := 0; r < rows; r++ {
+		for i := 0; i < k; i++ {
+			x = x*6364136223846793005 + 1442695040888963407
+			fmt.Fprintf(&b, "%d,", x>>54)
+		}
+		fmt.Fprintf(&b, "c%d\n", r%2)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSignalStopsLongCommands sends SIGINT or SIGTERM to a real hdlgen
+// process in the middle of long work: it must exit 130 and leave no output
+// (issue 10, item 2: the GA and train ignored both signals).
+func TestSignalStopsLongCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes that burn CPU until signalled")
+	}
+	dir := t.TempDir()
+	float := filepath.Join(dir, "iris.json")
+	if code, _, errs := run(t, "train", "--data", "example:iris", "--n", "200", "--lambda", "4", "--regularizer", "identity", "-o", float); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	big := filepath.Join(dir, "big.csv")
+	writeSynthetic(t, big, 3000, 8)
+	ga := func(method string) []string {
+		return []string{"quantize", float, "--bits", "3", "--ga", method, "--data", "example:iris",
+			"--generations", "1000000000", "--patience", "0", "-o", filepath.Join(dir, "ga-"+method+".json")}
+	}
+	tests := []struct {
+		name string
+		sig  syscall.Signal
+		args []string
+	}{
+		{"quantize --ga rounded, SIGINT", syscall.SIGINT, ga("rounded")},
+		{"quantize --ga random, SIGTERM", syscall.SIGTERM, ga("random")},
+		// N = 6000 on 3000 rows: a 3000×3000 dual system built from a
+		// 3000×6000 activation matrix, many seconds of work.
+		{"train, SIGINT", syscall.SIGINT, []string{"train", "--data", big, "--n", "6000", "--threads", "1", "-o", filepath.Join(dir, "big.json")}},
+		{"train, SIGTERM", syscall.SIGTERM, []string{"train", "--data", big, "--n", "6000", "--threads", "1", "-o", filepath.Join(dir, "big2.json")}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, errs, took := signalRun(t, tc.sig, time.Second, tc.args...)
+			t.Logf("exit %d %v after the signal", code, took)
+			if code != exitCanceled || !strings.Contains(errs, "interrupted (SIG") {
+				t.Errorf("exit %d, stderr %q; want exit %d and an interruption message", code, errs, exitCanceled)
+			}
+			noOutput(t, tc.args[len(tc.args)-1])
+		})
+	}
+}
+
+// TestCanceledContext runs every command whose work is long on an ended
+// context (as after a signal): exit 130 and nothing written.
+func TestCanceledContext(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	if code, _, errs := run(t, "train", "--data", "example:iris", "--n", "20", "--bits", "5", "-o", m); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	hw := filepath.Join(dir, "hw")
+	if code, _, errs := run(t, "emit", m, "-o", hw); code != 0 {
+		t.Fatalf("emit: exit %d: %s", code, errs)
+	}
+	iris := filepath.Join(dir, "iris.csv")
+	if err := os.WriteFile(iris, []byte("sepal_length,sepal_width,petal_length,petal_width\n5.1,3.5,1.4,0.2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	tests := [][]string{
+		{"train", "--data", "example:iris", "--n", "20", "-o", out},
+		{"quantize", m, "--bits", "4", "-o", out},
+		{"quantize", m, "--bits", "4", "--ga", "rounded", "--data", "example:iris", "-o", out},
+		{"emit", m, "-o", out},
+		{"predict", m, "--data", iris},
+		{"sim", m, "--input", iris},
+		{"size", "--budget", "3uJ", "--features", "16", "--classes", "4"},
+		{"verify", hw, "--steps", "model"},
+		{"demo", "--out", out, "--no-verify"},
+	}
+	for _, args := range tests {
+		t.Run(args[0], func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			var o, e bytes.Buffer
+			app := &App{In: strings.NewReader(""), Out: &o, Err: &e, Getenv: func(string) string { return "" }}
+			root := NewRootCmd(app)
+			root.SetArgs(args)
+			code := app.exitCode(root.ExecuteContext(ctx))
+			if code != exitCanceled {
+				t.Errorf("exit %d (stderr %q), want %d", code, e.String(), exitCanceled)
+			}
+			if o.Len() != 0 {
+				t.Errorf("printed results after the interruption: %q", o.String())
+			}
+			noOutput(t, out)
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package power
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/synth"
+)
+
+// DesignOf is the power model's view of a plan.
+func DesignOf(pl *plan.Plan) Design {
+	s := Shape{Arch: pl.Arch, K: pl.K, L: pl.L, Kappa: pl.Kappa}
+	if n := netOf(pl.Arch); n != nil && n.fixedBits() == 0 {
+		s.Bits = pl.ReadoutBits
+	}
+	return Design{Shape: s, N: pl.N, P: pl.P}
+}
+
+// DesignOfModel is DesignOf with the effective readout width of model m's codes.
+func DesignOfModel(pl *plan.Plan, m *model.Model) Design {
+	d := DesignOf(pl)
+	if m != nil && m.Readout != nil {
+		d.EffBits = EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
+	}
+	return d
+}
+
+// YosysResources converts a synthesis report into the power model's resources.
+func YosysResources(r *synth.Report) Resources {
+	return Resources{LUTs: r.EstimatedLCs, FFs: r.FFs, CARRY4: r.CARRY4, MUXF: r.MUXF7 + r.MUXF8,
+		DSP48E1: r.DSP48E1, BRAM36: r.BRAM36(), LUTRAM: r.LUTRAM + r.SRL, Source: "yosys"}
+}
+
+// DirOptions control EstimateDir.
+type DirOptions struct {
+	Params Params
+	// RunSynth runs Yosys when DIR has no current report; otherwise a missing
+	// or stale report means the analytic model.
+	RunSynth bool
+	Synth    synth.Options
+}
+
+// EstimateDir estimates an emitted design directory (written by rtl.Emit):
+// with the resources of its current Yosys report when there is one (or
+// RunSynth makes one), else with the analytic model; the latency is the
+// plan's exact one. note says where the resources came from.
+func EstimateDir(ctx context.Context, dir string, o DirOptions) (e Estimate, note string, err error) {
+	d, err := synth.LoadDesign(dir)
+	if err != nil {
+		return Estimate{}, "", err
+	}
+	des := DesignOf(d.Plan)
+	if m, err := model.ReadFile(filepath.Join(dir, "model.json")); err == nil {
+		des = DesignOfModel(d.Plan, m) // the readout codes' effective width
+	}
+	var rep *synth.Report
+	if o.RunSynth {
+		rep, err = synth.Run(ctx, dir, o.Synth)
+	} else {
+		rep, err = synth.Cached(ctx, dir, o.Synth)
+	}
+	var r Resources
+	switch {
+	case err != nil && errors.Is(err, synth.ErrNoYosys) && !o.RunSynth:
+		note = "resources: analytic model (yosys is not installed, so a cached report cannot be checked)"
+	case err != nil:
+		return Estimate{}, "", err
+	case rep != nil:
+		r = YosysResources(rep)
+		note = "resources: Yosys report " + filepath.Join(dir, synth.ReportFile)
+	default:
+		note = "resources: analytic model (no current Yosys report; run hdlgen synth DIR or pass --synth)"
+	}
+	if rep == nil {
+		if r, err = Analytic(des); err != nil {
+			return Estimate{}, "", err
+		}
+	}
+	e, err = EvaluatePlan(des, r, d.Plan.Latency, d.Plan.II, o.Params)
+	return e, note + "; latency: exact, from design.json", err
+}
+
+// EstimateModel estimates model m planned at parallelism p (rtl/plan) with
+// the analytic resource model and the readout codes' effective width.
+func EstimateModel(m *model.Model, p int, params Params) (e Estimate, note string, err error) {
+	pl, err := plan.New(m, plan.Options{Parallel: p})
+	if err != nil {
+		return Estimate{}, "", err
+	}
+	des := DesignOfModel(pl, m)
+	r, err := Analytic(des)
+	if err != nil {
+		return Estimate{}, "", err
+	}
+	e, err = EvaluatePlan(des, r, pl.Latency, pl.II, params)
+	return e, fmt.Sprintf("resources: analytic model with the readout codes' effective width %d bits (emit and synthesise the design for Yosys counts); latency: exact, from rtl/plan", des.EffBits), err
+}

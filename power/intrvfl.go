@@ -1,0 +1,84 @@
+package power
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
+)
+
+// intrvflNet is the intRVFL's part of the power model.
+type intrvflNet struct{}
+
+func init() { register(intrvflNet{}) }
+
+func (intrvflNet) arch() model.Arch { return model.IntRVFL }
+
+func (intrvflNet) fixedBits() int { return 0 }
+
+func (intrvflNet) hasKappa() bool { return true }
+
+func (intrvflNet) check(d Design) error {
+	if d.Kappa < 1 {
+		return fmt.Errorf("power: κ=%d, want ≥ 1", d.Kappa)
+	}
+	if d.Bits < quant.MinBits || d.Bits > quant.MaxBits {
+		return fmt.Errorf("power: readout bits %d outside [%d, %d]", d.Bits, quant.MinBits, quant.MaxBits)
+	}
+	return nil
+}
+
+func (intrvflNet) name(d Design) string {
+	return fmt.Sprintf("intrvfl K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
+}
+
+func (intrvflNet) hidden(d Design, s *structure) int64 {
+	s.Clip = min(d.Kappa, d.K)
+	s.LW = bits.Len(uint(d.N))
+	s.DW = s.LW + 1
+	s.PcW = bits.Len(uint(d.K))
+	s.HW = bits.Len(uint(s.Clip)) + 1
+	s.HiddenLeaves = d.K
+	s.WinW = d.P * d.K
+	return int64(d.N) * int64(d.Kappa) * int64(s.B)
+}
+
+func (intrvflNet) extraFlight() int { return 0 }
+
+func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenBlocks {
+	P, K := float64(d.P), float64(d.K)
+	// Front: the stage-A tag, the base counter g·P (an adder of LW − tz(P)
+	// bits: the low bits of a multiple of P are constant) and the K level
+	// offsets d_i = v_i − g·P (DW-bit subtractors, registered).
+	tz := bits.TrailingZeros(uint(d.P))
+	front := raw(K*float64(st.DW)+float64(st.LW),
+		float64(tag)+float64(st.LW-tz+min(tz, 1))+K*float64(st.DW), // base: its constant low bits share one FF
+		carryChain(st.LW-tz)+d.K*carryChain(st.DW))
+	// Lanes: per lane and feature a DW-bit comparison with a constant
+	// (≈ DW/5 LUTs), the XOR with the sign bit and a popcount leaf; the
+	// popcount tree (K−1 narrow adders, written as bit-level logic: no
+	// carry chains), s = K − 2·popcount (hiddenSubWidth) and the clip (two
+	// SW-bit comparisons with constants); h register and tree cuts.
+	lanes := raw(P*(K*(1+float64(st.DW)/5)+float64(st.SW())),
+		P*float64(st.HW)+P*float64(popcountCutBits(d.K))+float64(st.HiddenCut*(1+tag)),
+		d.P*(carryChain(hiddenSubWidth(d.K, st.PcW))+2*cmpConstChain(st.SW())))
+	return hiddenBlocks{front: front, lanes: lanes}
+}
+
+func (intrvflNet) hasPreact() bool { return false }
+
+// intrvflLUTFactor: see lutFactors in analytic.go for how they are fitted.
+var intrvflLUTFactor = [nComp]float64{
+	cROM:      0.945,
+	cFront:    0.762,
+	cLanes:    0.975,
+	cMAC:      1.795,
+	cLaneTree: 1.233,
+	cAcc:      1.000,
+	cArgmax:   1.000,
+}
+
+func (intrvflNet) lutFactors() *[nComp]float64 { return &intrvflLUTFactor }
+
+func (intrvflNet) muxfPerLUT() float64 { return 0.25 }

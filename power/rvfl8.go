@@ -1,0 +1,128 @@
+package power
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+)
+
+// rvfl8Net is the 8-bit RVFL's part of the power model.
+type rvfl8Net struct{}
+
+func init() { register(rvfl8Net{}) }
+
+func (rvfl8Net) arch() model.Arch { return model.RVFL8 }
+
+func (rvfl8Net) fixedBits() int { return model.ReadoutBits }
+
+func (rvfl8Net) hasKappa() bool { return false }
+
+func (rvfl8Net) check(Design) error { return nil }
+
+func (rvfl8Net) name(d Design) string {
+	return fmt.Sprintf("rvfl8 K=%d N=%d L=%d P=%d", d.K, d.N, d.L, d.P)
+}
+
+func (rvfl8Net) hidden(d Design, s *structure) int64 {
+	s.LW = 8
+	s.ZW = model.AccWidth(int64(d.K)*plan.Rvfl8ProductMax + plan.Rvfl8BiasMax)
+	s.HW = 9
+	s.HiddenLeaves = d.K + 1
+	s.WinW = d.P * (d.K + 1) * 8
+	return int64(d.N) * plan.Rvfl8HiddenMax * plan.Rvfl8ReadoutMax
+}
+
+// extraFlight is the product register before the pre-activation tree.
+func (rvfl8Net) extraFlight() int { return 1 }
+
+func (rvfl8Net) blocks(d Design, st structure, _ int, hw *hardCounts) hiddenBlocks {
+	P, K := float64(d.P), float64(d.K)
+	ra := plan.DefaultAdderLevelsPerStage
+	var hb hiddenBlocks
+	// The bias byte of each lane goes from the W_in ROM's read register
+	// through the bias "product" register and, when the pre-activation tree
+	// has a register cut at which the bias is a node of its own (K even,
+	// K ≥ 16), through that cut register too. A chain of three or more
+	// registers with one load each becomes an SRL16E per bit (xilinx_srl
+	// -fixed -minlen 3), which leaves the FF count; with the ROM in block RAM
+	// the chain is one register shorter and stays in FFs.
+	var biasSRL bool
+	biasBits := P * 8 // distinct bias bits of all lanes
+	if win := hw.rom[0]; !win.BRAM {
+		biasBits *= win.Columns / float64(st.WinW) // shallow ROMs merge equal columns
+		for _, c := range cutNodes(d.K+1, ra) {
+			biasSRL = biasSRL || c.loneLast
+		}
+	}
+	if biasSRL {
+		hb.romFF = -biasBits
+		hw.srl = int(math.Round(biasBits))
+	}
+	// Front: the stage-A copy of the input codes is absorbed into the
+	// DSP48E1s' A input registers, so nothing beyond the shared part.
+
+	// Lanes: the K products a_i·w_ji go into DSP48E1s with their product
+	// register; per lane in the fabric: the bias leaf (8 distinct bits),
+	// the saturating shift of z to the LUT address (ZW bits), the 256×8
+	// sigmoid ROM in logic (one copy per lane, ≈ 4 LUT6 per output bit)
+	// and its read register h; the bias register (unless in an SRL); the
+	// tags' valid bits (their data bits go to SRLs when three or more
+	// stages deep).
+	hw.dsp += d.P * d.K
+	laneFF := P*8 + float64(2+st.HiddenCut)
+	if !biasSRL {
+		laneFF += biasBits
+	}
+	if st.HiddenCut == 0 {
+		laneFF += float64(2 * st.GroupW) // the group of the stage-A and product-stage tags
+	}
+	hb.lanes = raw(P*(8*4+float64(st.ZW)), laneFF, 0)
+	// Pre-activation adders: of the K adders of each lane's tree the
+	// first-level ones become DSP post-adders; the other ⌊K/2⌋ stay in the
+	// fabric, one ZW-bit sum per segment node (treeSums). The tree's cut
+	// registers hold ZW-bit partial sums (the DSP48E1 outputs show Yosys
+	// no sign copies to trim) and the bias byte (cutNodes).
+	var preFF float64
+	for _, c := range cutNodes(d.K+1, ra) {
+		switch {
+		case c.loneLast && biasSRL:
+		case c.loneLast:
+			preFF += 8
+		case c.beforeLoneSum:
+			preFF += float64(st.ZW - biasShift) // its low bits pass to z's unused LSBs
+		default:
+			preFF += float64(st.ZW)
+		}
+	}
+	preCarry := 0
+	for _, s := range treeSums(d.K+1, ra, 1) {
+		w := st.ZW
+		if s.operands == 2 && s.loneLast {
+			w -= biasShift // the bias's zero LSBs pass through
+		}
+		preCarry += carryChain(w)
+	}
+	pre := raw(P*math.Floor(K/2)*float64(st.ZW), P*preFF, d.P*preCarry)
+	hb.preact = &pre
+	return hb
+}
+
+func (rvfl8Net) hasPreact() bool { return true }
+
+// rvfl8LUTFactor: see lutFactors in analytic.go for how they are fitted.
+var rvfl8LUTFactor = [nComp]float64{
+	cROM:      1.124,
+	cFront:    1.000,
+	cLanes:    0.160,
+	cPreact:   1.672,
+	cMAC:      1.000,
+	cLaneTree: 1.717,
+	cAcc:      0.000,
+	cArgmax:   0.748,
+}
+
+func (rvfl8Net) lutFactors() *[nComp]float64 { return &rvfl8LUTFactor }
+
+func (rvfl8Net) muxfPerLUT() float64 { return 0.12 }

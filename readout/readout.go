@@ -1,0 +1,153 @@
+package readout
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
+)
+
+// Method is how the rounded readout is refined.
+type Method string
+
+// The refinement methods.
+const (
+	None      Method = "none"    // the rounded readout as is
+	GARounded Method = "rounded" // GA seeded with the rounded readout (quant.Refine)
+	GARandom  Method = "random"  // GA from random integers (quant.RandomGA)
+)
+
+// ParseMethod parses none, rounded or random.
+func ParseMethod(s string) (Method, error) {
+	switch m := Method(s); m {
+	case None, GARounded, GARandom:
+		return m, nil
+	}
+	return "", fmt.Errorf("%q: want none, rounded or random", s)
+}
+
+// Data is the training data: Rows raw rows of the model's K features
+// (row-major in X) and their labels in [0, L).
+type Data struct {
+	X    []float64
+	Rows int
+	Y    []int
+}
+
+// Options configure Quantize.
+type Options struct {
+	Bound  int             // readout levels −Bound…Bound, in [1, quant.MaxBound]
+	Method Method          // "" means None
+	GA     quant.GAOptions // with a GA method; start from quant.DefaultGAOptions
+}
+
+// Thresholds of the rounding warning (see the package documentation).
+const (
+	WarnAccuracyLoss = 0.01 // training accuracy lost by the integer readout
+	WarnSmallShare   = 0.90 // share of codes in {−1, 0, 1}
+	WarnSmallBound   = 7    // smallest bound for which the share is judged
+)
+
+// Result reports what Quantize did.
+type Result struct {
+	Bound, Bits   int
+	FloatAccuracy float64         // training accuracy with the float readout; NaN without data
+	IntAccuracy   float64         // with the final integer readout; NaN without data
+	SmallShare    float64         // share of the rounded codes in {−1, 0, 1}
+	GA            *quant.GAResult // the GA run, nil with Method None
+	Warning       string          // "" or the rounding warning with its advice
+}
+
+// Quantize replaces m's integer readout by the rounding of its float readout
+// to −opt.Bound…opt.Bound, refined by the GA when opt.Method asks for it (d
+// is then required; otherwise it may be nil, and only serves the accuracies).
+func Quantize(ctx context.Context, m *model.Model, d *Data, opt Options) (Result, error) {
+	if opt.Method == "" {
+		opt.Method = None
+	}
+	if _, err := ParseMethod(string(opt.Method)); err != nil {
+		return Result{}, fmt.Errorf("readout: method %w", err)
+	}
+	if opt.Bound < 1 || opt.Bound > quant.MaxBound {
+		return Result{}, fmt.Errorf("readout: bound %d outside [1, %d]", opt.Bound, quant.MaxBound)
+	}
+	if opt.Method != None && d == nil {
+		return Result{}, fmt.Errorf("readout: the GA (%s) needs the training data", opt.Method)
+	}
+	if d != nil && (d.Rows < 1 || len(d.X) != d.Rows*m.K() || len(d.Y) != d.Rows) {
+		return Result{}, fmt.Errorf("readout: %d values and %d labels for %d rows of %d features", len(d.X), len(d.Y), d.Rows, m.K())
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	res := Result{Bound: opt.Bound, FloatAccuracy: math.NaN(), IntAccuracy: math.NaN()}
+	work := *m // a shallow copy: m changes only on success
+	if d != nil {
+		work.Readout = nil // score with the float readout
+		res.FloatAccuracy = work.Accuracy(d.X, d.Rows, d.Y)
+	}
+	if err := work.QuantizeReadout(opt.Bound); err != nil {
+		return Result{}, fmt.Errorf("readout: %w", err)
+	}
+	res.SmallShare = SmallShare(work.Readout.Q)
+	if opt.Method != None {
+		h, err := work.Activations(work.Norm.Apply(d.X, d.Rows), d.Rows)
+		if err != nil {
+			return Result{}, fmt.Errorf("readout: %w", err)
+		}
+		var ga quant.GAResult
+		if opt.Method == GARounded {
+			ga, err = quant.Refine(ctx, work.QuantReadout(), h, d.Y, opt.GA)
+		} else {
+			ga, err = quant.RandomGA(ctx, work.L(), opt.Bound, h, d.Y, opt.GA)
+		}
+		if err != nil {
+			return Result{}, fmt.Errorf("readout: %w", err)
+		}
+		work.Readout = model.ReadoutFromQuant(ga.Readout)
+		res.GA = &ga
+	}
+	res.Bits = work.Readout.Bits
+	if d != nil {
+		res.IntAccuracy = work.Accuracy(d.X, d.Rows, d.Y)
+	}
+	res.Warning = Warning(work.Training.Regularizer, opt.Bound, res.SmallShare, res.FloatAccuracy, res.IntAccuracy)
+	m.Readout = work.Readout
+	return res, nil
+}
+
+// SmallShare is the share of readout codes in {−1, 0, 1} (0 for no codes).
+func SmallShare(q []int32) float64 {
+	if len(q) == 0 {
+		return 0
+	}
+	n := 0
+	for _, v := range q {
+		if v >= -1 && v <= 1 {
+			n++
+		}
+	}
+	return float64(n) / float64(len(q))
+}
+
+// Warning explains, when the rounded readout loses training accuracy or uses
+// few of its levels, why and what helps (advice for the command line); ""
+// when there is nothing to say. NaN accuracies mean the training data was not
+// given.
+func Warning(reg model.Regularizer, bound int, small, floatAcc, intAcc float64) string {
+	var why string
+	switch {
+	case intAcc < floatAcc-WarnAccuracyLoss:
+		why = fmt.Sprintf("the integer readout loses %.1f percentage points of training accuracy", 100*(floatAcc-intAcc))
+	case bound >= WarnSmallBound && small >= WarnSmallShare:
+		why = fmt.Sprintf("%.0f%% of the rounded weights are −1, 0 or 1: the readout uses few of its ±%d levels", 100*small, bound)
+	default:
+		return ""
+	}
+	if reg == model.RegIdentity {
+		return why + "; a larger --lambda (hdlgen search --bits picks λ by the rounded readout's validation accuracy), more readout bits or --ga rounded may help"
+	}
+	return why + "; retraining with --regularizer identity (λ·I) usually rounds with far less loss"
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, the tools hdlgen's demo and tests need when they are
+# missing: the simulators, Yosys, a C++ compiler for Verilator's models, and the
+# host driver's cross-compiler, qemu-arm, tclsh and python3. Does nothing when
+# everything is present. `make deps`, `make demo`, `make test` and .ci/run call it.
+set -euo pipefail
+
+# command:package — Debian's package names.
+pairs=(
+  verilator:verilator
+  iverilog:iverilog
+  yosys:yosys
+  make:make
+  g++:g++
+  arm-linux-gnueabihf-gcc:gcc-arm-linux-gnueabihf
+  qemu-arm:qemu-user
+  tclsh:tcl
+  python3:python3
+)
+need=()
+for pair in "${pairs[@]}"; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || need+=("${pair#*:}")
+done
+# Headers: the C library for Verilator's C++ build and for the ARM target.
+[ -f /usr/include/stdio.h ] || need+=(libc6-dev)
+[ -f /usr/arm-linux-gnueabihf/include/stdio.h ] || need+=(libc6-dev-armhf-cross)
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "deps: installing ${need[*]} with apt-get" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "deps: missing ${need[*]}; run as root or install them" >&2; exit 1; }
+  SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update
+$SUDO apt-get install -y --no-install-recommends "${need[@]}"

@@ -1,0 +1,49 @@
+package study
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/hdlgen/hdlgen/dataset"
+)
+
+// DataHash identifies the content of one dataset of the collection: the
+// SHA-256 (first 16 bytes, hex) of the files the loader reads — the metadata
+// <name>.txt, the data file(s), conxuntos.dat and conxuntos_kfold.dat — each
+// preceded by its name and length. Every stored job records the hash of its
+// dataset, and a job whose data changed runs again instead of being reused.
+func DataHash(dir, name string) (string, error) {
+	meta, err := dataset.ReadUCIMeta(dir, name)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, f := range []string{name + ".txt", meta.TrainFile, meta.TestFile, dataset.SearchFile, dataset.KFoldFile} {
+		if f == "" {
+			continue
+		}
+		if err := hashFile(h, filepath.Join(dir, name, f), f); err != nil {
+			return "", fmt.Errorf("data hash of %s: %w", name, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+func hashFile(h io.Writer, path, name string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(h, "%s\x00%d\x00", name, st.Size())
+	_, err = io.Copy(h, f)
+	return err
+}

@@ -1,0 +1,284 @@
+package protocol
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
+)
+
+// TestNorm selects how the separate test file of a two-file dataset is normalised.
+type TestNorm string
+
+const (
+	// TestNormOwn min-max normalises the test file with its own statistics (the
+	// published results' convention; default).
+	TestNormOwn TestNorm = "own"
+	// TestNormTrain uses the training file's statistics.
+	TestNormTrain TestNorm = "train"
+	// TestNormAuto uses the file's own statistics only when the two files were
+	// standardised differently (one has zero mean and unit variance per feature,
+	// the other not — the collection's 11 inconsistent files), else the training
+	// statistics. It looks at features only, never at labels.
+	TestNormAuto TestNorm = "auto"
+)
+
+// ParseTestNorm validates a --test-norm value.
+func ParseTestNorm(s string) (TestNorm, error) {
+	switch t := TestNorm(s); t {
+	case TestNormOwn, TestNormTrain, TestNormAuto:
+		return t, nil
+	}
+	return "", fmt.Errorf("unknown test normalisation %q (want %s, %s or %s)", s, TestNormOwn, TestNormTrain, TestNormAuto)
+}
+
+// EvalOptions configures Evaluate.
+type EvalOptions struct {
+	Seeds    []uint64 // default 0…4
+	TestNorm TestNorm // default TestNormOwn
+}
+
+// EvalResult is the final accuracy of one configuration on one dataset.
+type EvalResult struct {
+	Dataset  string      `json:"dataset"`
+	Protocol string      `json:"protocol"` // "4-fold" or "train/test"
+	Seeds    []uint64    `json:"seeds"`
+	PerSeed  []float64   `json:"per_seed"`           // accuracy of each seed
+	PerFold  [][]float64 `json:"per_fold,omitempty"` // [seed][fold] for 4-fold
+	Mean     float64     `json:"accuracy_mean"`
+	Std      float64     `json:"accuracy_std"` // over seeds, n−1 denominator
+	Seconds  float64     `json:"seconds"`
+	// Two-file datasets: the rule behind Mean, and the accuracy under each
+	// convention (same models, the test file normalised two ways).
+	TestNorm   TestNorm     `json:"test_norm,omitempty"`
+	Mismatched bool         `json:"files_mismatched,omitempty"` // standardisation differs between the files
+	Own        *SeedSummary `json:"test_norm_own,omitempty"`
+	Train      *SeedSummary `json:"test_norm_train,omitempty"`
+}
+
+// SeedSummary is an accuracy over seeds.
+type SeedSummary struct {
+	PerSeed []float64 `json:"per_seed"`
+	Mean    float64   `json:"mean"`
+	Std     float64   `json:"std"`
+}
+
+func summarize(v []float64) *SeedSummary {
+	return &SeedSummary{PerSeed: v, Mean: Mean(v), Std: StdDev(v)}
+}
+
+// DefaultSeeds are the five initialisations of the protocol.
+var DefaultSeeds = []uint64{0, 1, 2, 3, 4}
+
+// Evaluate runs the protocol's final step for cfg (cfg.Seed is replaced by each
+// seed): 4-fold cross-validation with the dataset's folds, or train/test for
+// datasets with a separate test file.
+//
+// The intRVFL goes through a faster path that gives EvaluateBaseline's
+// accuracies bit for bit (evalfast.go): the hidden layer of every row is
+// computed once per seed for all the folds whose normalisers give the same
+// input levels, and each fold's Gram matrix is summed from exact integer
+// Gram matrices of row blocks shared by the folds. Other networks, and
+// configurations the fast path does not cover, run EvaluateBaseline.
+func Evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt EvalOptions) (*EvalResult, error) {
+	if ev := newIntEval(u, cfg); ev != nil {
+		return evaluate(ctx, u, cfg, opt, ev)
+	}
+	return EvaluateBaseline(ctx, u, cfg, opt)
+}
+
+// EvaluateBaseline is Evaluate by the straightforward path: for every seed
+// and fold, model.Train on the fold's training rows and the model's
+// predictions on its test rows. It is the reference the faster path is
+// measured and tested against.
+func EvaluateBaseline(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt EvalOptions) (*EvalResult, error) {
+	return evaluate(ctx, u, cfg, opt, baseline{u: u, cfg: cfg})
+}
+
+// seedEvaluator computes the accuracies of one seed.
+type seedEvaluator interface {
+	// folds returns the test accuracy of each fold of u.Folds.
+	folds(seed uint64) ([]float64, error)
+	// trainTest returns the test-file accuracy with the test file normalised
+	// by its own min/max and by the training file's.
+	trainTest(seed uint64) (own, train float64, err error)
+}
+
+// evaluate runs the seeds of Evaluate on ev and assembles the result.
+func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt EvalOptions, ev seedEvaluator) (*EvalResult, error) {
+	start := time.Now()
+	if len(opt.Seeds) == 0 {
+		opt.Seeds = DefaultSeeds
+	}
+	if opt.TestNorm == "" {
+		opt.TestNorm = TestNormOwn
+	}
+	res := &EvalResult{Dataset: u.Meta.Name, Seeds: opt.Seeds}
+	var own, train []float64
+	if u.HasTestFile() {
+		res.TestNorm = opt.TestNorm
+		res.Mismatched = FilesMismatched(u)
+	}
+	for _, seed := range opt.Seeds {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if u.HasTestFile() {
+			res.Protocol = "train/test"
+			o, t, err := ev.trainTest(seed)
+			if err != nil {
+				return nil, fmt.Errorf("%s seed %d: %w", u.Meta.Name, seed, err)
+			}
+			own, train = append(own, o), append(train, t)
+			continue
+		}
+		res.Protocol = fmt.Sprintf("%d-fold", len(u.Folds))
+		folds, err := ev.folds(seed)
+		if err != nil {
+			return nil, fmt.Errorf("%s seed %d %w", u.Meta.Name, seed, err)
+		}
+		res.PerFold = append(res.PerFold, folds)
+		res.PerSeed = append(res.PerSeed, Mean(folds))
+	}
+	if u.HasTestFile() {
+		res.Own, res.Train = summarize(own), summarize(train)
+		res.PerSeed = own
+		if opt.TestNorm == TestNormTrain || (opt.TestNorm == TestNormAuto && !res.Mismatched) {
+			res.PerSeed = train
+		}
+	}
+	res.Mean = Mean(res.PerSeed)
+	res.Std = StdDev(res.PerSeed)
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// baseline is EvaluateBaseline's seedEvaluator.
+type baseline struct {
+	u   *dataset.UCIDataset
+	cfg model.Config
+}
+
+func (b baseline) folds(seed uint64) ([]float64, error) {
+	cfg := b.cfg
+	cfg.Seed = seed
+	folds := make([]float64, len(b.u.Folds))
+	for f, split := range b.u.Folds {
+		acc, err := holdout(b.u.Data, split, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		folds[f] = acc
+	}
+	return folds, nil
+}
+
+func (b baseline) trainTest(seed uint64) (own, train float64, err error) {
+	cfg := b.cfg
+	cfg.Seed = seed
+	return trainTest(b.u, cfg)
+}
+
+// holdout trains on split.Train rows of d (normaliser fitted on them) and returns
+// the accuracy on split.Test rows.
+func holdout(d *dataset.Dataset, split dataset.Split, cfg model.Config) (float64, error) {
+	train := d.Subset(split.Train)
+	m, err := model.Train(context.Background(), trainData(train), cfg)
+	if err != nil {
+		return 0, err
+	}
+	test := d.Subset(split.Test)
+	return m.AccuracyNormalized(m.Norm.Apply(test.X, test.M()), test.M(), test.Y), nil
+}
+
+// trainTest trains on the train file and returns the test-file accuracy with the
+// test file normalised by its own min/max and by the training file's.
+func trainTest(u *dataset.UCIDataset, cfg model.Config) (own, train float64, err error) {
+	m, err := model.Train(context.Background(), trainData(u.Data), cfg)
+	if err != nil {
+		return 0, 0, err
+	}
+	test := u.TestData
+	ownNorm := model.FitNormalizer(test.X, test.M(), test.K())
+	own = m.AccuracyNormalized(ownNorm.Apply(test.X, test.M()), test.M(), test.Y)
+	train = m.AccuracyNormalized(m.Norm.Apply(test.X, test.M()), test.M(), test.Y)
+	return own, train, nil
+}
+
+// FilesMismatched reports whether the train and test files of a two-file dataset
+// were standardised differently: exactly one of them has, for every
+// non-constant feature, mean 0 and standard deviation 1 (within 0.01). Only
+// features are looked at.
+func FilesMismatched(u *dataset.UCIDataset) bool {
+	if !u.HasTestFile() {
+		return false
+	}
+	return standardized(u.Data) != standardized(u.TestData)
+}
+
+func standardized(d *dataset.Dataset) bool {
+	k, m := d.K(), d.M()
+	if m < 2 {
+		return false
+	}
+	for i := 0; i < k; i++ {
+		var s, s2 float64
+		for r := 0; r < m; r++ {
+			s += d.X[r*k+i]
+		}
+		mu := s / float64(m)
+		for r := 0; r < m; r++ {
+			x := d.X[r*k+i] - mu
+			s2 += x * x
+		}
+		sd := math.Sqrt(s2 / float64(m-1))
+		if sd == 0 {
+			continue
+		}
+		if math.Abs(mu) > 0.01 || math.Abs(sd-1) > 0.01 {
+			return false
+		}
+	}
+	return true
+}
+
+// trainData adapts a dataset to the model's training input.
+func trainData(d *dataset.Dataset) model.Data {
+	return model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames,
+		FeatureNames: d.FeatureNames, LabelName: d.LabelName}
+}
+
+// Part is one train/test unit of the protocol's final step: a fold, or the
+// train and test files.
+type Part struct {
+	XTrain, XTest []float64 // normalised rows, row-major M×K
+	YTrain, YTest []int
+	MTrain, MTest int
+}
+
+// Parts returns the protocol's train/test units of u: the folds, or the two
+// files (the test file normalised per tn). Normalisation is fitted on each
+// training part.
+func Parts(u *dataset.UCIDataset, tn TestNorm) []Part {
+	mk := func(tr, te *dataset.Dataset, own bool) Part {
+		norm := model.FitNormalizer(tr.X, tr.M(), tr.K())
+		tnorm := norm
+		if own {
+			tnorm = model.FitNormalizer(te.X, te.M(), te.K())
+		}
+		return Part{XTrain: norm.Apply(tr.X, tr.M()), XTest: tnorm.Apply(te.X, te.M()),
+			YTrain: tr.Y, YTest: te.Y, MTrain: tr.M(), MTest: te.M()}
+	}
+	if u.HasTestFile() {
+		own := tn == TestNormOwn || (tn == TestNormAuto && FilesMismatched(u))
+		return []Part{mk(u.Data, u.TestData, own)}
+	}
+	var out []Part
+	for _, f := range u.Folds {
+		out = append(out, mk(u.Data.Subset(f.Train), u.Data.Subset(f.Test), false))
+	}
+	return out
+}
