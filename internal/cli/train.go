@@ -25,6 +25,7 @@ type trainOptions struct {
 	threads       int
 	classes       string
 	out           string
+	solver        solverFlags
 }
 
 func newTrainCmd(app *App) *cobra.Command {
@@ -58,6 +59,7 @@ With --bits B an intRVFL also gets a rounded B-bit integer readout, ready for
 	f.IntVar(&o.threads, "threads", 2, fmt.Sprintf("threads for the linear algebra (1…%d)", maxThreads))
 	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
 	f.StringVarP(&o.out, "output", "o", "", "model.json to write")
+	o.solver.add(f)
 	for _, name := range []string{"data", "n", "output"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
@@ -96,7 +98,11 @@ func (o *trainOptions) config() (model.Config, error) {
 	if err := inRange("--threads", o.threads, 1, maxThreads); err != nil {
 		return model.Config{}, err
 	}
-	return model.Config{Arch: arch, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: reg, Seed: o.seed,
+	sv, err := o.solver.solver()
+	if err != nil {
+		return model.Config{}, err
+	}
+	return model.Config{Arch: arch, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: reg, Solver: sv, Seed: o.seed,
 		DirectLinks: o.directLinks, QuantizedInputs: o.quantInputs, ReadoutBits: o.bits, Threads: o.threads}, nil
 }
 
