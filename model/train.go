@@ -17,7 +17,7 @@ type Config struct {
 	Regularizer Regularizer // "" means RegVariance
 	// Solver is how the ridge system is solved (zero value: exact).
 	Solver Solver
-	Seed        uint64
+	Seed   uint64
 	// DirectLinks adds input→output links to the float RVFL.
 	DirectLinks bool
 	// QuantizedInputs feeds the float RVFL the intRVFL's N input levels.

@@ -44,9 +44,9 @@ type ReproduceOptions struct {
 	Fixed           map[string]protocol.Best // see AccuracyOptions.Fixed
 	Regularizer     model.Regularizer
 	Solver          model.Solver // accuracy stage; the readout and retune stages use the accuracy results' solver
-	Budgets         []Budget // budget stage
-	ReadoutGA       bool     // readout stage: also the two GA strategies
-	RetuneBits      int      // retune stage
+	Budgets         []Budget     // budget stage
+	ReadoutGA       bool         // readout stage: also the two GA strategies
+	RetuneBits      int          // retune stage
 	// Shard runs this share of every stage's jobs and writes no report (the
 	// merge does); the zero value runs everything.
 	Shard jobs.Shard
