@@ -43,10 +43,11 @@ type ReproduceOptions struct {
 	TestNorm        protocol.TestNorm
 	Fixed           map[string]protocol.Best // see AccuracyOptions.Fixed
 	Regularizer     model.Regularizer
-	Solver          model.Solver // accuracy stage; the readout and retune stages use the accuracy results' solver
+	Solver          model.Solver // accuracy stage only (the other stages solve exactly)
 	Budgets         []Budget     // budget stage
 	ReadoutGA       bool         // readout stage: also the two GA strategies
 	RetuneBits      int          // retune stage
+	RetuneGA        bool         // retune stage: the GA lever (RetuneOptions.GA)
 	// Shard runs this share of every stage's jobs and writes no report (the
 	// merge does); the zero value runs everything.
 	Shard jobs.Shard
@@ -121,7 +122,7 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 		}
 	}
 	if run[StageRetune] {
-		opt := RetuneOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RetuneBits, Seeds: o.Seeds,
+		opt := RetuneOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RetuneBits, GA: o.RetuneGA, Seeds: o.Seeds,
 			Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress, Shard: o.Shard, ReuseOnly: reuseOnly}
 		if err := o.retune(ctx, opt); err != nil {
 			return err

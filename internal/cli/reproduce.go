@@ -33,6 +33,7 @@ type reproduceOptions struct {
 	shard     string
 	merge     string
 	solver    solverFlags
+	retuneGA  bool
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -97,6 +98,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), testNormHelp)
 	f.StringVar(&o.shard, "shard", "", "run only shard i of n of every stage's jobs (i/n, 0 ≤ i < n; balanced by estimated cost) and write no report; docs/cluster.md")
 	f.StringVar(&o.merge, "merge", "", "comma-separated shard folders: gather their stored jobs into --out, compute nothing, and write the reports of one run (give the shards' other flags, without --shard)")
+	f.BoolVar(&o.retuneGA, "retune-ga", false, "retune stage: also refine the rounded readout at the retuned λ with the GA (seeded with it) where that validates better (issue 15's 5-bit lever; docs/benchmark.md)")
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
@@ -177,7 +179,7 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	return study.Reproduce(cmd.Context(), study.ReproduceOptions{DataDir: o.data, OutDir: o.out,
 		Datasets: datasets, Stages: stages, Shard: shard, Merge: merge, Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers,
-		TestNorm: tn, Fixed: fixed, Regularizer: reg, Solver: sv, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits,
+		TestNorm: tn, Fixed: fixed, Regularizer: reg, Solver: sv, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits, RetuneGA: o.retuneGA,
 		Command: "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " "), Out: app.Out, Progress: app.Err})
 }
 
