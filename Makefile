@@ -6,7 +6,7 @@ UCI121  ?= $(abspath ../shared/uci121)
 BIN     := bin/hdlgen
 DEMO    ?= build/demo
 
-.PHONY: all build demo test vet fmt-check bench bench-report deps clean
+.PHONY: all build demo test vet staticcheck fmt-check bench bench-report deps clean
 
 all: build
 
@@ -37,7 +37,7 @@ SLOW_PKGS    := $(foreach t,$(SLOW_TESTS),./$(firstword $(subst $(comma), ,$(t))
 
 .PHONY: test-all $(addprefix test-slow/,$(SLOW_TESTS)) test-rest
 
-test: deps fmt-check vet
+test: deps fmt-check vet staticcheck
 	@$(MAKE) --no-print-directory -j2 test-all
 
 test-all: $(addprefix test-slow/,$(SLOW_TESTS)) test-rest
@@ -50,6 +50,12 @@ test-rest:
 
 vet:
 	$(GO) vet ./...
+
+## staticcheck: installed from the Go module proxy when missing (pinned version).
+STATICCHECK_VERSION := v0.8.2
+staticcheck:
+	@command -v staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@PATH="$$PATH:$$($(GO) env GOPATH)/bin" staticcheck ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

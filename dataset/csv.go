@@ -22,6 +22,10 @@ type CSVOptions struct {
 	// the most frequent of ',', ';' and '\t' outside double quotes, with ','
 	// when none occurs and ties resolved in the order ',', ';', '\t'.
 	Comma rune
+	// LabelColumn selects the class label column of labelled data (ReadCSV):
+	// a header name, or else a 1-based column number; "" means the last
+	// column. The other columns are the features, in file order.
+	LabelColumn string
 }
 
 // FeatureOptions configures ReadFeaturesCSV.
@@ -145,8 +149,20 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 	if nc < 2 {
 		return nil, perr(file, hline, 0, "", "header has %d column, need at least one feature column and the label column", nc)
 	}
-	k := nc - 1
-	d := &Dataset{FeatureNames: header[:k], LabelName: header[k]}
+	k, err := labelIndex(file, hline, header, opt.LabelColumn)
+	if err != nil {
+		return nil, err
+	}
+	feat := make([]int, 0, nc-1) // the feature columns, in file order
+	for j := range header {
+		if j != k {
+			feat = append(feat, j)
+		}
+	}
+	d := &Dataset{LabelName: header[k]}
+	for _, j := range feat {
+		d.FeatureNames = append(d.FeatureNames, header[j])
+	}
 	classOf := map[string]int{} // label text → provisional id (order of appearance)
 	var labels []string         // provisional id → label text
 	for {
@@ -161,7 +177,7 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 		if len(rec) != nc {
 			return nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc)
 		}
-		for j := 0; j < k; j++ {
+		for _, j := range feat {
 			v, err := featureValue(rec[j])
 			if err != nil {
 				line, _ := cr.FieldPos(j)
@@ -172,7 +188,7 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 		lab := strings.TrimSpace(rec[k])
 		if lab == "" {
 			line, _ := cr.FieldPos(k)
-			return nil, perr(file, line, nc, header[k], "empty field (class label)")
+			return nil, perr(file, line, k+1, header[k], "empty field (class label)")
 		}
 		id, ok := classOf[lab]
 		if !ok {
@@ -186,11 +202,11 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 		return nil, perr(file, hline, 0, "", "header only: no data rows")
 	}
 	if len(labels) < 2 {
-		return nil, perr(file, 0, nc, header[k], "only one class (%q): need at least two", labels[0])
+		return nil, perr(file, 0, k+1, header[k], "only one class (%q): need at least two", labels[0])
 	}
 	order, err := classOrder(labels)
 	if err != nil {
-		return nil, &ParseError{File: file, Field: nc, Name: header[k], Err: err}
+		return nil, &ParseError{File: file, Field: k + 1, Name: header[k], Err: err}
 	}
 	// order[i] is the provisional id of the i-th class; remap.
 	remap := make([]int, len(order))
@@ -340,7 +356,42 @@ func openCSV(r io.Reader, file string, opt CSVOptions) (*csv.Reader, []string, i
 		seen[h] = j
 		header[j] = h
 	}
+	if looksLikeData(header) {
+		return nil, nil, 0, perr(file, hline, 0, "", "the first row %s looks like data, not a header (every field is a number): add a header row naming the columns", quoteList(header))
+	}
 	return cr, header, hline, nil
+}
+
+// looksLikeData is the missing-header rule: a first row whose every field is
+// a number (by the package's number rule) is data, not a header. Column names
+// that are all numbers are refused with it; one non-numeric name (the label
+// column's, usually) makes the row a header.
+func looksLikeData(header []string) bool {
+	for _, h := range header {
+		if _, msg := parseFinite([]byte(h)); msg != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// labelIndex resolves CSVOptions.LabelColumn against the header: a column
+// name first, then a 1-based column number; "" is the last column.
+func labelIndex(file string, hline int, header []string, col string) (int, error) {
+	col = strings.TrimSpace(col)
+	if col == "" {
+		return len(header) - 1, nil
+	}
+	if j := slices.Index(header, col); j >= 0 {
+		return j, nil
+	}
+	if n, err := strconv.Atoi(col); err == nil {
+		if n < 1 || n > len(header) {
+			return 0, perr(file, hline, 0, "", "label column %d: the header has columns 1…%d", n, len(header))
+		}
+		return n - 1, nil
+	}
+	return 0, perr(file, hline, 0, "", "label column %q: no such column (header: %s)", col, quoteList(header))
 }
 
 // detectComma picks the separator from the first line of b.

@@ -58,7 +58,14 @@
 // # CSV files
 //
 // ReadCSV / LoadCSV / LoadCSVFS read labelled data: a header row, numeric
-// feature columns, the class label in the last column (text or number).
+// feature columns, the class label in the last column (text or number) or
+// in the column CSVOptions.LabelColumn names (a header name, else a 1-based
+// column number). A first row whose every field is a number is taken for a
+// missing header and refused (it would otherwise be silently dropped as
+// column names); one non-numeric name makes it a header. LabelWarnings
+// flags label columns that look wrong: as many classes as rows, fewer than
+// two rows per class, fractional numbers (a continuous target) or more than
+// 20 distinct integers.
 // Classes are numbered in sorted order: numerically if every label is a
 // finite number, else by byte order of the label text. ReadFeaturesCSV /
 // LoadFeaturesCSV read unlabelled data for prediction: with expected feature

@@ -28,6 +28,10 @@ type GAOptions struct {
 	Beta          float64 // steepness β of the GLVQ softsign, in (0, 2^20]
 	Seed          uint64  // seed of every random choice
 	Workers       int     // goroutines evaluating children; ≤ 0 means GOMAXPROCS. Results do not depend on it.
+	// Progress, when set, is called after each generation with its number
+	// and the best cost so far (from the GA's goroutine; keep it quick). It
+	// does not change the result.
+	Progress func(generation int, cost float64) `json:"-"`
 }
 
 // DefaultGAOptions returns the defaults documented in the package comment.
@@ -370,6 +374,9 @@ func (e *engine) run(ctx context.Context, seed []int32) (GAResult, error) {
 			lastImprove = g
 		}
 		res.History = append(res.History, e.bestCost)
+		if opt.Progress != nil {
+			opt.Progress(g, e.bestCost)
+		}
 	}
 	res.Generations = g
 	res.Cost = e.bestCost

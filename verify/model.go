@@ -54,14 +54,16 @@ func checkModel(ctx context.Context, dir string) Result {
 		return fail("%v", err)
 	}
 	var rules struct {
-		P      int `json:"p"`
-		Adder  int `json:"adder_levels_per_stage"`
-		Argmax int `json:"argmax_levels_per_stage"`
+		P          int  `json:"p"`
+		Adder      int  `json:"adder_levels_per_stage"`
+		Argmax     int  `json:"argmax_levels_per_stage"`
+		Reloadable bool `json:"reloadable_readout"`
 	}
 	if err := json.Unmarshal(design, &rules); err != nil {
 		return fail("%s: %v", designPath, err)
 	}
-	pl, err := plan.New(m, plan.Options{Parallel: rules.P, AdderLevelsPerStage: rules.Adder, ArgmaxLevelsPerStage: rules.Argmax})
+	pl, err := plan.New(m, plan.Options{Parallel: rules.P, AdderLevelsPerStage: rules.Adder,
+		ArgmaxLevelsPerStage: rules.Argmax, ReloadableReadout: rules.Reloadable})
 	if err != nil {
 		return fail("model.json does not give the design of design.json: %v", err)
 	}

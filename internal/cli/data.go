@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -17,8 +18,10 @@ const examplePrefix = "example:"
 
 // dataHelp documents the --data forms shared by the commands.
 const dataHelp = `--data takes a CSV file (header row, numeric features, class label in the last
-column), a UCI-121 collection folder together with --dataset NAME, or an embedded
-example: example:iris or example:breast-cancer-wisc.`
+column or the one --label-column names), a UCI-121 collection folder together with
+--dataset NAME, or an embedded example: example:iris or example:breast-cancer-wisc.
+A first row of numbers only is refused as a missing header; a label column with
+as many classes as rows, or that looks continuous, gets a warning.`
 
 // testNormHelp documents --test-norm.
 const testNormHelp = "two-file datasets: normalise the test file with its own min/max (own, the published convention), " +
@@ -27,11 +30,18 @@ const testNormHelp = "two-file datasets: normalise the test file with its own mi
 // loadLabelled loads training data from a CSV file, an embedded example or a
 // dataset of a UCI-121 collection folder (all rows of its data file).
 func loadLabelled(dataPath, name string) (*dataset.Dataset, error) {
+	return loadLabelledColumn(dataPath, name, "")
+}
+
+// loadLabelledColumn is loadLabelled with the CSV's label column named by
+// --label-column (a header name or a 1-based number; "" is the last column).
+func loadLabelledColumn(dataPath, name, labelCol string) (*dataset.Dataset, error) {
+	opt := dataset.CSVOptions{LabelColumn: labelCol}
 	if ex, ok := strings.CutPrefix(dataPath, examplePrefix); ok {
 		file := ex + ".csv"
 		for _, n := range examples.Names() {
 			if n == file {
-				return dataset.LoadCSVFS(examples.FS, file, dataset.CSVOptions{})
+				return dataset.LoadCSVFS(examples.FS, file, opt)
 			}
 		}
 		var names []string
@@ -48,6 +58,9 @@ func loadLabelled(dataPath, name string) (*dataset.Dataset, error) {
 		if name == "" {
 			return nil, usagef("--data %s is a folder: name a dataset of the collection with --dataset", dataPath)
 		}
+		if labelCol != "" {
+			return nil, usagef("--label-column applies to a CSV file; a collection's label is its last column")
+		}
 		u, err := dataset.LoadUCI(dataPath, name)
 		if err != nil {
 			return nil, err
@@ -57,7 +70,12 @@ func loadLabelled(dataPath, name string) (*dataset.Dataset, error) {
 	if name != "" {
 		return nil, usagef("--dataset goes with a collection folder, but --data %s is a file", dataPath)
 	}
-	return dataset.LoadCSV(dataPath, dataset.CSVOptions{})
+	d, err := dataset.LoadCSV(dataPath, opt)
+	var pe *dataset.ParseError
+	if errors.As(err, &pe) && pe.Name != "" && pe.Line > 0 && strings.Contains(pe.Err.Error(), "not a number") {
+		return nil, fmt.Errorf("%w (if %q is the class label: --label-column %s)", err, pe.Name, pe.Name)
+	}
+	return d, err
 }
 
 // keepClasses restricts a labelled dataset to the named classes, relabelled in

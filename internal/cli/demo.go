@@ -11,6 +11,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/study/tune"
 	"github.com/hdlgen/hdlgen/verify"
 )
 
@@ -31,8 +32,9 @@ func newDemoCmd(app *App) *cobra.Command {
 		Short: "The whole flow on the embedded iris data: train → quantise → emit → verify",
 		Long: `Demo runs hdlgen's main job on the iris data embedded in the binary:
   1. train an intRVFL (N=50, κ=3, λ=4, identity ridge penalty λ·I, which rounds
-     to integers with little loss (docs/semantics.md §6), seed 0) and write
-     DIR/iris.json;
+     to integers with little loss (docs/semantics.md §6), seed 0) on 75 % of the
+     rows, holding out a stratified 25 % (split seed 0) as "hdlgen train" does by
+     default, and write DIR/iris.json;
   2. quantise its readout to 5-bit integers and write DIR/iris-5bit.json;
   3. emit the Verilog (P=4, stream and AXI4-Stream tops, 1,000 test vectors) to DIR/hw;
   4. verify it: Verilator lint, then the Verilator and Icarus testbenches against the
@@ -48,7 +50,13 @@ The same commands, one by one, are in the README.`,
 			if err != nil {
 				return err
 			}
-			data := model.Data{Name: d.Name, X: d.X, Y: d.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
+			ss, err := tune.Validation{Holdout: DefaultHoldout}.Splits(d)
+			if err != nil {
+				return err
+			}
+			s := split{Fit: d.Subset(ss[0].Train), Held: d.Subset(ss[0].Test)}
+			fit := s.Fit
+			data := model.Data{Name: d.Name, X: fit.X, Y: fit.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
 			m, err := interruptible(ctx, func() (*model.Model, error) {
 				return model.Train(ctx, data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
 			})
@@ -62,8 +70,8 @@ The same commands, one by one, are in the README.`,
 			if err := writeModel(ctx, floatPath, m); err != nil {
 				return err
 			}
-			floatAcc := m.Accuracy(d.X, d.M(), d.Y)
-			fmt.Fprintf(app.Out, "1. trained  %s: training accuracy %.4f (float readout) → %s\n", m, floatAcc, floatPath)
+			acc := accuracies(m, s)[0]
+			fmt.Fprintf(app.Out, "1. trained  %s on %d rows: accuracy (float readout) %.4f training, %.4f on %d held-out rows → %s\n", m, fit.M(), acc.Fit, acc.Held, s.Held.M(), floatPath)
 			if err := m.QuantizeReadout(quant.BoundForBits(o.bits)); err != nil {
 				return err
 			}
@@ -71,7 +79,8 @@ The same commands, one by one, are in the README.`,
 			if err := writeModel(ctx, intPath, m); err != nil {
 				return err
 			}
-			fmt.Fprintf(app.Out, "2. quantised readout to %d bits: training accuracy %.4f (integer readout) → %s\n", o.bits, m.Accuracy(d.X, d.M(), d.Y), intPath)
+			acc = accuracies(m, s)[1]
+			fmt.Fprintf(app.Out, "2. quantised readout to %d bits: accuracy (integer readout) %.4f training, %.4f held-out → %s\n", o.bits, acc.Fit, acc.Held, intPath)
 			rows := make([][]float64, d.M())
 			for r := range rows {
 				rows[r] = d.Row(r)

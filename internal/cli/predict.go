@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/confusion"
 	"github.com/hdlgen/hdlgen/model"
 )
 
@@ -16,6 +17,8 @@ type predictOptions struct {
 	data       string
 	scores     bool
 	byPosition bool
+	score      bool
+	labelCol   string
 }
 
 // byPositionHelp documents --by-position (predict and sim).
@@ -24,24 +27,32 @@ const byPositionHelp = "read the feature columns in file order, ignoring their n
 func newPredictCmd(app *App) *cobra.Command {
 	o := &predictOptions{}
 	cmd := &cobra.Command{
-		Use:   "predict model.json --data FILE.csv",
+		Use:   "predict model.json --data FILE.csv [--score]",
 		Short: "Classify the rows of a CSV file, one class name per line",
 		Long: `Predict reads a CSV file of the model's features and prints one predicted class
 name per row, in row order. A model with an integer readout predicts with it
-(exactly as the hardware does); otherwise the float readout is used.
+(exactly as the hardware does; an intRVFL's through a batched path that gives
+the same classes, model.BatchPredictor); otherwise the float readout is used.
 
 The header's column names are matched to the model's feature names: the columns
 may come in any order, a column named like the training label is ignored (so the
 training CSV itself works), and a missing or unknown column is an error naming
 it. --by-position reads the columns in file order instead (K feature columns,
-optionally followed by the label column), as for a model without feature names.`,
-		Example: `  hdlgen predict iris.json --data iris-new.csv`,
-		Args:    cobra.ExactArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), app, args[0]) },
+optionally followed by the label column), as for a model without feature names.
+
+--score reads a labelled file instead (the label column named like the
+training data's, or --label-column) and prints, in place of the predictions,
+the accuracy and the confusion matrix (rows: true class, columns: predicted).`,
+		Example: `  hdlgen predict iris.json --data iris-new.csv
+  hdlgen predict sensors-5bit.json --data sensors-test.csv --score`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), app, args[0]) },
 	}
 	cmd.Flags().StringVar(&o.data, "data", "", "CSV file with the rows to classify")
 	cmd.Flags().BoolVar(&o.scores, "scores", false, "also print the class scores after the class name")
 	cmd.Flags().BoolVar(&o.byPosition, "by-position", false, byPositionHelp)
+	cmd.Flags().BoolVar(&o.score, "score", false, "the file has labels: print the accuracy and the confusion matrix instead of the predictions")
+	cmd.Flags().StringVar(&o.labelCol, "label-column", "", "with --score: the label column, a header name or a 1-based number (default: the training data's label name)")
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
@@ -72,19 +83,29 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 	if err != nil {
 		return err
 	}
+	if o.score {
+		cm, err := scoreFile(m, o.data, o.labelCol, o.byPosition)
+		if err != nil {
+			return err
+		}
+		return cm.WriteText(app.Out)
+	}
+	if o.labelCol != "" {
+		return usagef("--label-column applies to --score")
+	}
 	d, err := loadFeatures(m, o.data, o.byPosition)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(app.Out)
 	defer w.Flush()
+	pred := predictAll(m, d)
 	for r := 0; r < d.M(); r++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		row := d.Row(r)
-		c := m.Predict(row)
-		fmt.Fprint(w, m.ClassNames[c])
+		fmt.Fprint(w, m.ClassNames[pred[r]])
 		if o.scores {
 			if m.Readout != nil {
 				for _, s := range m.IntScores(row) {
@@ -99,4 +120,44 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 		fmt.Fprintln(w)
 	}
 	return w.Flush()
+}
+
+// scoreFile classifies the rows of a labelled CSV with m (its integer readout
+// when it has one, as the hardware) and counts them against the labels.
+// The label column is labelCol, else the training data's label name, else
+// the last column; features are matched to the model's names unless
+// byPosition, classes by name.
+func scoreFile(m *model.Model, path, labelCol string, byPosition bool) (*confusion.Matrix, error) {
+	if labelCol == "" {
+		labelCol = m.Training.LabelName
+	}
+	d, err := dataset.LoadCSV(path, dataset.CSVOptions{LabelColumn: labelCol})
+	if err != nil {
+		return nil, err
+	}
+	want := &dataset.Dataset{FeatureNames: m.FeatureNames, ClassNames: m.ClassNames}
+	if byPosition || len(m.FeatureNames) != m.K() {
+		if d.K() != m.K() {
+			return nil, fmt.Errorf("%s has %d feature columns, the model expects %d", path, d.K(), m.K())
+		}
+		want.FeatureNames = d.FeatureNames
+	}
+	if d, err = matchColumns(want, d); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return confusion.Of(m.ClassNames, d.Y, predictAll(m, d)), nil
+}
+
+// predictAll classifies every row of d with m: the batch path
+// (model.BatchPredictor, bit-identical) when m has one, else row by row.
+func predictAll(m *model.Model, d *dataset.Dataset) []int {
+	pred := make([]int, d.M())
+	if bp := model.NewBatchPredictor(m); bp != nil {
+		bp.Predict(pred, d.X, d.M(), 0)
+		return pred
+	}
+	for r := range pred {
+		pred[r] = m.Predict(d.Row(r))
+	}
+	return pred
 }

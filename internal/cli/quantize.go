@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/internal/progress"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/readout"
@@ -20,6 +22,8 @@ type quantizeOptions struct {
 	generations   int
 	patience      int
 	out           string
+	keepGA        bool
+	held          heldOutOptions
 }
 
 // GA flag limits: the population is allocated twice (quant), so it is bounded
@@ -46,6 +50,14 @@ the training data (--data, as given to train); it is deterministic for a --seed
 and never returns a readout worse, by its fitness, than the rounded one. Ctrl-C
 stops it (exit 130, nothing written).
 
+With --data, quantize holds out the same stratified share of the rows as
+"hdlgen train" (--holdout 0.25, --split-seed 0; or --test FILE): the GA is fitted
+on the other rows only, and the training and held-out accuracy of the float and
+the integer readout are printed. A GA readout that is worse on the held-out rows
+than plain rounding is not kept: quantize writes the rounded readout and says
+so (--keep-ga keeps the GA's anyway). When rounding loses more than 5 points of
+held-out accuracy, quantize warns.
+
 ` + dataHelp,
 		Example: `  hdlgen quantize iris.json --bits 5 -o iris-5bit.json
   hdlgen quantize iris.json --bound 2 --ga rounded --data example:iris -o iris-ga.json`,
@@ -62,13 +74,19 @@ stops it (exit 130, nothing written).
 	f.IntVar(&o.population, "population", ga.Population, fmt.Sprintf("GA population (2…%d)", maxPopulation))
 	f.IntVar(&o.generations, "generations", ga.Generations, fmt.Sprintf("GA generation limit (0…%d)", maxGenerations))
 	f.IntVar(&o.patience, "patience", ga.Patience, "GA: stop once the cost has not improved for this many generations (0: never stop early)")
-	f.StringVarP(&o.out, "output", "o", "", "model.json to write")
-	_ = cmd.MarkFlagRequired("output")
+	f.StringVarP(&o.out, "out", "o", "", "model.json to write")
+	f.StringVar(&o.out, "output", "", "the older spelling of --out")
+	_ = f.MarkHidden("output")
+	f.BoolVar(&o.keepGA, "keep-ga", false, "keep the GA's readout even when it is worse than rounding on the held-out rows")
+	o.held.bind(f)
 	return cmd
 }
 
 // options checks the flags and returns the readout options.
 func (o *quantizeOptions) options(cmd *cobra.Command) (readout.Options, error) {
+	if o.out == "" {
+		return readout.Options{}, usagef("required flag -o/--out (the model.json to write) not set")
+	}
 	fl := cmd.Flags()
 	method, err := readout.ParseMethod(o.ga)
 	if err != nil {
@@ -98,6 +116,13 @@ func (o *quantizeOptions) options(cmd *cobra.Command) (readout.Options, error) {
 	} else if o.data == "" {
 		return readout.Options{}, usagef("--ga %s needs the training data: --data", o.ga)
 	}
+	if o.data == "" {
+		for _, name := range []string{"holdout", "split-seed", "test", "label-column"} {
+			if fl.Changed(name) {
+				return readout.Options{}, usagef("--%s applies to the data: add --data", name)
+			}
+		}
+	}
 	if err := inRange("--population", o.population, 2, maxPopulation); err != nil {
 		return readout.Options{}, err
 	}
@@ -117,7 +142,7 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFileOutput("-o", o.out, input{"model.json", in}, dataInput(o.data, o.dataset)); err != nil {
+	if err := checkFileOutput("-o", o.out, input{"model.json", in}, dataInput(o.data, o.dataset), input{"--test", o.held.test}); err != nil {
 		return err
 	}
 	m, err := model.ReadFile(in)
@@ -125,13 +150,17 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 		return err
 	}
 	var d *readout.Data
+	var s split
 	if o.data != "" {
-		ld, err := loadLabelled(o.data, o.dataset)
-		if err != nil {
+		if s, err = o.held.load(app, cmd.Flags(), o.data, o.dataset, nil); err != nil {
 			return err
 		}
+		ld := s.Fit
 		if ld.K() != m.K() || ld.L() != m.L() {
 			return fmt.Errorf("--data has %d features and %d classes, the model %d and %d", ld.K(), ld.L(), m.K(), m.L())
+		}
+		if !slices.Equal(ld.ClassNames, m.ClassNames) {
+			return fmt.Errorf("--data has the classes %q, the model %q", ld.ClassNames, m.ClassNames)
 		}
 		d = &readout.Data{X: ld.X, Rows: ld.M(), Y: ld.Y}
 		if opt.Method != readout.None {
@@ -143,9 +172,32 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 			}
 		}
 	}
+	var rounded *model.Model // the plain rounding, for the GA's held-out check
+	if opt.Method != readout.None && s.Held != nil {
+		r := *m
+		if err := r.QuantizeReadout(opt.Bound); err != nil {
+			return err
+		}
+		rounded = &r
+	}
+	if opt.Method != readout.None {
+		pr := progress.New(app.Err, "GA")
+		opt.GA.Progress = func(g int, cost float64) {
+			pr.Update(g, opt.GA.Generations, fmt.Sprintf("generations, best cost %.6g", cost))
+		}
+		defer pr.Clear()
+	}
 	res, err := readout.Quantize(cmd.Context(), m, d, opt)
 	if err != nil {
 		return err
+	}
+	var gaNote string
+	if rounded != nil {
+		var keep bool
+		keep, gaNote = chooseGA(m.Accuracy(s.Held.X, s.Held.M(), s.Held.Y), rounded.Accuracy(s.Held.X, s.Held.M(), s.Held.Y), o.keepGA)
+		if !keep {
+			m.Readout = rounded.Readout
+		}
 	}
 	if err := writeModel(cmd.Context(), o.out, m); err != nil {
 		return err
@@ -157,12 +209,20 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 	if res.GA != nil {
 		msg += fmt.Sprintf(", GA (%s) cost %.4g → %.4g in %d generations", o.ga, res.GA.InitialCost, res.GA.Cost, res.GA.Generations)
 	}
-	if d != nil {
-		msg += fmt.Sprintf("; training accuracy: float readout %.4f, integer readout %.4f", res.FloatAccuracy, res.IntAccuracy)
-	}
 	fmt.Fprintf(app.Err, "%s: %s\n", m, msg)
 	if res.Warning != "" {
 		fmt.Fprintf(app.Err, "hdlgen: warning: %s\n", res.Warning)
+	}
+	if gaNote != "" {
+		fmt.Fprintf(app.Err, "hdlgen: %s\n", gaNote)
+	}
+	if d != nil {
+		held := "no rows held out"
+		if s.Held != nil {
+			held = "validated on " + s.What
+		}
+		fmt.Fprintf(app.Err, "accuracy on %d training rows, %s:\n", s.Fit.M(), held)
+		writeAccuracies(app, accuracies(m, s))
 	}
 	fmt.Fprintln(app.Out, o.out)
 	return nil
@@ -175,4 +235,17 @@ func writeModel(ctx context.Context, path string, m *model.Model) error {
 		return err
 	}
 	return model.WriteFile(path, m)
+}
+
+// chooseGA decides between the GA's readout and plain rounding by their
+// held-out accuracies: the GA's is kept when it is at least as good, or when
+// force (--keep-ga) says so. note says what was decided.
+func chooseGA(ga, rounded float64, force bool) (keep bool, note string) {
+	switch {
+	case ga >= rounded:
+		return true, fmt.Sprintf("the GA readout's held-out accuracy %.4f ≥ rounding's %.4f: keeping the GA readout", ga, rounded)
+	case force:
+		return true, fmt.Sprintf("warning: the GA readout's held-out accuracy %.4f < rounding's %.4f: keeping the GA readout (--keep-ga)", ga, rounded)
+	}
+	return false, fmt.Sprintf("warning: the GA readout's held-out accuracy %.4f < rounding's %.4f: writing the rounded readout instead (--keep-ga keeps the GA's)", ga, rounded)
 }

@@ -118,8 +118,8 @@ func TestMemoryRule(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"train", "--data", "example:iris", "--n", "1048576", "-o", filepath.Join(dir, "big.json")}, "training N=1048576 on 150 rows of 4 features needs about 2.4 GiB of memory, more than this machine's 1.0 GiB"},
-		{[]string{"quantize", float, "--ga", "rounded", "--data", "example:iris", "--population", "65536", "-o", filepath.Join(dir, "ga.json")}, "the GA (population 65536, 150 rows, N=50, L=3) needs about 300.0 MiB of memory"},
+		{[]string{"train", "--data", "example:iris", "--n", "1048576", "--holdout", "0", "-o", filepath.Join(dir, "big.json")}, "training N=1048576 on 150 rows of 4 features needs about 2.4 GiB of memory, more than this machine's 1.0 GiB"},
+		{[]string{"quantize", float, "--ga", "rounded", "--data", "example:iris", "--population", "65536", "--holdout", "0", "-o", filepath.Join(dir, "ga.json")}, "the GA (population 65536, 150 rows, N=50, L=3) needs about 300.0 MiB of memory"},
 	}
 	for _, tc := range tests {
 		var out, errb bytes.Buffer

@@ -94,7 +94,39 @@ func (w workspace) must(args ...string) outcome {
 	return o
 }
 
-// signal starts hdlgen, sends sig after delay and waits (at most hangLimit).
+// Signal timing of workspace.signal.
+const (
+	pollEvery  = 50 * time.Millisecond
+	startedCPU = 100 * time.Millisecond
+	startLimit = 10 * time.Second
+)
+
+// cpuTime is the user + system CPU time a process has used, from
+// /proc/PID/stat (fields 14 and 15, in clock ticks of 1/100 s on Linux); 0
+// when it cannot be read.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces: count fields after its ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// signal starts hdlgen, sends sig after delay (see above) and waits (at most hangLimit).
 func (w workspace) signal(sig syscall.Signal, delay time.Duration, args ...string) outcome {
 	w.t.Helper()
 	cmd := w.cmd(args...)
@@ -106,10 +138,18 @@ func (w workspace) signal(sig syscall.Signal, delay time.Duration, args ...strin
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-		return outcome{cmd.ProcessState.ExitCode(), out.String(), "ended before the signal: " + errb.String()}
-	case <-time.After(delay):
+	// The signal goes after delay and once the process has run startedCPU of
+	// CPU time (on a loaded machine a second of wall time may pass before the
+	// command has installed its handler), or after startLimit at the latest.
+	start := time.Now()
+	for ready := false; !ready; {
+		select {
+		case <-done:
+			return outcome{cmd.ProcessState.ExitCode(), out.String(), "ended before the signal: " + errb.String()}
+		case <-time.After(pollEvery):
+		}
+		elapsed := time.Since(start)
+		ready = elapsed >= delay && (cpuTime(cmd.Process.Pid) >= startedCPU || elapsed >= startLimit)
 	}
 	cmd.Process.Signal(sig)
 	select {

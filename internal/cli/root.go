@@ -143,6 +143,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newDemoCmd(app),
+		newBuildCmd(app),
 		newTrainCmd(app),
 		newEvalCmd(app),
 		newSearchCmd(app),
@@ -155,6 +156,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newSynthCmd(app),
 		newPowerCmd(app),
 		newSizeCmd(app),
+		newWeightsCmd(app),
 		newVersionCmd(app),
 	)
 	return root

@@ -1,0 +1,183 @@
+package hostdrv
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
+)
+
+// Dir is the driver's directory inside an emitted design.
+const Dir = "driver"
+
+// Design is what the driver needs to know about an emitted system design.
+type Design struct {
+	Model *model.Model
+	Plan  *plan.Plan // the core's plan
+	// Identity is what the system's identification registers read (with the
+	// system's latency and II, rtl.SystemIdentity); the driver refuses a
+	// device that reads anything else.
+	Identity regmap.Identity
+	Top      string // the system top module, <prefix>_system
+	// RTLFiles and MemFiles are DIR-relative; the simulation backend
+	// verilates RTLFiles with Top and reads MemFiles.
+	RTLFiles, MemFiles []string
+}
+
+//go:embed templates
+var templateFS embed.FS
+
+var templates = template.Must(template.New("").Funcs(template.FuncMap{
+	"join": func(s []string, sep string) string { return strings.Join(s, sep) },
+	"cstr": cString,
+}).ParseFS(templateFS, "templates/*.tmpl"))
+
+// static are the driver files copied unchanged: DIR-relative path → embedded path.
+var static = map[string]string{
+	"hdlgen.h":         "templates/hdlgen.h",
+	"hdlgen_encode.c":  "templates/hdlgen_encode.c",
+	"hdlgen.c":         "templates/hdlgen.c",
+	"hdlgen_backend.h": "templates/hdlgen_backend.h",
+	"backend_uio.c":    "templates/backend_uio.c",
+	"hdlgen_run.c":     "templates/hdlgen_run.c",
+	"hdlgen.py":        "templates/python/hdlgen.py",
+	"hdlgen_crc32.c":   "templates/hdlgen_crc32.c",
+	"backend_sim.cpp":  "templates/backend_sim.cpp",
+}
+
+// rendered are the driver files rendered from templates: DIR-relative path → template.
+var rendered = map[string]string{
+	"hdlgen_design.h":    "hdlgen_design.h.tmpl",
+	"hdlgen_design.c":    "hdlgen_design.c.tmpl",
+	"Makefile":           "Makefile.tmpl",
+	"hdlgen-overlay.dts": "overlay.dts.tmpl",
+}
+
+// Files returns the driver's files as DIR-relative path → content (all under
+// driver/).
+func Files(d Design) (map[string][]byte, error) {
+	v, err := newView(d)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for name, src := range static {
+		b, err := templateFS.ReadFile(src)
+		if err != nil {
+			panic("hostdrv: embedded " + src + " missing: " + err.Error())
+		}
+		out[Dir+"/"+name] = b
+	}
+	for name, t := range rendered {
+		var b bytes.Buffer
+		if err := templates.ExecuteTemplate(&b, t, v); err != nil {
+			return nil, fmt.Errorf("hostdrv: render %s: %w", name, err)
+		}
+		out[Dir+"/"+name] = b.Bytes()
+	}
+	return out, nil
+}
+
+// view is what the templates see.
+type view struct {
+	Quoted, Top, Prefix string
+	Arch                model.Arch
+	ID                  regmap.Identity
+	Bound               int
+	InputScale          int
+	InputMax            int
+	EncodeRule          string
+	ResultWords         int
+	HashBytes           string
+	RegMap              string // regmap.CDefines
+	Expect              []Expect
+	Min, Max            []string
+	ClassNames          []string
+	RTLFiles, MemFiles  []string
+	Overlay             Overlay
+}
+
+func newView(d Design) (*view, error) {
+	m, pl, id := d.Model, d.Plan, d.Identity
+	if m == nil || pl == nil {
+		return nil, fmt.Errorf("hostdrv: design without a model or plan")
+	}
+	if m.K() != pl.K || m.N() != pl.N || m.L() != pl.L || id.K != pl.K || id.N != pl.N || id.L != pl.L || id.P != pl.P {
+		return nil, fmt.Errorf("hostdrv: model %s, plan (K=%d N=%d L=%d P=%d) and identity (K=%d N=%d L=%d P=%d) disagree",
+			m, pl.K, pl.N, pl.L, pl.P, id.K, id.N, id.L, id.P)
+	}
+	if d.Top == "" {
+		return nil, fmt.Errorf("hostdrv: design without a system top")
+	}
+	v := &view{
+		Quoted: cString(m.Name), Top: d.Top, Prefix: pl.Prefix, Arch: pl.Arch, ID: id, Bound: pl.ReadoutBound,
+		RTLFiles: d.RTLFiles, MemFiles: d.MemFiles, RegMap: regmap.CDefines("HDLGEN"),
+	}
+	switch pl.Arch {
+	case model.IntRVFL:
+		v.InputScale, v.InputMax, v.EncodeRule = pl.N, pl.N, "§3: v = floor(x'·N + 0.5)"
+	case model.RVFL8:
+		v.InputScale, v.InputMax, v.EncodeRule = 1<<model.InputFracBits, 255, "§7: a = min(255, floor(256·x' + 0.5))"
+	default:
+		return nil, fmt.Errorf("hostdrv: architecture %s has no hardware", pl.Arch)
+	}
+	v.ResultWords = 1
+	if id.Scores {
+		if pl.AW > 32 {
+			return nil, fmt.Errorf("hostdrv: %d-bit scores do not fit the 32-bit result beats", pl.AW)
+		}
+		v.ResultWords += pl.L
+	}
+	var hb []string
+	for _, c := range id.ModelHash {
+		hb = append(hb, fmt.Sprintf("0x%02x", c))
+	}
+	v.HashBytes = strings.Join(hb, ", ")
+	var err error
+	if v.Expect, err = expectations(id); err != nil {
+		return nil, err
+	}
+	for i := range m.Norm.Min {
+		v.Min = append(v.Min, hexDouble(m.Norm.Min[i]))
+		v.Max = append(v.Max, hexDouble(m.Norm.Max[i]))
+	}
+	for _, c := range m.ClassNames {
+		v.ClassNames = append(v.ClassNames, cString(c))
+	}
+	v.Overlay = DefaultOverlay
+	return v, nil
+}
+
+// hexDouble renders a finite double as an exact C99 hexadecimal literal.
+func hexDouble(f float64) string {
+	return strconv.FormatFloat(f, 'x', -1, 64)
+}
+
+// cString quotes s as a C string literal of printable ASCII: other bytes as
+// octal escapes (never hex, which would swallow a following hex digit).
+func cString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '?':
+			b.WriteString(`\?`) // no trigraphs
+		case c >= 0x20 && c < 0x7f:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "\\%03o", c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

@@ -1,0 +1,168 @@
+// Package confusion counts a classifier's predictions against the true
+// labels: accuracy and the confusion matrix, as text and Markdown tables.
+package confusion
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Matrix counts predictions: Counts[t][p] rows of true class t predicted as
+// class p.
+type Matrix struct {
+	Classes []string
+	Counts  [][]int
+}
+
+// New returns an empty matrix over the named classes.
+func New(classes []string) *Matrix {
+	c := make([][]int, len(classes))
+	for i := range c {
+		c[i] = make([]int, len(classes))
+	}
+	return &Matrix{Classes: classes, Counts: c}
+}
+
+// Of counts the predictions pred against the labels y (same length).
+func Of(classes []string, y, pred []int) *Matrix {
+	if len(y) != len(pred) {
+		panic(fmt.Sprintf("confusion: %d labels and %d predictions", len(y), len(pred)))
+	}
+	m := New(classes)
+	for i := range y {
+		m.Counts[y[i]][pred[i]]++
+	}
+	return m
+}
+
+// Total is the number of rows counted.
+func (m *Matrix) Total() int {
+	n := 0
+	for _, r := range m.Counts {
+		for _, c := range r {
+			n += c
+		}
+	}
+	return n
+}
+
+// Correct is the number of rows predicted as their true class.
+func (m *Matrix) Correct() int {
+	n := 0
+	for i := range m.Counts {
+		n += m.Counts[i][i]
+	}
+	return n
+}
+
+// Accuracy is Correct/Total (0 for no rows).
+func (m *Matrix) Accuracy() float64 {
+	if t := m.Total(); t > 0 {
+		return float64(m.Correct()) / float64(t)
+	}
+	return 0
+}
+
+// WriteText writes the accuracy line and the matrix as an aligned table:
+// one row per true class, one column per predicted class.
+func (m *Matrix) WriteText(w io.Writer) error {
+	width := len("true \\ predicted")
+	for _, c := range m.Classes {
+		width = max(width, len(c))
+	}
+	for _, r := range m.Counts {
+		for _, c := range r {
+			width = max(width, len(fmt.Sprint(c)))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "accuracy %.4f (%d/%d)\n", m.Accuracy(), m.Correct(), m.Total())
+	fmt.Fprintf(&b, "%-*s", width, "true \\ predicted")
+	for _, c := range m.Classes {
+		fmt.Fprintf(&b, "  %*s", width, c)
+	}
+	b.WriteByte('\n')
+	for i, r := range m.Counts {
+		fmt.Fprintf(&b, "%-*s", width, m.Classes[i])
+		for _, c := range r {
+			fmt.Fprintf(&b, "  %*d", width, c)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Markdown returns the matrix as a Markdown table (rows: true class,
+// columns: predicted class).
+func (m *Matrix) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| true \\ predicted |")
+	for _, c := range m.Classes {
+		fmt.Fprintf(&b, " %s |", c)
+	}
+	b.WriteString("\n| --- |")
+	for range m.Classes {
+		b.WriteString(" ---: |")
+	}
+	b.WriteByte('\n')
+	for i, r := range m.Counts {
+		fmt.Fprintf(&b, "| %s |", m.Classes[i])
+		for _, c := range r {
+			fmt.Fprintf(&b, " %d |", c)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// SVG draws the matrix as a grid: one row per true class, one column per
+// predicted class, each cell shaded by its share of the row (white 0, dark
+// blue 1) and labelled with its count. The output is deterministic.
+func (m *Matrix) SVG(title string) []byte {
+	const cell, left, top = 48, 120, 70
+	n := len(m.Classes)
+	w, h := left+n*cell+20, top+n*cell+40
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", w, h)
+	fmt.Fprintf(&b, `<text x="%d" y="18" font-size="14">%s</text>`+"\n", left, xmlEscape(title))
+	fmt.Fprintf(&b, `<text x="%d" y="40" text-anchor="middle">predicted</text>`+"\n", left+n*cell/2)
+	fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">true</text>`+"\n", top+n*cell/2, top+n*cell/2)
+	for i, c := range m.Classes {
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", left+i*cell+cell/2, top-8, xmlEscape(c))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", left-6, top+i*cell+cell/2+4, xmlEscape(c))
+	}
+	for i, r := range m.Counts {
+		sum := 0
+		for _, v := range r {
+			sum += v
+		}
+		for j, v := range r {
+			share := 0.0
+			if sum > 0 {
+				share = float64(v) / float64(sum)
+			}
+			// Interpolate white → #08306b.
+			cr, cg, cb := 255-int(share*(255-8)), 255-int(share*(255-48)), 255-int(share*(255-107))
+			text := "black"
+			if share > 0.5 {
+				text = "white"
+			}
+			x, y := left+j*cell, top+i*cell
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#%02x%02x%02x" stroke="#999"/>`+"\n", x, y, cell, cell, cr, cg, cb)
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s">%d</text>`+"\n", x+cell/2, y+cell/2+4, text, v)
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d">accuracy %.4f (%d/%d)</text>`+"\n", left, top+n*cell+24, m.Accuracy(), m.Correct(), m.Total())
+	b.WriteString("</svg>\n")
+	return []byte(b.String())
+}
+
+func xmlEscape(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
+	return b.String()
+}
