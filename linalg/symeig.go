@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -148,7 +149,7 @@ func (e Engine) merge(n, m int, d []float64, rho, sigma float64, z []float64, ld
 	for i := range perm {
 		perm[i] = i
 	}
-	slices.SortStableFunc(perm, func(a, b int) int { return cmpFloat(d[a], d[b]) })
+	slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(d[a], d[b]) })
 	dmax, zmax := 0.0, 0.0
 	for i := 0; i < n; i++ {
 		dmax = math.Max(dmax, math.Abs(d[i]))
@@ -240,7 +241,7 @@ func (e Engine) merge(n, m int, d []float64, rho, sigma float64, z []float64, ld
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(lam[a], lam[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lam[a], lam[b]) })
 	for c, k := range order {
 		d[c] = lam[k]
 	}
@@ -256,16 +257,6 @@ func (e Engine) merge(n, m int, d []float64, rho, sigma float64, z []float64, ld
 
 // eps is the unit roundoff 2⁻⁵³.
 const eps = 0x1p-53
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 // rotateColumns replaces columns i and j of the n-row matrix z by
 // c·z_i − s·z_j and s·z_i + c·z_j.

@@ -8,9 +8,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
+	"github.com/hdlgen/hdlgen/ridge"
 )
 
 // The model.json header values this version reads and writes.
@@ -398,7 +400,7 @@ func (d *decoder) network(o *object, arch Arch, k, n int) (Network, error) {
 
 func (d *decoder) training(v *node, path string) (TrainingInfo, error) {
 	var t TrainingInfo
-	o, err := d.object(v, path, "lambda", "regularizer", "rows", "data", "label_name", "jitter")
+	o, err := d.object(v, path, "lambda", "regularizer", "rows", "data", "label_name", "jitter", "solver", "pinv_rtol", "pinv_dropped")
 	if err != nil {
 		return t, err
 	}
@@ -434,7 +436,37 @@ func (d *decoder) training(v *node, path string) (TrainingInfo, error) {
 	if t.Jitter < 0 {
 		return t, at.errf("%v is negative", t.Jitter)
 	}
-	return t, nil
+	return t, d.solver(o, &t)
+}
+
+// solver reads the optional solver fields of the training object: absent
+// for the exact solve; "pinv-cutoff" with its tolerance (> 0) and the count
+// of dropped singular values (≥ 0, optional).
+func (d *decoder) solver(o *object, t *TrainingInfo) error {
+	if !slices.ContainsFunc([]string{"solver", "pinv_rtol", "pinv_dropped"}, func(k string) bool { v, _ := o.opt(k); return v != nil }) {
+		return nil // the exact solve
+	}
+	method, at, err := field(o, "solver", d.str)
+	if err != nil {
+		return err
+	}
+	if method != ridge.PinvCutoff.String() {
+		return at.errf("%q, want %q (the exact solve is written as no solver field)", method, ridge.PinvCutoff.String())
+	}
+	t.Method = method
+	if t.RTol, at, err = field(o, "pinv_rtol", d.number); err != nil {
+		return err
+	}
+	if !(t.RTol > 0) {
+		return at.errf("%v, want a finite number > 0", t.RTol)
+	}
+	if t.PinvDropped, _, at, err = optField(o, "pinv_dropped", d.integer); err != nil {
+		return err
+	}
+	if t.PinvDropped < 0 {
+		return at.errf("negative count %d", t.PinvDropped)
+	}
+	return nil
 }
 
 func (d *decoder) normalization(v *node, path string, k int) (Normalizer, error) {

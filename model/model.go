@@ -36,6 +36,12 @@ type TrainingInfo struct {
 	LabelName   string      `json:"label_name,omitempty"` // name of the label column of the training CSV
 	// Jitter is the relative diagonal jitter the ridge system needed (0: none).
 	Jitter float64 `json:"jitter,omitempty"`
+	// Solver is how W_out was solved: empty (absent from model.json) for the
+	// exact solve; for pinv-cutoff the method and the tolerance it used, the
+	// default written out.
+	Solver
+	// PinvDropped is the number of singular values pinv-cutoff dropped.
+	PinvDropped int `json:"pinv_dropped,omitempty"`
 }
 
 // IntReadout is an integer readout: scores y_l = Σ_j Q[l][j]·h_j.

@@ -101,6 +101,11 @@ func TestReaderStrictAsDocumented(t *testing.T) {
 		{"truncated", base[:strings.Index(base, `"w_out"`)+12], "truncated", 14, 15},
 		{"lambda zero", strings.Replace(base, `"lambda": 1`, `"lambda": 0`, 1), "field training.lambda: 0, want", 11, 26},
 		{"null", strings.Replace(base, `"seed": 1`, `"seed": null`, 1), "field seed: null, want", 10, 11},
+		{"solver exact", strings.Replace(base, `"rows": 4`, `"rows": 4, "solver": "exact"`, 1), `field training.solver: "exact", want "pinv-cutoff"`, 11, 77},
+		{"rtol without solver", strings.Replace(base, `"rows": 4`, `"rows": 4, "pinv_rtol": 0.5`, 1), "field training.solver: missing", 11, 15},
+		{"solver without rtol", strings.Replace(base, `"rows": 4`, `"rows": 4, "solver": "pinv-cutoff"`, 1), "field training.pinv_rtol: missing", 11, 15},
+		{"rtol negative", strings.Replace(base, `"rows": 4`, `"rows": 4, "solver": "pinv-cutoff", "pinv_rtol": -1`, 1), "field training.pinv_rtol: -1, want", 11, 105},
+		{"dropped negative", strings.Replace(base, `"rows": 4`, `"rows": 4, "solver": "pinv-cutoff", "pinv_rtol": 0.5, "pinv_dropped": -2`, 1), "field training.pinv_dropped: negative", 11, 126},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,7 +15,9 @@ type Config struct {
 	Kappa       int         // intRVFL clip threshold
 	Lambda      float64     // ridge regularisation
 	Regularizer Regularizer // "" means RegVariance
-	Seed        uint64
+	// Solver is how the ridge system is solved (zero value: exact).
+	Solver Solver
+	Seed   uint64
 	// DirectLinks adds input→output links to the float RVFL.
 	DirectLinks bool
 	// QuantizedInputs feeds the float RVFL the intRVFL's N input levels.
@@ -64,6 +66,9 @@ func (c *Config) check() error {
 		c.Regularizer = RegVariance
 	}
 	if _, err := ParseRegularizer(string(c.Regularizer)); err != nil {
+		return err
+	}
+	if err := c.Solver.Check(); err != nil {
 		return err
 	}
 	if c.Arch != RVFL && (c.DirectLinks || c.QuantizedInputs) {
@@ -134,12 +139,14 @@ func TrainNormalized(ctx context.Context, d Data, xnorm []float64, norm Normaliz
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	w, jitter, err := SolveReadout(h, m, c, d.Y, l, cfg.Lambda, cfg.Regularizer, cfg.Threads)
+	w, info, err := SolveReadout(h, m, c, d.Y, l, cfg.Lambda, cfg.Regularizer, cfg.Solver, cfg.Threads)
 	if err != nil {
 		return nil, fmt.Errorf("train %s N=%d λ=%g: %w", cfg.Arch, cfg.N, cfg.Lambda, err)
 	}
 	mod.Wout = w
-	mod.Training.Jitter = jitter
+	mod.Training.Jitter = info.Jitter
+	mod.Training.Solver = cfg.Solver.Resolved(c)
+	mod.Training.PinvDropped = info.Dropped
 	bits := cfg.ReadoutBits
 	if rule := mod.Net.Readout(); rule.Bits != 0 {
 		bits = rule.Bits

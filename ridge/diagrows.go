@@ -13,8 +13,22 @@ import "fmt"
 // DiagInt8 adds them up. Diag's float64 sums of integers are exact too
 // (every partial sum is an integer below 2⁵³), so they are the same numbers.
 func (r Regularizer) DiagInt8(m, n int, sums []int64, row func(i int) []int8) []float64 {
+	return r.diagInt8(m, n, 1, sums, row)
+}
+
+// DiagInt8 is Regularizer.DiagInt8 with the zero-variance rule of s's
+// method: R_jj = 0 for PinvCutoff, as NewNormal computes it.
+func (s Solver) DiagInt8(m, n int, sums []int64, row func(i int) []int8) []float64 {
+	if s.Method == PinvCutoff {
+		return s.Reg.diagInt8(m, n, 0, sums, row)
+	}
+	return s.Reg.DiagInt8(m, n, sums, row)
+}
+
+// diagInt8 is DiagInt8 with zeroVar as R_jj of a zero-variance column.
+func (r Regularizer) diagInt8(m, n int, zeroVar float64, sums []int64, row func(i int) []int8) []float64 {
 	if r != Variance || m < 2 {
-		return diagRows(r, m, n, 1, nil, row)
+		return diagRows(r, m, n, zeroVar, nil, row)
 	}
 	if sums == nil {
 		sums = make([]int64, n)
@@ -31,7 +45,7 @@ func (r Regularizer) DiagInt8(m, n int, sums []int64, row func(i int) []int8) []
 	for j, s := range sums {
 		mean[j] = float64(s)
 	}
-	return diagRows(r, m, n, 1, mean, row)
+	return diagRows(r, m, n, zeroVar, mean, row)
 }
 
 // diagRows computes the diagonal of R for the m×n matrix whose row i is

@@ -80,6 +80,8 @@
 //	type Regularizer int                 // Variance (zero value), Identity
 //	func ParseRegularizer(s string) (Regularizer, error)
 //	func (r Regularizer) Diag(h []float64, m, n int) []float64
+//	func (r Regularizer) DiagInt8(m, n int, sums []int64, row func(i int) []int8) []float64
+//	func (s Solver) DiagInt8(m, n int, sums []int64, row func(i int) []int8) []float64 // R as s's method uses it
 //	type Data struct{ H []float64; Rows, Cols int; Labels []int }
 //	type Method int                      // Exact (zero value), PinvCutoff
 //	func ParseMethod(s string) (Method, error)

@@ -33,6 +33,8 @@ type AccuracyOptions struct {
 	Fixed map[string]protocol.Best
 	// Regularizer of every ridge readout ("" means the authors' variance form).
 	Regularizer model.Regularizer
+	// Solver of every ridge readout (zero value: exact).
+	Solver model.Solver
 	// Shard selects this run's share of the jobs (zero value: all of them).
 	Shard jobs.Shard
 	// ReuseOnly computes nothing: every selected job must be stored (a merge).
@@ -64,6 +66,9 @@ type RunResult struct {
 	// Regularizer is the ridge penalty the result was trained with; empty in
 	// results stored before the field existed, which all used the variance form.
 	Regularizer model.Regularizer `json:"regularizer,omitempty"`
+	// Solver is how the ridge readouts were solved; absent (the exact solve)
+	// in results stored before the option existed.
+	model.Solver
 }
 
 // Reg returns the ridge penalty of the result, with its default.
@@ -114,9 +119,12 @@ func RunAccuracy(ctx context.Context, opt AccuracyOptions) (*AccuracyStudy, erro
 	if opt.reg() != model.RegVariance {
 		fp = jobs.Fingerprint(fp, opt.reg())
 	}
-	// Searches depend on the grid and the search seed only, so they survive a
-	// change of the evaluation settings.
-	searchFP := searchFingerprint(opt.Grid, opt.SearchSeed, opt.reg())
+	if !opt.Solver.Exact() {
+		fp = jobs.Fingerprint(fp, opt.Solver)
+	}
+	// Searches depend on the grid, the search seed, the penalty and the
+	// solver only, so they survive a change of the evaluation settings.
+	searchFP := searchFingerprint(opt.Grid, opt.SearchSeed, opt.reg(), opt.Solver)
 	out := &AccuracyStudy{Datasets: len(names)}
 	var all []job
 	for _, name := range names {
@@ -178,11 +186,15 @@ func RunAccuracy(ctx context.Context, opt AccuracyOptions) (*AccuracyStudy, erro
 }
 
 // searchFingerprint identifies the settings a stored grid search depends on.
-func searchFingerprint(g protocol.Grid, seed uint64, reg model.Regularizer) string {
-	if reg == model.RegVariance {
-		return jobs.Fingerprint("search-v1", g, seed) // the form stored before the option existed
+func searchFingerprint(g protocol.Grid, seed uint64, reg model.Regularizer, sv model.Solver) string {
+	fp := jobs.Fingerprint("search-v1", g, seed) // the form stored before the options existed
+	if reg != model.RegVariance {
+		fp = jobs.Fingerprint("search-v1", g, seed, reg)
 	}
-	return jobs.Fingerprint("search-v1", g, seed, reg)
+	if !sv.Exact() {
+		fp = jobs.Fingerprint(fp, sv)
+	}
+	return fp
 }
 
 // reg is the study's regulariser with its default.
@@ -212,7 +224,7 @@ func runJob(ctx context.Context, opt AccuracyOptions, st jobs.Store, fp, searchF
 		s.Search, ok = &protocol.SearchResult{Dataset: j.meta.Name, Network: j.nw, Best: b}, true
 	}
 	if !ok {
-		if s.Search, err = protocol.Search(ctx, u, j.nw, protocol.SearchOptions{Grid: opt.Grid, Seed: opt.SearchSeed, Regularizer: opt.reg()}); err != nil {
+		if s.Search, err = protocol.Search(ctx, u, j.nw, protocol.SearchOptions{Grid: opt.Grid, Seed: opt.SearchSeed, Regularizer: opt.reg(), Solver: opt.Solver}); err != nil {
 			return nil, err
 		}
 		s.Fingerprint, s.Data = searchFP, j.data
@@ -222,13 +234,13 @@ func runJob(ctx context.Context, opt AccuracyOptions, st jobs.Store, fp, searchF
 	}
 	b := s.Search.Best
 	cfg := j.nw.Config(b.N, b.Lambda, b.Kappa)
-	cfg.Regularizer = opt.reg()
+	cfg.Regularizer, cfg.Solver = opt.reg(), opt.Solver
 	ev, err := protocol.Evaluate(ctx, u, cfg, protocol.EvalOptions{Seeds: opt.Seeds, TestNorm: opt.TestNorm})
 	if err != nil {
 		return nil, err
 	}
 	r := &RunResult{Dataset: j.meta.Name, Network: j.nw, Fingerprint: fp, Data: j.data, K: u.Data.K(), L: u.Data.L(),
-		Rows: u.Data.M(), Search: s.Search, Eval: ev, Regularizer: opt.reg()}
+		Rows: u.Data.M(), Search: s.Search, Eval: ev, Regularizer: opt.reg(), Solver: opt.Solver}
 	if err := st.Save(runPath("result", j.nw, j.meta.Name), r); err != nil {
 		return nil, err
 	}

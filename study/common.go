@@ -64,8 +64,12 @@ func intRVFLAccuracyResults(st jobs.Store, dataDir string, names []string) ([]*R
 			continue
 		}
 		data, err := DataHash(dataDir, name)
-		if err == nil && acc.Data != data {
+		switch {
+		case err != nil:
+		case acc.Data != data:
 			err = fmt.Errorf("its intrvfl accuracy result was computed from other data (rerun the accuracy stage)")
+		case !acc.Solver.Exact():
+			err = fmt.Errorf("its intrvfl accuracy result was solved with %s; the readout and retune stages solve exactly only", acc.Solver)
 		}
 		if err != nil {
 			skipped = append(skipped, Skipped{Dataset: name, Reason: err.Error()})

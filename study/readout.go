@@ -27,7 +27,10 @@ type ReadoutOptions struct {
 	// NoGA skips the two GA strategies: float and rounded readouts only (a
 	// study in minutes rather than hours). GASeeds is then ignored.
 	NoGA bool
-	GA   quant.GAOptions
+	// NoRandomGA skips the random-initialised GA (GARandom stays zero): the
+	// retune stage needs the rounded-seeded refinement only.
+	NoRandomGA bool
+	GA         quant.GAOptions
 	// MaxGARows caps the training rows the GA's fitness sees: larger training
 	// sets are subsampled (a seeded shuffle) to keep the study's time bounded.
 	MaxGARows int
@@ -281,11 +284,15 @@ func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, b
 				if err != nil {
 					return nil, err
 				}
-				rnd, err := quant.RandomGA(ctx, m.L(), b, htr, ytr, g)
+				a1, err := quant.Accuracy(hte, ref.Readout, sp.YTest)
 				if err != nil {
 					return nil, err
 				}
-				a1, err := quant.Accuracy(hte, ref.Readout, sp.YTest)
+				r.GARounded[bi] += a1
+				if opt.NoRandomGA {
+					continue
+				}
+				rnd, err := quant.RandomGA(ctx, m.L(), b, htr, ytr, g)
 				if err != nil {
 					return nil, err
 				}
@@ -293,7 +300,6 @@ func readoutOf(ctx context.Context, opt ReadoutOptions, u *dataset.UCIDataset, b
 				if err != nil {
 					return nil, err
 				}
-				r.GARounded[bi] += a1
 				r.GARandom[bi] += a2
 			}
 			r.GASeconds += time.Since(t0).Seconds()

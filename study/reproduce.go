@@ -43,9 +43,11 @@ type ReproduceOptions struct {
 	TestNorm        protocol.TestNorm
 	Fixed           map[string]protocol.Best // see AccuracyOptions.Fixed
 	Regularizer     model.Regularizer
-	Budgets         []Budget // budget stage
-	ReadoutGA       bool     // readout stage: also the two GA strategies
-	RetuneBits      int      // retune stage
+	Solver          model.Solver // accuracy stage only (the other stages solve exactly)
+	Budgets         []Budget     // budget stage
+	ReadoutGA       bool         // readout stage: also the two GA strategies
+	RetuneBits      int          // retune stage
+	RetuneGA        bool         // retune stage: the GA lever (RetuneOptions.GA)
 	// Shard runs this share of every stage's jobs and writes no report (the
 	// merge does); the zero value runs everything.
 	Shard jobs.Shard
@@ -81,6 +83,9 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 	if o.Progress == nil {
 		o.Progress = io.Discard
 	}
+	if !o.Solver.Exact() && slices.ContainsFunc(o.Stages, func(s string) bool { return s != StageAccuracy }) {
+		return fmt.Errorf("reproduce: solver %s is an option of the accuracy stage only (the readout, retune and budget stages solve exactly)", o.Solver)
+	}
 	if len(o.Merge) > 0 && o.Shard.Count > 1 {
 		return fmt.Errorf("reproduce: a merge is not a shard's run")
 	}
@@ -104,7 +109,7 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 	if run[StageAccuracy] {
 		opt := AccuracyOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Networks: o.Networks,
 			Grid: o.Grid, Seeds: o.Seeds, Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress,
-			Fixed: o.Fixed, Regularizer: o.Regularizer, Shard: o.Shard, ReuseOnly: reuseOnly}
+			Fixed: o.Fixed, Regularizer: o.Regularizer, Solver: o.Solver, Shard: o.Shard, ReuseOnly: reuseOnly}
 		if err := o.accuracy(ctx, opt); err != nil {
 			return err
 		}
@@ -117,7 +122,7 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 		}
 	}
 	if run[StageRetune] {
-		opt := RetuneOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RetuneBits, Seeds: o.Seeds,
+		opt := RetuneOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RetuneBits, GA: o.RetuneGA, Seeds: o.Seeds,
 			Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress, Shard: o.Shard, ReuseOnly: reuseOnly}
 		if err := o.retune(ctx, opt); err != nil {
 			return err

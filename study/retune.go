@@ -6,6 +6,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/study/protocol"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"time"
@@ -38,6 +39,14 @@ type RetuneOptions struct {
 	Progress  io.Writer
 	Shard     jobs.Shard // this run's share of the datasets (zero value: all)
 	ReuseOnly bool       // compute nothing: every selected result must be stored (a merge)
+	// GA adds the GA lever of issue 15: at the retuned λ, the rounded readout
+	// of the search split's network (seed 0) is refined by the GA seeded with
+	// it (quant.Refine, StudyGAOptions, at most 4000 training rows), and the
+	// refinement is chosen when its validation accuracy is strictly higher
+	// than the rounded readout's. A chosen refinement is then evaluated the
+	// same way for every seed and fold: ridge at λ, rounded, refined on the
+	// fold's training rows (RetuneResult.Chosen).
+	GA bool
 }
 
 func (o *RetuneOptions) defaults() {
@@ -74,7 +83,13 @@ type RetuneResult struct {
 	RoundedOriginal float64 `json:"rounded_original"`
 	FloatRetuned    float64 `json:"float_retuned"`
 	RoundedRetuned  float64 `json:"rounded_retuned"`
-	Seconds         float64 `json:"seconds"`
+	// With RetuneOptions.GA: the correct validation predictions of the
+	// GA-refined readout at the retuned λ, whether it was chosen, and the
+	// test accuracy of the chosen readout (RoundedRetuned when not).
+	GACorrect int     `json:"ga_correct,omitempty"`
+	GAChosen  bool    `json:"ga_chosen,omitempty"`
+	Chosen    float64 `json:"chosen,omitempty"`
+	Seconds   float64 `json:"seconds"`
 }
 
 // RetuneStudy is what RunRetune returns.
@@ -111,7 +126,11 @@ func RunRetune(ctx context.Context, opt RetuneOptions) (*RetuneStudy, error) {
 		return float64(acc.Rows) * float64(acc.Search.Best.N) * float64(acc.Search.Best.N+acc.L)
 	}
 	fpOf := func(acc *RunResult) string {
-		return jobs.Fingerprint("retune-v1", opt.Bits, opt.Seeds, opt.TestNorm, acc.Search.Grid.Lambdas, acc.Search.Best, acc.Reg())
+		fp := jobs.Fingerprint("retune-v1", opt.Bits, opt.Seeds, opt.TestNorm, acc.Search.Grid.Lambdas, acc.Search.Best, acc.Reg())
+		if opt.GA {
+			fp = jobs.Fingerprint(fp, "ga", StudyGAOptions(), retuneGARows)
+		}
+		return fp
 	}
 	run, _, err := jobs.Resume(StageRetune, opt.Shard, accs, cost, opt.ReuseOnly, func(acc *RunResult) string { return acc.Dataset },
 		func(acc *RunResult) (bool, error) {
@@ -186,6 +205,67 @@ func retuneDataset(ctx context.Context, opt RetuneOptions, name string, acc *Run
 		}
 		r.FloatRetuned, r.RoundedRetuned = atNew.Float, atNew.Round[0]
 	}
+	if opt.GA {
+		if err := retuneGA(ctx, opt, u, r); err != nil {
+			return nil, err
+		}
+	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// retuneGARows caps the training rows the GA lever's fitness sees.
+const retuneGARows = 4000
+
+// retuneGA is RetuneOptions.GA for one dataset: the choice on the search
+// split, then the chosen readout's test accuracy.
+func retuneGA(ctx context.Context, opt RetuneOptions, u *dataset.UCIDataset, r *RetuneResult) error {
+	b := r.Retuned
+	s := protocol.NewSplit(u)
+	sp := protocol.Part{XTrain: s.XTrain, YTrain: s.YTrain, MTrain: s.MTrain, XTest: s.XVal, YTest: s.YVal, MTest: s.MVal}
+	cfg := protocol.IntRVFL.Config(b.N, b.Lambda, b.Kappa)
+	cfg.Regularizer = r.Regularizer
+	m, err := model.TrainNormalized(ctx, trainDataOf(u.Data, sp), sp.XTrain, model.Normalizer{Min: make([]float64, u.Data.K()), Max: ones(u.Data.K())}, cfg)
+	if err != nil {
+		return fmt.Errorf("GA lever: %w", err)
+	}
+	rounded, err := quant.Quantize(m.Wout, m.L(), m.N(), r.Bound)
+	if err != nil {
+		return err
+	}
+	hva, err := m.Activations(sp.XTest, sp.MTest)
+	if err != nil {
+		return err
+	}
+	htr, ytr := gaRows(m, sp, retuneGARows, 0)
+	g := StudyGAOptions()
+	g.Seed = uint64(r.Bound) // readoutOf's GA seed of seed 0, split 0
+	ref, err := quant.Refine(ctx, rounded, htr, ytr, g)
+	if err != nil {
+		return fmt.Errorf("GA lever: %w", err)
+	}
+	correct := func(q quant.Readout) (int, error) {
+		acc, err := quant.Accuracy(hva, q, sp.YTest)
+		return int(math.Round(acc * float64(sp.MTest))), err
+	}
+	base, err := correct(rounded) // Retuned.Correct, recounted on this network
+	if err != nil {
+		return err
+	}
+	if r.GACorrect, err = correct(ref.Readout); err != nil {
+		return err
+	}
+	r.Chosen = r.RoundedRetuned
+	if r.GAChosen = r.GACorrect > base; !r.GAChosen {
+		return nil
+	}
+	ro := ReadoutOptions{Bounds: []int{r.Bound}, Seeds: opt.Seeds, GASeeds: opt.Seeds, NoRandomGA: true,
+		MaxGARows: retuneGARows, TestNorm: opt.TestNorm}
+	ro.defaults()
+	res, err := readoutOf(ctx, ro, u, b, r.Regularizer, "")
+	if err != nil {
+		return fmt.Errorf("GA lever, λ=%g: %w", b.Lambda, err)
+	}
+	r.Chosen = res.GARounded[0]
+	return nil
 }

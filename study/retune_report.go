@@ -54,7 +54,13 @@ type RetuneSummary struct {
 	LambdaChanged   int                 `json:"lambda_changed"`
 	LambdaRaised    int                 `json:"lambda_raised"`
 	LambdaAtGridTop int                 `json:"lambda_at_grid_top"` // retuned λ at the largest λ of the grid
-	Skipped         []Skipped           `json:"skipped"`
+	// With the GA lever (RetuneOptions.GA): the chosen readout (GA-refined
+	// where it validated better, else rounded at the retuned λ), the datasets
+	// where the refinement was chosen, and the test norm of the study.
+	GA       *RetuneLoss       `json:"ga_lever,omitempty"`
+	GAChosen int               `json:"ga_chosen,omitempty"`
+	TestNorm protocol.TestNorm `json:"test_norm,omitempty"`
+	Skipped  []Skipped         `json:"skipped"`
 }
 
 // WriteRetuneReport writes retune.tsv and retune-summary.{json,md} into dir.
@@ -64,17 +70,30 @@ func WriteRetuneReport(dir string, s *RetuneStudy, command string, now time.Time
 		WallSeconds: s.WallSeconds, Reused: s.Reused, Datasets: len(s.Results), Bits: o.Bits,
 		Seeds: o.Seeds, Skipped: s.Skipped}
 	var tsv bytes.Buffer
+	gaCols := ""
+	if o.GA {
+		gaCols = "\tval_ga_correct\tga_chosen\tchosen"
+		sum.TestNorm = o.TestNorm
+	}
 	tsv.WriteString("dataset\tn\tkappa\tlambda\tlambda_retuned\tval_rounded_correct\tval_rounded_correct_retuned\tval_rows\t" +
-		"float\trounded\tfloat_retuned\trounded_retuned\tseconds\n")
-	var floatOrig, roundOrig, roundNew []float64
+		"float\trounded\tfloat_retuned\trounded_retuned" + gaCols + "\tseconds\n")
+	var floatOrig, roundOrig, roundNew, chosen []float64
 	for _, r := range s.Results {
 		sum.Bound = r.Bound
 		if !slices.Contains(sum.Regularizers, r.Regularizer) {
 			sum.Regularizers = append(sum.Regularizers, r.Regularizer)
 		}
-		fmt.Fprintf(&tsv, "%s\t%d\t%d\t%g\t%g\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.1f\n", r.Dataset, r.Original.N, r.Original.Kappa,
+		fmt.Fprintf(&tsv, "%s\t%d\t%d\t%g\t%g\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f", r.Dataset, r.Original.N, r.Original.Kappa,
 			r.Original.Lambda, r.Retuned.Lambda, r.OriginalRoundedCorrect, r.Retuned.Correct, r.Retuned.ValRows,
-			r.FloatOriginal, r.RoundedOriginal, r.FloatRetuned, r.RoundedRetuned, r.Seconds)
+			r.FloatOriginal, r.RoundedOriginal, r.FloatRetuned, r.RoundedRetuned)
+		if o.GA {
+			fmt.Fprintf(&tsv, "\t%d\t%v\t%.4f", r.GACorrect, r.GAChosen, r.Chosen)
+			chosen = append(chosen, r.Chosen)
+			if r.GAChosen {
+				sum.GAChosen++
+			}
+		}
+		fmt.Fprintf(&tsv, "\t%.1f\n", r.Seconds)
 		floatOrig = append(floatOrig, r.FloatOriginal)
 		roundOrig = append(roundOrig, r.RoundedOriginal)
 		roundNew = append(roundNew, r.RoundedRetuned)
@@ -94,6 +113,10 @@ func WriteRetuneReport(dir string, s *RetuneStudy, command string, now time.Time
 		sum.Original = retuneLoss(floatOrig, roundOrig)
 		sum.Retuned = retuneLoss(floatOrig, roundNew)
 		sum.Comparison = protocol.Compare(roundOrig, roundNew)
+		if o.GA {
+			l := retuneLoss(floatOrig, chosen)
+			sum.GA = &l
+		}
 	}
 	js, err := json.MarshalIndent(sum, "", "  ")
 	if err != nil {
@@ -150,13 +173,22 @@ func (s *RetuneSummary) markdown() string {
 	b.WriteString("| readout | λ | mean accuracy | mean loss | median loss | datasets within 0.5 points | datasets losing > 5 points |\n|---|---|---|---|---|---|---|\n")
 	for _, row := range []struct {
 		name, lambda string
-		l            RetuneLoss
-	}{{fmt.Sprintf("%d-bit rounded", s.Bits), "accuracy study's", s.Original}, {fmt.Sprintf("%d-bit rounded", s.Bits), "retuned", s.Retuned}} {
+		l            *RetuneLoss
+	}{{fmt.Sprintf("%d-bit rounded", s.Bits), "accuracy study's", &s.Original}, {fmt.Sprintf("%d-bit rounded", s.Bits), "retuned", &s.Retuned},
+		{fmt.Sprintf("%d-bit, GA-refined where it validates better", s.Bits), "retuned", s.GA}} {
+		if row.l == nil {
+			continue
+		}
 		fmt.Fprintf(&b, "| %s | %s | %.4f | %+.2f | %+.2f | %d/%d | %d |\n", row.name, row.lambda, row.l.Mean, row.l.MeanPoints, row.l.Median,
 			row.l.Within, s.Datasets, row.l.Large)
 	}
 	fmt.Fprintf(&b, "\nFloat readout at the retuned λ: %.4f. λ changed on %d datasets (raised on %d); the retuned λ is the grid's largest on %d.\n",
 		s.FloatRetuned, s.LambdaChanged, s.LambdaRaised, s.LambdaAtGridTop)
+	if s.GA != nil {
+		fmt.Fprintf(&b, "\nGA lever: the GA refinement of the rounded readout (seeded with it; population 32, ≤ 500 generations, patience 100, ≤ %d training rows) "+
+			"was chosen on %d of %d datasets (strictly more correct validation predictions at the retuned λ); two-file test files normalised by the %q rule.\n",
+			retuneGARows, s.GAChosen, s.Datasets, s.TestNorm)
+	}
 	c := s.Comparison
 	fmt.Fprintf(&b, "\nRetuned vs original rounded readout: wins/ties/losses %d/%d/%d; p-values: paired t %.3g, Wilcoxon signed-rank %.3g.\n",
 		c.Wins, c.Ties, c.Losses, c.PairedT, c.Wilcoxon)

@@ -103,3 +103,72 @@ func TestRetuneStudy(t *testing.T) {
 		t.Errorf("reused results differ (-computed +reused):\n%s", d)
 	}
 }
+
+// TestRetuneGALever: with RetuneOptions.GA the retune stage refines the
+// rounded readout at the retuned λ and chooses the refinement exactly when
+// it has more correct validation predictions; an unchosen refinement
+// leaves the rounded readout's accuracy; results without the lever are not
+// reused for it; the report gains the lever's row and columns. The accuracy
+// results are the committed wide-grid identity study's.
+func TestRetuneGALever(t *testing.T) {
+	dir := collection(t)
+	out := t.TempDir()
+	names := []string{"hayes-roth", "iris", "zoo"}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join("..", "results", "uci121-identity-wide", "runs", "intrvfl", n+".result.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(out, "runs", "intrvfl"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, "runs", "intrvfl", n+".result.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt := RetuneOptions{DataDir: dir, OutDir: out, Datasets: names, Seeds: []uint64{0, 1}, TestNorm: protocol.TestNormAuto}
+	plain, err := RunRetune(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.GA = true
+	s, err := RunRetune(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Reused != 0 || len(s.Results) != len(names) {
+		t.Fatalf("GA lever: %d results, %d reused; want %d computed", len(s.Results), s.Reused, len(names))
+	}
+	chosen := 0
+	for i, r := range s.Results {
+		p := plain.Results[i]
+		if r.Retuned != p.Retuned || r.RoundedRetuned != p.RoundedRetuned {
+			t.Errorf("%s: the lever changed the retune itself: %+v vs %+v", r.Dataset, r, p)
+		}
+		switch {
+		case r.GAChosen && r.GACorrect <= r.Retuned.Correct:
+			t.Errorf("%s: refinement chosen with %d correct validation predictions, the rounded readout has %d", r.Dataset, r.GACorrect, r.Retuned.Correct)
+		case !r.GAChosen && r.Chosen != r.RoundedRetuned:
+			t.Errorf("%s: refinement not chosen, but the chosen accuracy %v is not the rounded readout's %v", r.Dataset, r.Chosen, r.RoundedRetuned)
+		case r.GAChosen:
+			chosen++
+		}
+	}
+	if chosen == 0 || chosen == len(names) {
+		t.Errorf("the refinement was chosen on %d of %d datasets; the test should see both outcomes", chosen, len(names))
+	}
+	sum, err := WriteRetuneReport(out, s, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.GA == nil || sum.GAChosen != chosen || sum.TestNorm != protocol.TestNormAuto {
+		t.Errorf("summary: GA %+v, chosen %d (want %d), test norm %q", sum.GA, sum.GAChosen, chosen, sum.TestNorm)
+	}
+	tsv, err := os.ReadFile(filepath.Join(out, "retune.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(tsv), "\tval_ga_correct\tga_chosen\tchosen\t") {
+		t.Errorf("retune.tsv header lacks the lever's columns:\n%s", tsv)
+	}
+}

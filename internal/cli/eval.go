@@ -56,6 +56,7 @@ prints, and -o writes, the result as a JSON document (docs/benchmark.md).`,
 	f.BoolVar(&t.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&t.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels")
 	f.IntVar(&t.threads, "threads", 2, "threads for the linear algebra")
+	t.solver.add(f)
 	f.IntVar(&o.seeds, "seeds", 5, "number of random initialisations (seeds 0…S−1)")
 	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), "collection: "+testNormHelp)
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
@@ -103,7 +104,8 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 			Lambda float64 `json:"lambda"`
 			Kappa  int     `json:"kappa,omitempty"`
 			Bits   int     `json:"bits,omitempty"`
-		}{res, string(cfg.Arch), cfg.N, cfg.Lambda, 0, cfg.ReadoutBits}
+			model.Solver
+		}{res, string(cfg.Arch), cfg.N, cfg.Lambda, 0, cfg.ReadoutBits, cfg.Solver}
 		if cfg.Arch == "intrvfl" {
 			out.Kappa = cfg.Kappa
 		}
@@ -113,6 +115,9 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	fmt.Fprintf(app.Out, "%s %s N=%d λ=%g", res.Dataset, cfg.Arch, cfg.N, cfg.Lambda)
 	if cfg.Arch == "intrvfl" {
 		fmt.Fprintf(app.Out, " κ=%d", cfg.Kappa)
+	}
+	if !cfg.Solver.Exact() {
+		fmt.Fprintf(app.Out, " solver %s", cfg.Solver)
 	}
 	fmt.Fprintf(app.Out, " (%s, %d seeds): accuracy %.4f ± %.4f\n", res.Protocol, len(res.Seeds), res.Mean, res.Std)
 	return nil

@@ -32,6 +32,8 @@ type reproduceOptions struct {
 	bits      int
 	shard     string
 	merge     string
+	solver    solverFlags
+	retuneGA  bool
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -96,6 +98,8 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), testNormHelp)
 	f.StringVar(&o.shard, "shard", "", "run only shard i of n of every stage's jobs (i/n, 0 ≤ i < n; balanced by estimated cost) and write no report; docs/cluster.md")
 	f.StringVar(&o.merge, "merge", "", "comma-separated shard folders: gather their stored jobs into --out, compute nothing, and write the reports of one run (give the shards' other flags, without --shard)")
+	f.BoolVar(&o.retuneGA, "retune-ga", false, "retune stage: also refine the rounded readout at the retuned λ with the GA (seeded with it) where that validates better (issue 15's 5-bit lever; docs/benchmark.md)")
+	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
@@ -135,6 +139,13 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	if err != nil {
 		return usagef("--regularizer: %v", err)
 	}
+	sv, err := o.solver.solver()
+	if err != nil {
+		return err
+	}
+	if !sv.Exact() && slices.ContainsFunc(stages, func(s string) bool { return s != study.StageAccuracy }) {
+		return usagef("--solver %s: an option of the accuracy stage only (give --stages accuracy; the readout, retune and budget stages solve exactly)", sv)
+	}
 	var budgets []study.Budget
 	if slices.Contains(stages, study.StageBudget) {
 		if budgets, err = study.ParseBudgets(o.budgets, power.Params{}); err != nil {
@@ -168,7 +179,7 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	return study.Reproduce(cmd.Context(), study.ReproduceOptions{DataDir: o.data, OutDir: o.out,
 		Datasets: datasets, Stages: stages, Shard: shard, Merge: merge, Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers,
-		TestNorm: tn, Fixed: fixed, Regularizer: reg, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits,
+		TestNorm: tn, Fixed: fixed, Regularizer: reg, Solver: sv, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits, RetuneGA: o.retuneGA,
 		Command: "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " "), Out: app.Out, Progress: app.Err})
 }
 

@@ -27,6 +27,7 @@ type searchOptions struct {
 	bits                int
 	shard               string
 	csv                 csvOptions
+	solver              solverFlags
 }
 
 func newSearchCmd(app *App) *cobra.Command {
@@ -80,8 +81,12 @@ the rounded one (docs/semantics.md).`,
 			if err != nil {
 				return err
 			}
+			sv, err := o.solver.solver()
+			if err != nil {
+				return err
+			}
 			if o.dataset == "" { // a CSV file
-				return o.runCSV(cmd, app, nw, g)
+				return o.runCSV(cmd, app, nw, g, sv)
 			}
 			if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, "seeds")...); err != nil {
 				return err
@@ -97,7 +102,7 @@ the rounded one (docs/semantics.md).`,
 			if err != nil {
 				return usagef("--regularizer: %v", err)
 			}
-			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Bits: o.bits}
+			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Solver: sv, Bits: o.bits}
 			if o.shard != "" {
 				shard, err := jobs.ParseShard(o.shard)
 				if err != nil {
@@ -131,6 +136,7 @@ the rounded one (docs/semantics.md).`,
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: score the grid by the validation accuracy of the readout rounded to this many bits (2…16; 0: the float readout)")
 	f.StringVar(&o.shard, "shard", "", "collection: score only shard i of n of the grid's N values (i/n, 0 ≤ i < n) and print its counts as JSON, for search merge")
 	o.csv.bind(f)
+	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
@@ -187,6 +193,9 @@ func printSearch(app *App, res *protocol.SearchResult, asJSON bool) error {
 	if res.Bits != 0 {
 		readout = fmt.Sprintf(" (%d-bit rounded readout)", res.Bits)
 	}
+	if !res.Solver.Exact() {
+		fmt.Fprintf(app.Out, " solver %s", res.Solver)
+	}
 	fmt.Fprintf(app.Out, " validation accuracy%s %.4f (%d/%d) in %.1fs\n", readout, b.ValAccuracy, b.Correct, b.ValRows, res.Seconds)
 	return nil
 }
@@ -207,7 +216,7 @@ func parseGrid(name string) (protocol.Grid, error) {
 // runCSV is search on a CSV file: the grid scored on the validation splits
 // of its rows (tune.Task.Search), then, with --test, the chosen
 // configuration's test accuracy.
-func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network, g protocol.Grid) error {
+func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network, g protocol.Grid, sv model.Solver) error {
 	if err := rejectFlags(cmd, "with a CSV file", "shard"); err != nil {
 		return err
 	}
@@ -226,14 +235,14 @@ func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network
 	if err != nil {
 		return err
 	}
-	so := protocol.SearchOptions{Grid: g, Regularizer: reg, Bits: o.bits}
+	so := protocol.SearchOptions{Grid: g, Regularizer: reg, Solver: sv, Bits: o.bits}
 	sum, acc, err := task.Search(cmd.Context(), nw, so, seeds)
 	if err != nil {
 		return err
 	}
 	b := sum.Best
 	cfg := nw.Config(b.N, b.Lambda, b.Kappa)
-	cfg.Regularizer, cfg.ReadoutBits = reg, o.bits
+	cfg.Regularizer, cfg.Solver, cfg.ReadoutBits = reg, sv, o.bits
 	res.Command, res.Search, res.Config, res.Validated = "search", tune.DescribeSearch(o.grid, sum), tune.DescribeConfig(cfg), acc
 	if task.Test != nil {
 		if res.Tested, err = task.TestAccuracy(cmd.Context(), cfg, seeds); err != nil {

@@ -27,6 +27,7 @@ type trainOptions struct {
 	classes       string
 	out           string
 	held          heldOutOptions
+	solver        solverFlags
 }
 
 func newTrainCmd(app *App) *cobra.Command {
@@ -77,6 +78,7 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	f.StringVar(&o.out, "output", "", "the older spelling of --out")
 	_ = f.MarkHidden("output")
 	o.held.bind(f)
+	o.solver.add(f)
 	for _, name := range []string{"data", "n"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
@@ -115,7 +117,11 @@ func (o *trainOptions) config() (model.Config, error) {
 	if err := inRange("--threads", o.threads, 1, maxThreads); err != nil {
 		return model.Config{}, err
 	}
-	return model.Config{Arch: arch, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: reg, Seed: o.seed,
+	sv, err := o.solver.solver()
+	if err != nil {
+		return model.Config{}, err
+	}
+	return model.Config{Arch: arch, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: reg, Solver: sv, Seed: o.seed,
 		DirectLinks: o.directLinks, QuantizedInputs: o.quantInputs, ReadoutBits: o.bits, Threads: o.threads}, nil
 }
 

@@ -87,7 +87,7 @@ func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 	_, regErr := model.ParseRegularizer(string(cfg.Regularizer))
 	k, l := u.Data.K(), u.Data.L()
 	switch {
-	case cfg.Arch != model.IntRVFL, cfg.N < 1, cfg.N > model.MaxHidden, cfg.Kappa < 1, cfg.Kappa > maxKappa, regErr != nil,
+	case cfg.Arch != model.IntRVFL, cfg.N < 1, cfg.N > model.MaxHidden, cfg.Kappa < 1, cfg.Kappa > maxKappa, regErr != nil, cfg.Solver.Check() != nil,
 		!(cfg.Lambda > 0), math.IsInf(cfg.Lambda, 0), cfg.DirectLinks, cfg.QuantizedInputs,
 		cfg.ReadoutBits != 0 && (cfg.ReadoutBits < quant.MinBits || cfg.ReadoutBits > quant.MaxBits),
 		k < 1, k > min(model.MaxFeatures, math.MaxInt16), l < 2, l > model.MaxClasses,
@@ -95,7 +95,7 @@ func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 		return nil
 	}
 	e := &intEval{u: u, cfg: cfg, k: k, n: cfg.N, l: l, clip: min(cfg.Kappa, k),
-		solver: ridge.Solver{Reg: cfg.Regularizer.Ridge(), Threads: cfg.Threads},
+		solver: cfg.Solver.Ridge(cfg.Regularizer, cfg.Threads),
 		engine: linalg.Engine{Threads: cfg.Threads}}
 	d := u.Data
 	if u.HasTestFile() {
@@ -347,13 +347,13 @@ func (e *intEval) solve(t trainRows, gram []float64, sums []int64) ([]float64, e
 				hf[i*n+j] = float64(v)
 			}
 		}
-		w, _, err := model.SolveReadout(hf, m, n, y, e.l, e.cfg.Lambda, e.cfg.Regularizer, e.cfg.Threads)
+		w, _, err := model.SolveReadout(hf, m, n, y, e.l, e.cfg.Lambda, e.cfg.Regularizer, e.cfg.Solver, e.cfg.Threads)
 		if err != nil {
 			return nil, fmt.Errorf("train %s N=%d λ=%g: %w", e.cfg.Arch, n, e.cfg.Lambda, err)
 		}
 		return w, nil
 	}
-	rd := e.solver.Reg.DiagInt8(m, n, columnSums(sums, n, e.l), func(i int) []int8 { return t.row(i, n) })
+	rd := e.solver.DiagInt8(m, n, columnSums(sums, n, e.l), func(i int) []int8 { return t.row(i, n) })
 	nm := &ridge.Normal{N: n, Classes: e.l, Gram: gram, HtY: floatHtY(sums, n, e.l), RDiag: rd}
 	w, _, err := e.solver.SolveNormal(nm, e.cfg.Lambda, n)
 	if err != nil {

@@ -116,9 +116,16 @@ func TestEvaluateMatchesBaseline(t *testing.T) {
 				}
 			}
 		}
+		for _, n := range []int{40, 200} {
+			for _, reg := range []model.Regularizer{model.RegVariance, model.RegIdentity} {
+				cfg := model.Config{Arch: model.IntRVFL, N: n, Kappa: 3, Lambda: 0.5, Regularizer: reg, Solver: model.Solver{Method: "pinv-cutoff"}, Threads: 1}
+				tests = append(tests, tc{fmt.Sprintf("%s/intrvfl/N%d/%s/pinv-cutoff", u.Meta.Name, n, reg), u, cfg})
+			}
+		}
 		tests = append(tests,
 			tc{u.Meta.Name + "/intrvfl/κ15/threads2", u, model.Config{Arch: model.IntRVFL, N: 100, Kappa: 15, Lambda: 4, Threads: 2}},
 			tc{u.Meta.Name + "/rvfl", u, model.Config{Arch: model.RVFL, N: 60, Lambda: 0.25}},
+			tc{u.Meta.Name + "/rvfl/pinv-cutoff", u, model.Config{Arch: model.RVFL, N: 60, Lambda: 0.25, Solver: model.Solver{Method: "pinv-cutoff", RTol: 1e-4}}},
 			tc{u.Meta.Name + "/rvfl8", u, model.Config{Arch: model.RVFL8, N: 60, Lambda: 1}})
 	}
 	for _, tt := range tests {

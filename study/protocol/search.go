@@ -31,6 +31,8 @@ type SearchResult struct {
 	Jittered int `json:"jittered,omitempty"`
 	// Bits is the integer readout the grid points were scored with (0: float).
 	Bits int `json:"bits,omitempty"`
+	// Solver is the ridge solver of the grid points (absent: exact).
+	model.Solver
 }
 
 // Split is the normalised train/validation split of conxuntos.dat that the
@@ -60,6 +62,8 @@ type SearchOptions struct {
 	Seed uint64
 	// Regularizer of the ridge readout ("" means the authors' variance form).
 	Regularizer model.Regularizer
+	// Solver of the ridge readout (zero value: exact).
+	Solver model.Solver
 	// Bits, when positive, scores every grid point by the validation accuracy
 	// of its readout rounded to Bits bits (quant.BoundForBits: the deployed
 	// integer model) instead of the float readout. intRVFL only.
@@ -92,7 +96,7 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	}
 	start := time.Now()
 	sp := NewSplit(u)
-	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits}
+	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits, Solver: so.Solver}
 	if !nw.HasKappa() {
 		res.Grid.Kappas = nil
 	}
@@ -102,7 +106,10 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	if so.Bits != 0 && (so.Bits < quant.MinBits || so.Bits > quant.MaxBits) {
 		return nil, fmt.Errorf("search %s: readout bits %d outside [%d, %d]", u.Meta.Name, so.Bits, quant.MinBits, quant.MaxBits)
 	}
-	solver := ridge.Solver{Reg: so.Regularizer.Ridge(), Threads: 1}
+	if err := so.Solver.Check(); err != nil {
+		return nil, fmt.Errorf("search %s: %w", u.Meta.Name, err)
+	}
+	solver := so.Solver.Ridge(so.Regularizer, 1)
 	grid := func(htr, hva []float64, cols int, prefixes []int) ([][]int, error) {
 		t0 := time.Now()
 		defer func() { res.SolveSeconds += time.Since(t0).Seconds() }()
@@ -350,7 +357,7 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 		return nil, fmt.Errorf("merge searches: no search")
 	}
 	first := parts[0]
-	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits,
+	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits, Solver: first.Solver,
 		Grid: Grid{Lambdas: first.Grid.Lambdas, Kappas: first.Grid.Kappas}}
 	type col struct {
 		n      int
@@ -360,9 +367,9 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 	seen := map[int]bool{}
 	for i, p := range parts {
 		switch {
-		case p.Dataset != first.Dataset || p.Network != first.Network || p.Bits != first.Bits:
-			return nil, fmt.Errorf("merge searches: part %d is %s %s bits %d, part 1 %s %s bits %d",
-				i+1, p.Dataset, p.Network, p.Bits, first.Dataset, first.Network, first.Bits)
+		case p.Dataset != first.Dataset || p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver:
+			return nil, fmt.Errorf("merge searches: part %d is %s %s bits %d solver %s, part 1 %s %s bits %d solver %s",
+				i+1, p.Dataset, p.Network, p.Bits, p.Solver, first.Dataset, first.Network, first.Bits, first.Solver)
 		case !slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas):
 			return nil, fmt.Errorf("merge searches: part %d has another λ or κ grid than part 1", i+1)
 		case p.Best.ValRows != first.Best.ValRows:
@@ -410,12 +417,13 @@ func SumSearches(parts []*SearchResult) (*SearchResult, error) {
 		return nil, fmt.Errorf("sum searches: no search")
 	}
 	first := parts[0]
-	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Grid: first.Grid, Bits: first.Bits}
+	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Grid: first.Grid, Bits: first.Bits, Solver: first.Solver}
 	valRows := 0
 	for i, p := range parts {
 		switch {
-		case p.Network != first.Network || p.Bits != first.Bits:
-			return nil, fmt.Errorf("sum searches: part %d is %s bits %d, part 1 %s bits %d", i+1, p.Network, p.Bits, first.Network, first.Bits)
+		case p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver:
+			return nil, fmt.Errorf("sum searches: part %d is %s bits %d solver %s, part 1 %s bits %d solver %s",
+				i+1, p.Network, p.Bits, p.Solver, first.Network, first.Bits, first.Solver)
 		case !slices.Equal(p.Grid.Ns, first.Grid.Ns) || !slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas):
 			return nil, fmt.Errorf("sum searches: part %d has another grid than part 1", i+1)
 		case len(p.Correct) == 0:

@@ -101,12 +101,15 @@ type Config struct {
 	Bits            int     `json:"bits,omitempty"` // intrvfl: the rounded readout's width
 	DirectLinks     bool    `json:"direct_links,omitempty"`
 	QuantizedInputs bool    `json:"quantized_inputs,omitempty"`
+	// Solver of the ridge readout (absent: exact; `hdlgen train --solver`).
+	model.Solver
 }
 
 // DescribeConfig describes cfg.
 func DescribeConfig(cfg model.Config) Config {
 	c := Config{Network: string(cfg.Arch), Arch: string(cfg.Arch), N: cfg.N, Lambda: cfg.Lambda,
-		Regularizer: string(cfg.Regularizer), Bits: cfg.ReadoutBits, DirectLinks: cfg.DirectLinks, QuantizedInputs: cfg.QuantizedInputs}
+		Regularizer: string(cfg.Regularizer), Bits: cfg.ReadoutBits, DirectLinks: cfg.DirectLinks, QuantizedInputs: cfg.QuantizedInputs,
+		Solver: cfg.Solver}
 	if c.Regularizer == "" {
 		c.Regularizer = string(model.RegVariance)
 	}
@@ -167,6 +170,9 @@ func (r *Result) Summary() string {
 		fmt.Fprintf(&b, " κ=%d", c.Kappa)
 	}
 	fmt.Fprintf(&b, " (%s penalty", c.Regularizer)
+	if !c.Solver.Exact() {
+		fmt.Fprintf(&b, ", %s solver", c.Solver)
+	}
 	if c.Bits != 0 {
 		fmt.Fprintf(&b, ", %d-bit readout", c.Bits)
 	}
