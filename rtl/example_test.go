@@ -36,5 +36,5 @@ func ExampleGenerate() {
 	// rtl/hdlgen_mac.v
 	// rtl/demo_core.v
 	// rtl/demo_top.v
-	// 30 files, 20 test vectors
+	// 32 files, 20 test vectors
 }
