@@ -126,6 +126,20 @@ func cpuTime(pid int) time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
+// hasChildren reports whether a process has started child processes (verify
+// runs make, Verilator and the compiler while using little CPU itself), from
+// /proc/PID/task/*/children.
+func hasChildren(pid int) bool {
+	// Each thread lists the children it forked: look at all of them.
+	files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && len(bytes.TrimSpace(b)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // signal starts hdlgen, sends sig after delay (see above) and waits (at most hangLimit).
 func (w workspace) signal(sig syscall.Signal, delay time.Duration, args ...string) outcome {
 	w.t.Helper()
@@ -139,8 +153,9 @@ func (w workspace) signal(sig syscall.Signal, delay time.Duration, args ...strin
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	// The signal goes after delay and once the process has run startedCPU of
-	// CPU time (on a loaded machine a second of wall time may pass before the
-	// command has installed its handler), or after startLimit at the latest.
+	// CPU time or started a child (on a loaded machine a second of wall time
+	// may pass before the command has installed its handler), or after
+	// startLimit at the latest.
 	start := time.Now()
 	for ready := false; !ready; {
 		select {
@@ -149,7 +164,8 @@ func (w workspace) signal(sig syscall.Signal, delay time.Duration, args ...strin
 		case <-time.After(pollEvery):
 		}
 		elapsed := time.Since(start)
-		ready = elapsed >= delay && (cpuTime(cmd.Process.Pid) >= startedCPU || elapsed >= startLimit)
+		pid := cmd.Process.Pid
+		ready = elapsed >= delay && (cpuTime(pid) >= startedCPU || hasChildren(pid) || elapsed >= startLimit)
 	}
 	cmd.Process.Signal(sig)
 	select {
@@ -339,6 +355,9 @@ func setupWorkspace(w workspace) {
 	w.must("train", "--data", "iris.csv", "--n", "20", "--seed", "9", "--bits", "5", "-o", "other.json")
 	w.must("train", "--data", "iris.csv", "--n", "4000", "--bits", "5", "-o", "n4000.json")
 	w.must("emit", "q.json", "--vectors", "40", "--parallel", "2", "-o", "hw")
+	// A design of its own for the signal row: verify keeps its builds, so a
+	// row that verified hw first would leave nothing to interrupt.
+	w.copyDir("hw", "hw-sig")
 	w.must("emit", "other.json", "--vectors", "40", "--parallel", "2", "-o", "hw-other")
 	writeSynthetic(t, w.path("big.csv"), 3000, 8)
 	writeCollection(w, "coll", []string{"toy1", "toy2", "toy3"})
@@ -440,7 +459,7 @@ func robustnessRows(w workspace) []robustRow {
 	sig("SIGTERM during size (N up to 2^20)", syscall.SIGTERM, "size.out", "size", "--budget", "3uJ", "--features", "16", "--classes", "4", "--max-n", "1048576")
 	sig("SIGINT during emit (200,000 vectors; rtl.Emit takes no context before the merge)", syscall.SIGINT, "hw200k",
 		"emit", "q.json", "--vectors", "200000", "--parallel", "20", "-o", "hw200k")
-	sig("SIGINT during verify (Verilator build)", syscall.SIGINT, "hw/build/verilator", "verify", "hw", "--steps", "verilator")
+	sig("SIGINT during verify (Verilator build)", syscall.SIGINT, "hw-sig/build/verilator", "verify", "hw-sig", "--steps", "verilator")
 
 	// 3. Sizes beyond the formats' and the machine's limits, before any allocation.
 	add("3", "N beyond model.json's 2^20", "exit 2 naming the limit", func(o outcome) bool { return usage(o, "outside [1, 1048576]") },
