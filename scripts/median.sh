@@ -78,9 +78,9 @@ run "$GO" build -o "$BIN" ./cmd/hdlgen
 
 # 1. Train.
 data=(--data "$UCI121" --dataset pendigits --classes 0,1,2,3)
-run "$BIN" train "${data[@]}" --arch intrvfl --n 512 --kappa 3 --lambda "$LAMBDA_INT" --regularizer "$REGULARIZER" --bits 5 --seed 1 \
+run "$BIN" train "${data[@]}" --arch intrvfl --n 512 --kappa 3 --lambda "$LAMBDA_INT" --regularizer "$REGULARIZER" --bits 5 --seed 1 --holdout 0 \
 	-o "$OUT/intrvfl.json" 2>&1 | tee "$OUT/train_intrvfl.txt"
-run "$BIN" train "${data[@]}" --arch rvfl8 --n 512 --lambda "$LAMBDA_RVFL8" --regularizer "$REGULARIZER" --seed 1 \
+run "$BIN" train "${data[@]}" --arch rvfl8 --n 512 --lambda "$LAMBDA_RVFL8" --regularizer "$REGULARIZER" --seed 1 --holdout 0 \
 	-o "$OUT/rvfl8.json" 2>&1 | tee "$OUT/train_rvfl8.txt"
 
 # 2. Emit (half of the 1000 test vectors are pendigits rows) and verify.
