@@ -529,8 +529,8 @@ func robustnessRows(w workspace) []robustRow {
 		{"--bits 3 --bound 100", []string{"quantize", "f.json", "--bits", "3", "--bound", "100", "-o", "x.json"}, "both given"},
 		{"--population -1", []string{"quantize", "f.json", "--ga", "rounded", "--data", "iris.csv", "--population", "-1", "-o", "x.json"}, "--population -1 outside"},
 		{"--generations -1", []string{"quantize", "f.json", "--ga", "rounded", "--data", "iris.csv", "--generations", "-1", "-o", "x.json"}, "--generations -1 outside"},
-		{"--threads 0", []string{"train", "--data", "iris.csv", "--n", "10", "--threads", "0", "-o", "x.json"}, "--threads 0 outside"},
-		{"--threads -1", []string{"train", "--data", "iris.csv", "--n", "10", "--threads", "-1", "-o", "x.json"}, "--threads -1 outside"},
+		{"--threads 0", []string{"train", "--data", "iris.csv", "--n", "10", "--threads", "0", "-o", "x.json"}, "--workers 0 outside"},
+		{"--threads -1", []string{"train", "--data", "iris.csv", "--n", "10", "--threads", "-1", "-o", "x.json"}, "--workers -1 outside"},
 		{"--lambda 0", []string{"train", "--data", "iris.csv", "--n", "10", "--lambda", "0", "-o", "x.json"}, "--lambda 0"},
 	} {
 		add("8", c.class, "exit 2 naming the range", func(o outcome) bool { return usage(o, c.sub) }, c.args...)
