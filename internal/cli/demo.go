@@ -28,7 +28,7 @@ type demoOptions struct {
 func newDemoCmd(app *App) *cobra.Command {
 	o := &demoOptions{}
 	cmd := &cobra.Command{
-		Use:   "demo [--out DIR]",
+		Use:   "demo [-o DIR]",
 		Short: "The whole flow on the embedded iris data: train → quantise → emit → verify",
 		Long: `Demo runs hdlgen's main job on the iris data embedded in the binary:
   1. train an intRVFL (N=50, κ=3, λ=4, identity ridge penalty λ·I, which rounds
@@ -40,6 +40,8 @@ func newDemoCmd(app *App) *cobra.Command {
   4. verify it: Verilator lint, then the Verilator and Icarus testbenches against the
      Go simulator's expected outputs and cycles.
 The same commands, one by one, are in the README.`,
+		Example: `  hdlgen demo
+  hdlgen demo -o build/demo --parallel 8 --no-verify`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -110,7 +112,7 @@ The same commands, one by one, are in the README.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.out, "out", "build/demo", "output directory")
+	f.StringVarP(&o.out, "out", "o", "build/demo", "output directory")
 	f.IntVar(&o.n, "n", 50, fmt.Sprintf("hidden neurons N (1…%d)", maxDemoN))
 	f.IntVar(&o.kappa, "kappa", 3, fmt.Sprintf("clip threshold κ (1…%d)", model.MaxKappa))
 	f.Float64Var(&o.lambda, "lambda", 4, "ridge regularisation λ (> 0)")

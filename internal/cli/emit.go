@@ -24,6 +24,7 @@ type emitOptions struct {
 	seed          uint64
 	ready         float64
 	data, dataset string
+	labelCol      string
 	force         bool
 	system        string
 	reloadable    bool
@@ -32,7 +33,8 @@ type emitOptions struct {
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
 // that the README's one-by-one commands write the same files as "hdlgen demo".
-const defaultVectorSeed = 1
+// It is the default of every seed flag (defaultSeed).
+const defaultVectorSeed = defaultSeed
 
 func newEmitCmd(app *App) *cobra.Command {
 	o := &emitOptions{}
@@ -68,7 +70,8 @@ Then run "hdlgen verify DIR".`,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), app, args[0]) },
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.out, "output", "o", "", "design directory to write")
+	f.StringVarP(&o.out, "out", "o", "", "design directory to write")
+	hiddenAlias(f, "output", "out")
 	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock (1…N)")
 	f.BoolVar(&o.axis, "axis", false, "also emit the AXI4-Stream wrapper")
 	f.StringVar(&o.system, "system", "", "also emit a system top: zynq (AXI DMA streams and AXI4-Lite registers)")
@@ -79,8 +82,9 @@ Then run "hdlgen verify DIR".`,
 	f.Float64Var(&o.ready, "ready", rtl.DefaultReadyProbability, "probability that out_ready is 1 in a cycle, in (0, 1] (1: no back-pressure)")
 	f.StringVar(&o.data, "data", "", "draw half of the random vectors from these rows (CSV, collection folder with --dataset, or example:NAME)")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside a collection folder")
+	f.StringVar(&o.labelCol, "label-column", "", "--data CSV: the class label column, a header name or a 1-based number (default: the last column)")
 	f.BoolVar(&o.force, "force", false, "replace a non-empty DIR that hdlgen did not write")
-	_ = cmd.MarkFlagRequired("output")
+	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
 
@@ -125,7 +129,7 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 		ReadyProbability: o.ready, Force: o.force, System: o.system, ReloadableReadout: o.reloadable,
 		SystemNoScores: o.noScores}
 	if o.data != "" {
-		d, err := loadLabelled(o.data, o.dataset)
+		d, err := loadLabelledColumn(o.data, o.dataset, o.labelCol)
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,7 @@ type heldOutOptions struct {
 
 func (h *heldOutOptions) bind(f *pflag.FlagSet) {
 	f.Float64Var(&h.holdout, "holdout", DefaultHoldout, "share of each class's rows held out for validation (stratified, drawn from --split-seed; 0: fit on all rows and report no held-out accuracy)")
-	f.Uint64Var(&h.splitSeed, "split-seed", 0, "seed of the held-out split")
+	f.Uint64Var(&h.splitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.StringVar(&h.test, "test", "", "a separate labelled CSV to validate on instead of a held-out share (same columns)")
 	f.StringVar(&h.labelCol, "label-column", "", "CSV: the class label column, a header name or a 1-based number (default: the last column)")
 }

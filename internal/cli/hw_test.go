@@ -65,7 +65,7 @@ func TestStudy(t *testing.T) {
 }
 
 func TestSizeCommand(t *testing.T) {
-	code, out, errs := runCmd(t, newSizeCmd, "size", "--budget", "3.2uJ", "--features", "16", "--classes", "4", "--arch", "intrvfl", "--json")
+	code, out, errs := runCmd(t, newSizeCmd, "size", "--budget", "3.2uJ", "--features", "16", "--num-classes", "4", "--arch", "intrvfl", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -76,7 +76,7 @@ func TestSizeCommand(t *testing.T) {
 	if sz.N < 1 || sz.P < 1 || sz.Estimate.BudgetedJ > 3.2e-6 {
 		t.Errorf("sizing %+v does not fit 3.2 µJ", sz)
 	}
-	code, out, _ = runCmd(t, newSizeCmd, "size", "--budget", "3200nJ", "--features", "16", "--classes", "4", "--arch", "intrvfl")
+	code, out, _ = runCmd(t, newSizeCmd, "size", "--budget", "3200nJ", "--features", "16", "--num-classes", "4", "--arch", "intrvfl")
 	if code != 0 || !strings.Contains(out, "N = ") || !strings.Contains(out, "energy per classification") {
 		t.Errorf("text output: exit %d\n%s", code, out)
 	}
@@ -88,13 +88,13 @@ func TestSizeCommandErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--budget", "3.2", "--features", "16", "--classes", "4"}, exitUsage, "no unit"},
-		{[]string{"--budget", "-1uJ", "--features", "16", "--classes", "4"}, exitUsage, "finite value > 0"},
-		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "4", "--arch", "rvfl"}, exitUsage, "want intrvfl or rvfl8"},
-		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "1"}, exitUsage, "--classes 1 outside [2, 4096]"},
-		{[]string{"--budget", "3uJ", "--features", "16", "--classes", "4", "--bits", "1"}, exitUsage, "readout bits"},
-		{[]string{"--budget", "1pJ", "--features", "16", "--classes", "4"}, exitError, "smallest achievable"},
-		{[]string{"--features", "16", "--classes", "4"}, exitUsage, `"budget" not set`},
+		{[]string{"--budget", "3.2", "--features", "16", "--num-classes", "4"}, exitUsage, "no unit"},
+		{[]string{"--budget", "-1uJ", "--features", "16", "--num-classes", "4"}, exitUsage, "finite value > 0"},
+		{[]string{"--budget", "3uJ", "--features", "16", "--num-classes", "4", "--arch", "rvfl"}, exitUsage, "want intrvfl or rvfl8"},
+		{[]string{"--budget", "3uJ", "--features", "16", "--num-classes", "1"}, exitUsage, "--num-classes 1 outside [2, 4096]"},
+		{[]string{"--budget", "3uJ", "--features", "16", "--num-classes", "4", "--bits", "1"}, exitUsage, "readout bits"},
+		{[]string{"--budget", "1pJ", "--features", "16", "--num-classes", "4"}, exitError, "smallest achievable"},
+		{[]string{"--features", "16", "--num-classes", "4"}, exitUsage, `"budget" not set`},
 	}
 	for _, tc := range tests {
 		code, _, errs := runCmd(t, newSizeCmd, append([]string{"size"}, tc.args...)...)

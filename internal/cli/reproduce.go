@@ -83,7 +83,7 @@ so a changed dataset is computed again, not reused.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder")
-	f.StringVar(&o.out, "out", "results/uci121", "output folder")
+	f.StringVarP(&o.out, "out", "o", "results/uci121", "output folder")
 	f.StringVar(&o.datasets, "datasets", "", "comma-separated subset of datasets (default: all)")
 	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
 	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), retune (λ re-chosen for the integer readout, needs them too), budget (Fig. 7)")

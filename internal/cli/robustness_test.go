@@ -455,8 +455,8 @@ func robustnessRows(w workspace) []robustRow {
 		"--generations", "1000000000", "--patience", "0", "-o", "ga1.json")
 	sig("SIGTERM during the random GA", syscall.SIGTERM, "ga2.json", "quantize", "f.json", "--bits", "3", "--ga", "random", "--data", "iris.csv",
 		"--generations", "1000000000", "--patience", "0", "-o", "ga2.json")
-	sig("SIGINT during training (3000 rows, N=6000)", syscall.SIGINT, "big.json", "train", "--data", "big.csv", "--n", "6000", "--threads", "1", "-o", "big.json")
-	sig("SIGTERM during size (N up to 2^20)", syscall.SIGTERM, "size.out", "size", "--budget", "3uJ", "--features", "16", "--classes", "4", "--max-n", "1048576")
+	sig("SIGINT during training (3000 rows, N=6000)", syscall.SIGINT, "big.json", "train", "--data", "big.csv", "--n", "6000", "--workers", "1", "-o", "big.json")
+	sig("SIGTERM during size (N up to 2^20)", syscall.SIGTERM, "size.out", "size", "--budget", "3uJ", "--features", "16", "--num-classes", "4", "--max-n", "1048576")
 	sig("SIGINT during emit (200,000 vectors; rtl.Emit takes no context before the merge)", syscall.SIGINT, "hw200k",
 		"emit", "q.json", "--vectors", "200000", "--parallel", "20", "-o", "hw200k")
 	sig("SIGINT during verify (Verilator build)", syscall.SIGINT, "hw-sig/build/verilator", "verify", "hw-sig", "--steps", "verilator")
@@ -473,7 +473,7 @@ func robustnessRows(w workspace) []robustRow {
 	add("3", "GA population 10^6", "exit 2 naming the limit", func(o outcome) bool { return usage(o, "outside [2, 65536]") },
 		"quantize", "f.json", "--ga", "rounded", "--data", "iris.csv", "--population", "1000000", "-o", "x.json")
 	add("3", "sizer N up to 10^8", "exit 2 naming the limit", func(o outcome) bool { return usage(o, "outside [1, 1048576]") },
-		"size", "--budget", "3uJ", "--features", "16", "--classes", "4", "--max-n", "100000000")
+		"size", "--budget", "3uJ", "--features", "16", "--num-classes", "4", "--max-n", "100000000")
 	add("3", "demo N = 10^5", "exit 2 naming the limit", func(o outcome) bool { return usage(o, "outside [1, 4096]") },
 		"demo", "--n", "100000", "--out", "x")
 
@@ -523,14 +523,14 @@ func robustnessRows(w workspace) []robustRow {
 		{"--ready 0", []string{"emit", "q.json", "--ready", "0", "-o", "x"}, "--ready 0 outside (0, 1]"},
 		{"--vectors 0", []string{"emit", "q.json", "--vectors", "0", "-o", "x"}, "--vectors 0 outside"},
 		{"emit --parallel 0", []string{"emit", "q.json", "--parallel", "0", "-o", "x"}, "--parallel 0 outside"},
-		{"sim --parallel 0", []string{"sim", "q.json", "--input", "iris.csv", "--parallel", "0"}, "--parallel 0 outside"},
+		{"sim --parallel 0", []string{"sim", "q.json", "--data", "iris.csv", "--parallel", "0"}, "--parallel 0 outside"},
 		{"power --parallel 0", []string{"power", "q.json", "--parallel", "0"}, "--parallel 0"},
 		{"--bound 0", []string{"quantize", "f.json", "--bound", "0", "-o", "x.json"}, "--bound 0 outside"},
 		{"--bits 3 --bound 100", []string{"quantize", "f.json", "--bits", "3", "--bound", "100", "-o", "x.json"}, "both given"},
 		{"--population -1", []string{"quantize", "f.json", "--ga", "rounded", "--data", "iris.csv", "--population", "-1", "-o", "x.json"}, "--population -1 outside"},
 		{"--generations -1", []string{"quantize", "f.json", "--ga", "rounded", "--data", "iris.csv", "--generations", "-1", "-o", "x.json"}, "--generations -1 outside"},
-		{"--threads 0", []string{"train", "--data", "iris.csv", "--n", "10", "--threads", "0", "-o", "x.json"}, "--threads 0 outside"},
-		{"--threads -1", []string{"train", "--data", "iris.csv", "--n", "10", "--threads", "-1", "-o", "x.json"}, "--threads -1 outside"},
+		{"--workers 0", []string{"train", "--data", "iris.csv", "--n", "10", "--workers", "0", "-o", "x.json"}, "--workers 0 outside"},
+		{"--workers -1", []string{"train", "--data", "iris.csv", "--n", "10", "--workers", "-1", "-o", "x.json"}, "--workers -1 outside"},
 		{"--lambda 0", []string{"train", "--data", "iris.csv", "--n", "10", "--lambda", "0", "-o", "x.json"}, "--lambda 0"},
 	} {
 		add("8", c.class, "exit 2 naming the range", func(o outcome) bool { return usage(o, c.sub) }, c.args...)

@@ -129,7 +129,7 @@ the rounded one (docs/semantics.md).`,
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside the collection")
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl, rvfl, rvfl-qin (quantised inputs), rvfl-direct (direct links) or rvfl8")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper (the protocol's), wide (the paper's with λ up to 2^15) or small (N ∈ {50,100,150}, λ ∈ 2^{−2,0,2}, κ ∈ {1,3}; for quick tests)")
-	f.Uint64Var(&o.seed, "seed", 0, "seed of the networks scored in the search (CSV: the first of --seeds)")
+	f.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the networks scored in the search (CSV: the first of --seeds)")
 	f.IntVar(&o.seeds, "seeds", 1, "CSV: number of network seeds scored on every split (--seed …)")
 	f.StringVar(&o.reg, "regularizer", "", "ridge penalty: variance (λ·diag(var H), the authors' form; the collection's default) or identity (λ·I; a CSV's default)")
 	f.BoolVar(&o.json, "json", false, "print the result as JSON")
@@ -259,17 +259,19 @@ type csvOptions struct {
 	holdout   float64
 	splitSeed uint64
 	out       string
+	labelCol  string
 }
 
 // csvFlagNames are the flags csvOptions binds.
-var csvFlagNames = []string{"test", "folds", "holdout", "split-seed", "out"}
+var csvFlagNames = []string{"test", "folds", "holdout", "split-seed", "out", "label-column"}
 
 func (c *csvOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&c.test, "test", "", "CSV: a separate test file (same columns), for the final accuracy only")
 	f.IntVar(&c.folds, "folds", tune.DefaultFolds, "CSV: validate by stratified k-fold cross-validation with this many folds")
 	f.Float64Var(&c.holdout, "holdout", 0, "CSV: validate on one stratified holdout split of this share of the rows instead of k-fold (0 < share < 1)")
-	f.Uint64Var(&c.splitSeed, "split-seed", 0, "CSV: seed of the validation split")
+	f.Uint64Var(&c.splitSeed, "split-seed", defaultSeed, "CSV: seed of the validation split")
 	f.StringVarP(&c.out, "out", "o", "", "CSV: write the result as a JSON document to this file (atomically)")
+	f.StringVar(&c.labelCol, "label-column", "", "CSV: the class label column of --data and --test, a header name or a 1-based number (default: the last column)")
 }
 
 // task loads the CSV files and splits the training rows; res is the result
@@ -283,7 +285,7 @@ func (c *csvOptions) task(cmd *cobra.Command, app *App, data string, seeds []uin
 		return nil, nil, usagef("--folds/--holdout: %v", err)
 	}
 	res := &tune.Result{Format: tune.FormatVersion, Validation: tune.DescribeValidation(v, seeds)}
-	train, info, err := loadCSV(data)
+	train, info, err := loadCSV(data, c.labelCol)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -291,7 +293,7 @@ func (c *csvOptions) task(cmd *cobra.Command, app *App, data string, seeds []uin
 	var test *dataset.Dataset
 	if c.test != "" {
 		var ti tune.DataInfo
-		if test, ti, err = loadCSV(c.test); err != nil {
+		if test, ti, err = loadCSV(c.test, c.labelCol); err != nil {
 			return nil, nil, fmt.Errorf("--test: %w", err)
 		}
 		res.Test = &ti
@@ -308,9 +310,10 @@ func (c *csvOptions) task(cmd *cobra.Command, app *App, data string, seeds []uin
 }
 
 // loadCSV loads labelled data from a CSV file or an embedded example and
-// describes it (with the SHA-256 of a file's bytes).
-func loadCSV(path string) (*dataset.Dataset, tune.DataInfo, error) {
-	d, err := loadLabelled(path, "")
+// describes it (with the SHA-256 of a file's bytes); labelCol is
+// --label-column ("" the last column).
+func loadCSV(path, labelCol string) (*dataset.Dataset, tune.DataInfo, error) {
+	d, err := loadLabelledColumn(path, "", labelCol)
 	if err != nil {
 		return nil, tune.DataInfo{}, err
 	}

@@ -126,8 +126,8 @@ func TestSignalStopsLongCommands(t *testing.T) {
 		{"quantize --ga random, SIGTERM", syscall.SIGTERM, ga("random")},
 		// N = 6000 on 3000 rows: a 3000×3000 dual system built from a
 		// 3000×6000 activation matrix, many seconds of work.
-		{"train, SIGINT", syscall.SIGINT, []string{"train", "--data", big, "--n", "6000", "--threads", "1", "-o", filepath.Join(dir, "big.json")}},
-		{"train, SIGTERM", syscall.SIGTERM, []string{"train", "--data", big, "--n", "6000", "--threads", "1", "-o", filepath.Join(dir, "big2.json")}},
+		{"train, SIGINT", syscall.SIGINT, []string{"train", "--data", big, "--n", "6000", "--workers", "1", "-o", filepath.Join(dir, "big.json")}},
+		{"train, SIGTERM", syscall.SIGTERM, []string{"train", "--data", big, "--n", "6000", "--workers", "1", "-o", filepath.Join(dir, "big2.json")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -164,8 +164,8 @@ func TestCanceledContext(t *testing.T) {
 		{"quantize", m, "--bits", "4", "--ga", "rounded", "--data", "example:iris", "-o", out},
 		{"emit", m, "-o", out},
 		{"predict", m, "--data", iris},
-		{"sim", m, "--input", iris},
-		{"size", "--budget", "3uJ", "--features", "16", "--classes", "4"},
+		{"sim", m, "--data", iris},
+		{"size", "--budget", "3uJ", "--features", "16", "--num-classes", "4"},
 		{"verify", hw, "--steps", "model"},
 		{"demo", "--out", out, "--no-verify"},
 	}

@@ -3,17 +3,22 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/rtl/sim"
 )
 
 type simOptions struct {
-	input      string
+	data       string
+	labelCol   string
 	parallel   int
 	levels     bool
 	byPosition bool
@@ -22,7 +27,7 @@ type simOptions struct {
 func newSimCmd(app *App) *cobra.Command {
 	o := &simOptions{}
 	cmd := &cobra.Command{
-		Use:   "sim model.json --input FILE.csv [--parallel P]",
+		Use:   "sim model.json|DIR --data FILE.csv [--parallel P] [--label-column NAME|INDEX]",
 		Short: "Run the cycle-accurate Go simulator of the emitted hardware on input rows",
 		Long: `Sim runs rtl/sim, the golden cycle-accurate model of the design "hdlgen emit"
 writes, on each row of FILE.csv and prints the class name, the integer scores and
@@ -30,33 +35,121 @@ the latency in cycles: exactly what the Verilog computes. The rows hold raw
 features (normalised and converted to levels, or 8-bit codes for an rvfl8, as the
 host would do), or with --levels the hardware inputs themselves. Columns are
 matched to the model's feature names as in "hdlgen predict" (or read in file order
-with --by-position).`,
-		Example: `  hdlgen sim iris-5bit.json --input examples/iris.csv --parallel 4`,
-		Args:    cobra.ExactArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return o.run(cmd.Context(), app, args[0]) },
+with --by-position). A label column is ignored: the training data's label name
+(last column), or the column --label-column names (a header name or a 1-based
+number, as in "hdlgen train").
+
+Given a design directory written by "hdlgen emit" instead of a model.json, sim
+reads DIR/model.json and the design's P and pipeline rules from DIR/design.json,
+so "hdlgen sim DIR --data FILE.csv" gives the numbers of the design itself
+(--parallel, when given, must agree with the design's P).`,
+		Example: `  hdlgen sim iris-5bit.json --data examples/iris.csv --parallel 4
+  hdlgen sim hw --data examples/iris.csv
+  hdlgen sim iris-5bit.json --data labelled.csv --label-column species`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd.Context(), app, args[0], cmd.Flags().Changed("parallel"))
+		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.input, "input", "", "CSV file with the rows (a label column in last place is ignored)")
-	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock (1…N)")
+	f.StringVar(&o.data, "data", "", "CSV file with the rows (a label column is ignored)")
+	hiddenAlias(f, "input", "data")
+	f.StringVar(&o.labelCol, "label-column", "", "the CSV's label column, a header name or a 1-based number (default: the training data's label name, if present)")
+	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock (1…N; default: a design directory's P, else 1)")
 	f.BoolVar(&o.levels, "levels", false, "the rows are hardware inputs (levels 0…N, or 8-bit codes), not raw features")
 	f.BoolVar(&o.byPosition, "by-position", false, byPositionHelp)
-	_ = cmd.MarkFlagRequired("input")
+	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
 
-func (o *simOptions) run(ctx context.Context, app *App, modelPath string) error {
+// designRules are the fields of an emitted DIR/design.json that, with
+// DIR/model.json, give the design's plan (as verify's model step reads them).
+type designRules struct {
+	P          int  `json:"p"`
+	Adder      int  `json:"adder_levels_per_stage"`
+	Argmax     int  `json:"argmax_levels_per_stage"`
+	Reloadable bool `json:"reloadable_readout"`
+}
+
+// loadSimTarget reads the model and plan options of arg: a model.json (P from
+// --parallel) or a design directory written by "hdlgen emit" (its model.json
+// and the P and pipeline rules of its design.json; an explicit --parallel
+// must agree).
+func (o *simOptions) loadSimTarget(arg string, parallelGiven bool) (*model.Model, plan.Options, error) {
+	st, err := os.Stat(arg)
+	if err != nil {
+		return nil, plan.Options{}, fmt.Errorf("sim: %s is neither a model.json nor a design directory: %w", arg, err)
+	}
+	if !st.IsDir() {
+		m, err := model.ReadFile(arg)
+		if err != nil {
+			return nil, plan.Options{}, fmt.Errorf("sim: %s is neither a model.json nor a design directory: %w", arg, err)
+		}
+		return m, plan.Options{Parallel: o.parallel}, nil
+	}
+	modelPath, designPath := filepath.Join(arg, "model.json"), filepath.Join(arg, "design.json")
 	m, err := model.ReadFile(modelPath)
+	if err != nil {
+		return nil, plan.Options{}, fmt.Errorf("sim: %s is not a design directory written by hdlgen emit (no readable %s): %w", arg, modelPath, err)
+	}
+	b, err := os.ReadFile(designPath)
+	if err != nil {
+		return nil, plan.Options{}, fmt.Errorf("sim: %s is not a design directory written by hdlgen emit: %w", arg, err)
+	}
+	var r designRules
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, plan.Options{}, fmt.Errorf("sim: %s: %w", designPath, err)
+	}
+	if r.P < 1 {
+		return nil, plan.Options{}, fmt.Errorf("sim: %s has no P (\"p\": %d)", designPath, r.P)
+	}
+	if parallelGiven && o.parallel != r.P {
+		return nil, plan.Options{}, usagef("--parallel %d disagrees with the design's P = %d (%s); leave --parallel out to simulate the design", o.parallel, r.P, designPath)
+	}
+	o.parallel = r.P
+	return m, plan.Options{Parallel: r.P, AdderLevelsPerStage: r.Adder, ArgmaxLevelsPerStage: r.Argmax, ReloadableReadout: r.Reloadable}, nil
+}
+
+// simRows reads the rows of --data in the model's feature order: with
+// --label-column through the labelled-CSV reader of train (the label column
+// dropped), else as predict does.
+func (o *simOptions) simRows(m *model.Model) (*dataset.Dataset, error) {
+	if o.labelCol == "" {
+		return loadFeatures(m, o.data, o.byPosition)
+	}
+	d, err := loadLabelledColumn(o.data, "", o.labelCol)
+	if err != nil {
+		return nil, err
+	}
+	want := &dataset.Dataset{FeatureNames: m.FeatureNames}
+	if o.byPosition || len(m.FeatureNames) != m.K() {
+		want.FeatureNames = d.FeatureNames
+	}
+	if d.K() != m.K() {
+		return nil, fmt.Errorf("%s has %d feature columns besides the label, the model expects %d", o.data, d.K(), m.K())
+	}
+	// The classes need not be the model's: keep the file's, so matchColumns
+	// only reorders the features.
+	want.ClassNames = d.ClassNames
+	if d, err = matchColumns(want, d); err != nil {
+		return nil, fmt.Errorf("%s: %w (--by-position reads the columns in file order)", o.data, err)
+	}
+	return d, nil
+}
+
+func (o *simOptions) run(ctx context.Context, app *App, arg string, parallelGiven bool) error {
+	m, popt, err := o.loadSimTarget(arg, parallelGiven)
 	if err != nil {
 		return err
 	}
 	if err := inRange("--parallel", o.parallel, 1, m.N()); err != nil {
 		return err
 	}
-	core, err := sim.NewFromModel(m, plan.Options{Parallel: o.parallel})
+	core, err := sim.NewFromModel(m, popt)
 	if err != nil {
 		return err
 	}
-	d, err := loadFeatures(m, o.input, o.byPosition)
+	d, err := o.simRows(m)
 	if err != nil {
 		return err
 	}
@@ -68,11 +161,11 @@ func (o *simOptions) run(ctx context.Context, app *App, modelPath string) error 
 		}
 		in, err := o.hardwareInputs(core, d.Row(r))
 		if err != nil {
-			return fmt.Errorf("%s row %d: %w", o.input, r+1, err)
+			return fmt.Errorf("%s row %d: %w", o.data, r+1, err)
 		}
 		class, scores, latency, err := core.Classify(in)
 		if err != nil {
-			return fmt.Errorf("%s row %d: %w", o.input, r+1, err)
+			return fmt.Errorf("%s row %d: %w", o.data, r+1, err)
 		}
 		fmt.Fprintf(w, "%s", m.ClassNames[class])
 		for _, s := range scores {

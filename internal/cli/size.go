@@ -13,6 +13,7 @@ import (
 )
 
 type sizeOptions struct {
+	model    string
 	budget   string
 	features int
 	classes  int
@@ -30,7 +31,7 @@ type sizeOptions struct {
 func newSizeCmd(app *App) *cobra.Command {
 	o := &sizeOptions{}
 	cmd := &cobra.Command{
-		Use:   "size --budget ENERGY --features K --classes L --arch intrvfl|rvfl8 [--kappa K --bits B] [--json]",
+		Use:   "size --budget ENERGY (--model model.json | --features K --num-classes L --arch intrvfl|rvfl8 [--kappa K --bits B]) [--json]",
 		Short: "Find the largest network whose energy per classification fits a budget",
 		Long: `Size returns the largest number of hidden neurons N (1 ≤ N ≤ --max-n, 4096 by
 default) whose design fits the xc7z020 and whose energy per classification is
@@ -46,16 +47,25 @@ The default, the declared width, is the upper bound the calibration measures.
 The budget constrains the dynamic energy per classification by default
 (--budget-on total adds the PL static energy over the latency). Energies take a
 unit: 3.2uJ, 3.2µJ, 3200nJ, 0.0032mJ, 3.2e-6J. A budget below the smallest
-achievable energy is an error that names that energy.`,
-		Example: `  hdlgen size --budget 3.2uJ --features 16 --classes 4 --arch intrvfl --kappa 3 --bits 5
-  hdlgen size --budget 3200nJ --features 16 --classes 4 --arch rvfl8 --json`,
+achievable energy is an error that names that energy.
+
+With --model model.json the network type, K, L, κ and the readout bits come from
+the model (an intRVFL needs its integer readout: quantize first), and --eff-bits
+defaults to the effective width of its readout codes, as in "hdlgen power
+model.json". A flag given as well must agree with the model; one that does not is
+an error naming both values.`,
+		Example: `  hdlgen size --budget 3.2uJ --features 16 --num-classes 4 --arch intrvfl --kappa 3 --bits 5
+  hdlgen size --budget 3200nJ --features 16 --num-classes 4 --arch rvfl8 --json
+  hdlgen size --budget 3.2uJ --model iris-5bit.json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context(), app) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context(), app, cmd.Flags().Changed) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.budget, "budget", "", "energy per classification, with a unit (e.g. 3.2uJ)")
+	f.StringVar(&o.model, "model", "", "take the network type, K, L, κ, bits (and --eff-bits' default) from this model.json")
 	f.IntVar(&o.features, "features", 0, "K, input features")
-	f.IntVar(&o.classes, "classes", 0, "L, classes")
+	f.IntVar(&o.classes, "num-classes", 0, "L, the number of classes")
+	hiddenAlias(f, "classes", "num-classes")
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl or rvfl8")
 	f.IntVar(&o.kappa, "kappa", 3, "intRVFL clip threshold κ")
 	f.IntVar(&o.bits, "bits", 5, "intRVFL readout bits")
@@ -65,13 +75,59 @@ achievable energy is an error that names that energy.`,
 	f.Float64Var(&o.toggle, "toggle", power.DefaultToggle, "average toggle rate of data signals, in (0, 1]")
 	f.StringVar(&o.budgetOn, "budget-on", string(power.BudgetDynamic), "energy the budget constrains: dynamic or total (dynamic + PL static)")
 	f.BoolVar(&o.json, "json", false, "print the answer as JSON")
-	for _, name := range []string{"budget", "features", "classes"} {
-		_ = cmd.MarkFlagRequired(name)
-	}
+	_ = cmd.MarkFlagRequired("budget")
 	return cmd
 }
 
-func (o *sizeOptions) run(ctx context.Context, app *App) error {
+// fromModel sets the shape flags from --model, refusing a flag given
+// explicitly (changed) that disagrees with the model.
+func (o *sizeOptions) fromModel(changed func(string) bool) error {
+	m, err := model.ReadFile(o.model)
+	if err != nil {
+		return fmt.Errorf("size: --model: %w", err)
+	}
+	bits := 0
+	switch {
+	case m.Readout != nil:
+		bits = m.Readout.Bits
+	case m.Arch() == model.IntRVFL:
+		return usagef("--model %s has a float readout: size needs the integer one (hdlgen quantize %s --bits B)", o.model, o.model)
+	}
+	type fact struct {
+		flag, what string
+		given      *int
+		model      int
+	}
+	facts := []fact{
+		{"features", "K", &o.features, m.K()},
+		{"num-classes", "L", &o.classes, m.L()},
+		{"kappa", "κ", &o.kappa, m.Kappa()},
+		{"bits", "readout bits", &o.bits, bits},
+	}
+	for _, f := range facts {
+		if changed(f.flag) && *f.given != f.model {
+			return usagef("--%s %d disagrees with --model %s: its %s is %d", f.flag, *f.given, o.model, f.what, f.model)
+		}
+		*f.given = f.model
+	}
+	if changed("arch") && model.Arch(o.arch) != m.Arch() {
+		return usagef("--arch %s disagrees with --model %s: it is an %s", o.arch, o.model, m.Arch())
+	}
+	o.arch = string(m.Arch())
+	if !changed("eff-bits") && m.Readout != nil {
+		o.effBits = power.EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
+	}
+	return nil
+}
+
+func (o *sizeOptions) run(ctx context.Context, app *App, changed func(string) bool) error {
+	if o.model != "" {
+		if err := o.fromModel(changed); err != nil {
+			return err
+		}
+	} else if !changed("features") || !changed("num-classes") {
+		return usagef("size needs --model model.json, or --features K and --num-classes L")
+	}
 	budget, err := power.ParseEnergy(o.budget)
 	if err != nil {
 		return usagef("--budget: %v", err)
@@ -83,7 +139,7 @@ func (o *sizeOptions) run(ctx context.Context, app *App) error {
 	if err := inRange("--features", o.features, 1, model.MaxFeatures); err != nil {
 		return err
 	}
-	if err := inRange("--classes", o.classes, 2, model.MaxClasses); err != nil {
+	if err := inRange("--num-classes", o.classes, 2, model.MaxClasses); err != nil {
 		return err
 	}
 	if err := inRange("--max-n", o.maxN, 1, model.MaxHidden); err != nil {

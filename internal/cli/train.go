@@ -67,16 +67,16 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	f.IntVar(&o.n, "n", 0, fmt.Sprintf("hidden neurons N (1…%d)", model.MaxHidden))
 	f.Float64Var(&o.lambda, "lambda", 1, "ridge regularisation λ")
 	f.IntVar(&o.kappa, "kappa", 3, fmt.Sprintf("intRVFL clip threshold κ (1…%d)", model.MaxKappa))
-	f.Uint64Var(&o.seed, "seed", 0, "random seed of the hidden layer")
+	f.Uint64Var(&o.seed, "seed", defaultSeed, "random seed of the hidden layer")
 	f.StringVar(&o.regularizer, "regularizer", string(model.RegIdentity), "ridge penalty: identity (λ·I, rounds well to integer readouts) or variance (λ·diag(var H), the authors' form)")
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: also store a rounded integer readout of this many bits (2…16)")
 	f.BoolVar(&o.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&o.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels like the density encoding")
-	f.IntVar(&o.threads, "threads", 2, fmt.Sprintf("threads for the linear algebra (1…%d)", maxThreads))
+	f.IntVar(&o.threads, "workers", 2, fmt.Sprintf("CPU workers (goroutines) of the linear algebra (1…%d)", maxThreads))
+	hiddenAlias(f, "threads", "workers")
 	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
 	f.StringVarP(&o.out, "out", "o", "", "model.json to write")
-	f.StringVar(&o.out, "output", "", "the older spelling of --out")
-	_ = f.MarkHidden("output")
+	hiddenAlias(f, "output", "out")
 	o.held.bind(f)
 	o.solver.add(f)
 	for _, name := range []string{"data", "n"} {
@@ -114,7 +114,7 @@ func (o *trainOptions) config() (model.Config, error) {
 	if arch != model.RVFL && (o.directLinks || o.quantInputs) {
 		return model.Config{}, usagef("--direct-links and --quantized-inputs apply to --arch rvfl")
 	}
-	if err := inRange("--threads", o.threads, 1, maxThreads); err != nil {
+	if err := inRange("--workers", o.threads, 1, maxThreads); err != nil {
 		return model.Config{}, err
 	}
 	sv, err := o.solver.solver()
@@ -125,7 +125,7 @@ func (o *trainOptions) config() (model.Config, error) {
 		DirectLinks: o.directLinks, QuantizedInputs: o.quantInputs, ReadoutBits: o.bits, Threads: o.threads}, nil
 }
 
-// maxThreads bounds --threads (goroutines of the linear algebra).
+// maxThreads bounds --workers (goroutines of the linear algebra).
 const maxThreads = 256
 
 func (o *trainOptions) run(ctx context.Context, app *App, fl *pflag.FlagSet) error {

@@ -14,9 +14,10 @@ const Version = "0.1.0"
 
 func newVersionCmd(app *App) *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the hdlgen version and the model.json format version",
-		Args:  cobra.NoArgs,
+		Use:     "version",
+		Short:   "Print the hdlgen version and the model.json format version",
+		Example: "  hdlgen version",
+		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			rev := ""
 			if bi, ok := debug.ReadBuildInfo(); ok {

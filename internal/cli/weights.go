@@ -40,9 +40,10 @@ the same data with the same --n, --kappa and --seed and another --lambda or
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.design, "design", "", "design directory written by hdlgen emit --system zynq --reloadable-readout")
-	f.StringVarP(&o.out, "output", "o", "", "readout image to write")
+	f.StringVarP(&o.out, "out", "o", "", "readout image to write")
+	hiddenAlias(f, "output", "out")
 	_ = cmd.MarkFlagRequired("design")
-	_ = cmd.MarkFlagRequired("output")
+	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
 
