@@ -40,7 +40,7 @@ type Options struct {
 	Holdout     float64 // share of each class held out (default 0.25)
 	SplitSeed   uint64  // seed of the held-out split
 	Seed        uint64  // seed of the network
-	Grid        string  // search grid: small, paper or wide (default paper)
+	Grid        string  // search grid: small, paper or wide (default wide)
 	Folds       int     // search: k of k-fold on the training share (default 4)
 	Vectors     int     // test vectors of emit (default 1000)
 	VerifySteps string  // verify --steps ("" all)
@@ -60,7 +60,7 @@ func (o *Options) defaults() {
 		o.Holdout = 0.25
 	}
 	if o.Grid == "" {
-		o.Grid = "paper"
+		o.Grid = "wide"
 	}
 	if o.Folds == 0 {
 		o.Folds = tune.DefaultFolds

@@ -54,7 +54,7 @@ stderr, each step's own output to DIR/logs/. DIR/REPORT.html is the same report
 as a page, with the confusion matrix drawn in DIR/confusion.svg; DIR/hw gets a
 README.md.`,
 		Example: `  hdlgen build --data examples/sensors.csv --label-column condition -o build/sensors
-  hdlgen build --data mine.csv -o build/mine --bits 4 --parallel 8 --grid wide
+  hdlgen build --data mine.csv -o build/mine --bits 4 --parallel 8 --grid paper
   hdlgen build --data mine.csv -o build/mine --latency-us 1 --budget 50nJ`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return b.run(cmd, app) },
@@ -72,7 +72,7 @@ README.md.`,
 	f.Float64Var(&o.Holdout, "holdout", DefaultHoldout, "share of each class's rows held out (0 < share < 1)")
 	f.Uint64Var(&o.SplitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", defaultSeed, "seed of the network")
-	f.StringVar(&o.Grid, "grid", "paper", "search grid: paper, wide or small (quick)")
+	f.StringVar(&o.Grid, "grid", "wide", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), paper or small (quick)")
 	f.IntVar(&o.Folds, "folds", 4, "search: k of the stratified k-fold on the training rows")
 	f.IntVar(&o.Vectors, "vectors", 1000, "test vectors of the design")
 	f.StringVar(&o.VerifySteps, "verify-steps", "", "verify only these steps (model, lint, verilator, icarus; default all)")
