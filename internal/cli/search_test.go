@@ -190,3 +190,36 @@ func TestCSVUsageErrorsExitTwo(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchGridDefault: a CSV search scored by the rounded readout (--bits)
+// uses the wide grid unless --grid is given; without --bits the paper's grid.
+func TestSearchGridDefault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scores the wide grid on a small file (seconds)")
+	}
+	dir := t.TempDir()
+	data := noisyCSV(t, dir, "d.csv", 40, 3, 0.1, 3)
+	cases := []struct {
+		name  string
+		extra []string
+		want  string
+	}{
+		{"bits", []string{"--bits", "5"}, "wide"},
+		{"bits and grid", []string{"--bits", "5", "--grid", "small"}, "small"},
+		{"float readout", nil, "paper"},
+	}
+	for _, c := range cases {
+		args := append([]string{"search", "--data", data, "--folds", "2", "--json"}, c.extra...)
+		code, out, errs := run(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+		}
+		var s tune.Result
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Search.Grid != c.want {
+			t.Errorf("%s: grid %q, want %q", c.name, s.Search.Grid, c.want)
+		}
+	}
+}
