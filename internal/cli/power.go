@@ -35,6 +35,8 @@ type powerOptions struct {
 	medianPs  string
 	medianR8  string
 	reg       string
+	activity  bool
+	actVecs   int
 }
 
 func newPowerCmd(app *App) *cobra.Command {
@@ -74,13 +76,15 @@ Studies (subcommands; they run Yosys on many designs, results are cached in --wo
 	f.IntVar(&o.parallel, "parallel", 0, "P, hidden neurons per clock (model.json; default 1)")
 	f.BoolVar(&o.json, "json", false, "print the estimate as JSON")
 	f.BoolVar(&o.runSynth, "synth", false, "run Yosys on DIR when it has no current report")
+	f.BoolVar(&o.activity, "activity", false, "DIR: also the energy from simulated activity (toggles counted on the gate-level netlist with Verilator; runs Yosys when needed)")
+	f.IntVar(&o.actVecs, "activity-vectors", 0, "vectors per --activity simulation run (default 16)")
 	o.bindParams(f)
 	// The study flags, hidden: the subcommands are their documented spelling.
 	f.BoolVar(&o.median, "median-table", false, "build the median-network comparison table (runs Yosys); alias of the median-table subcommand")
 	f.BoolVar(&o.calibrate, "calibrate", false, "compare the analytic resource model with Yosys over the calibration matrix; alias of the calibrate subcommand")
 	o.bindStudy(f)
 	f.VisitAll(func(fl *pflag.Flag) {
-		if !slices.Contains([]string{"parallel", "json", "synth", "clock-mhz", "toggle", "budget-on"}, fl.Name) {
+		if !slices.Contains([]string{"parallel", "json", "synth", "activity", "activity-vectors", "clock-mhz", "toggle", "budget-on"}, fl.Name) {
 			_ = f.MarkHidden(fl.Name)
 		}
 	})
@@ -198,6 +202,15 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 	if cmd.Flags().Changed("parallel") && o.parallel < 1 {
 		return usagef("--parallel %d: want 1 ≤ P ≤ N", o.parallel)
 	}
+	if o.activity || cmd.Flags().Changed("activity-vectors") {
+		if !fi.IsDir() || o.parallel != 0 {
+			return usagef("--activity needs an emitted design DIR")
+		}
+		if o.actVecs < 0 {
+			return usagef("--activity-vectors %d: want ≥ 1", o.actVecs)
+		}
+		return o.runActivity(cmd, app, args[0], p)
+	}
 	var e power.Estimate
 	var note string
 	if fi.IsDir() {
@@ -224,6 +237,24 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 		return err
 	}
 	return writeEstimate(app.Out, e, note)
+}
+
+// runActivity is `hdlgen power DIR --activity`.
+func (o *powerOptions) runActivity(cmd *cobra.Command, app *App, dir string, p power.Params) error {
+	rep, err := power.EstimateActivity(cmd.Context(), dir, power.ActivityOptions{Params: p, Vectors: o.actVecs,
+		Synth: synth.Options{Yosys: o.yosys, Log: app.Err}})
+	if err != nil {
+		return err
+	}
+	if o.json {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fmt.Errorf("power: %w", err)
+		}
+		_, err = fmt.Fprintf(app.Out, "%s\n", b)
+		return err
+	}
+	return rep.WriteText(app.Out)
 }
 
 func (o *powerOptions) fromModel(path string, p power.Params) (power.Estimate, string, error) {
