@@ -14,6 +14,7 @@ import (
 type ActivityOptions struct {
 	Params  Params
 	Vectors int // per simulation run (0 means verify.DefaultActivityVectors)
+	Stride  int // verify.ActivityOptions.Stride
 	Synth   synth.Options
 	Log     io.Writer
 }
@@ -47,7 +48,7 @@ func EstimateActivity(ctx context.Context, dir string, o ActivityOptions) (*Acti
 	if e.Resources.Source != "yosys" {
 		return nil, fmt.Errorf("power: %s: activity needs the Yosys netlist (%s)", dir, note)
 	}
-	act, err := verify.MeasureActivity(ctx, dir, verify.ActivityOptions{Vectors: o.Vectors, Synth: o.Synth, Log: o.Log})
+	act, err := verify.MeasureActivity(ctx, dir, verify.ActivityOptions{Vectors: o.Vectors, Stride: o.Stride, Synth: o.Synth, Log: o.Log})
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,10 @@ type ActivityOptions struct {
 	// vectors/tv_in.mem after the corner-case vectors (rtl-interface.md §5:
 	// 4 + min(K, 64) of them), cyclically when the file has fewer.
 	Vectors int
+	// Stride takes every Stride-th vector from there (0 means 1): 2 keeps
+	// the vectors drawn from data rows of a design emitted with rows, which
+	// rtl/vectors.go puts at the even indices after the corner cases.
+	Stride int
 	// Modes to run (nil means ModeStream and ModeSingle).
 	Modes []string
 	Synth synth.Options
@@ -63,6 +67,7 @@ type ToggleRun struct {
 	Mode    string `json:"mode"`
 	Vectors int    `json:"vectors"`
 	First   int    `json:"first_vector"` // index of the first vector of tv_in.mem used
+	Stride  int    `json:"stride"`       // and every Stride-th after it
 	// Cycles is the length of the measured window: from the cycle the first
 	// vector is accepted to the cycle the last output is transferred.
 	Cycles int `json:"cycles"`
@@ -122,6 +127,12 @@ func MeasureActivity(ctx context.Context, dir string, o ActivityOptions) (*Activ
 	if o.Vectors < 1 {
 		return nil, fmt.Errorf("activity: %d vectors, want ≥ 1", o.Vectors)
 	}
+	if o.Stride == 0 {
+		o.Stride = 1
+	}
+	if o.Stride < 1 {
+		return nil, fmt.Errorf("activity: stride %d, want ≥ 1", o.Stride)
+	}
 	modes := o.Modes
 	if modes == nil {
 		modes = []string{ModeStream, ModeSingle}
@@ -180,7 +191,7 @@ func MeasureActivity(ctx context.Context, dir string, o ActivityOptions) (*Activ
 	first := 4 + min(d.Plan.K, 64)
 	act := &Activity{Dir: abs, Report: rep, Netlist: nl}
 	for _, mode := range modes {
-		r, err := runActivity(ctx, abs, exe, build, mode, first, o.Vectors, rep.Top, log)
+		r, err := runActivity(ctx, abs, exe, build, mode, first, o.Stride, o.Vectors, rep.Top, log)
 		if err != nil {
 			return nil, err
 		}
@@ -270,12 +281,12 @@ func tail(s string, n int) string {
 
 var activityRE = regexp.MustCompile(`^ACTIVITY mode=(\w+) vectors=(\d+) first=(\d+) t0=(\d+) t1=(\d+) cycles=(\d+) mismatches=(\d+)$`)
 
-func runActivity(ctx context.Context, dir, exe, build, mode string, first, n int, top string, log io.Writer) (ToggleRun, error) {
+func runActivity(ctx context.Context, dir, exe, build, mode string, first, stride, n int, top string, log io.Writer) (ToggleRun, error) {
 	vcd := filepath.Join(build, mode+".vcd")
 	defer os.Remove(vcd)
 	t0 := time.Now()
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, exe, "+mode="+mode, "+first="+strconv.Itoa(first), "+count="+strconv.Itoa(n),
+	cmd := exec.CommandContext(ctx, exe, "+mode="+mode, "+first="+strconv.Itoa(first), "+stride="+strconv.Itoa(stride), "+count="+strconv.Itoa(n),
 		"+vectors="+filepath.Join(dir, "vectors"), "+trace="+vcd)
 	cmd.Dir = dir // the RTL's ROMs are in the netlist; the block-RAM models need nothing else
 	cmd.Stdout = io.MultiWriter(&out, log)
@@ -315,7 +326,7 @@ func runActivity(ctx context.Context, dir, exe, build, mode string, first, n int
 	if err != nil {
 		return r, fmt.Errorf("activity: %s: %w", vcd, err)
 	}
-	r.Toggles, r.High, r.Nets = c.Toggles, c.High, len(c.Toggles)
+	r.Toggles, r.High, r.Nets, r.Stride = c.Toggles, c.High, len(c.Toggles), stride
 	r.Duration = time.Since(t0)
 	return r, nil
 }
@@ -599,7 +610,7 @@ func paramLiteral(raw json.RawMessage) (string, error) {
 
 // activityTB is the Verilator testbench of the toggle count: it drives the
 // stream top like tb_stream.cpp (reset for 4 edges, 10 time units per cycle)
-// with vectors first…first+count−1 of tv_in.mem (cyclically), out_ready_i
+// with vectors first, first+stride, … of tv_in.mem (count of them, cyclically), out_ready_i
 // always high, and checks each output's class and scores against tv_exp.mem.
 // +mode=stream offers the next vector in every cycle; +mode=single only
 // after the previous output's transfer. It prints the measured window
@@ -632,12 +643,13 @@ int run(VerilatedContext* ctx) {
   const std::string dir = tb::plusArg(ctx, "vectors", "vectors");
   const std::string mode = tb::plusArg(ctx, "mode", "stream");
   const std::uint64_t first = std::stoull(tb::plusArg(ctx, "first", "0"));
+  const std::uint64_t stride = std::stoull(tb::plusArg(ctx, "stride", "1"));
   const std::uint64_t count = std::stoull(tb::plusArg(ctx, "count", "16"));
   if (mode != "stream" && mode != "single") throw std::runtime_error("+mode: want stream or single");
   if (count < 1) throw std::runtime_error("+count: want >= 1");
   const std::vector<tb::Bits> in = tb::readMem(dir + "/tv_in.mem", kInW, kVectors);
   const std::vector<tb::Bits> exp = tb::readMem(dir + "/tv_exp.mem", kExpW, kVectors);
-  auto pick = [&](std::uint64_t i) { return (first + i) % kVectors; };
+  auto pick = [&](std::uint64_t i) { return (first + i * stride) % kVectors; };
 
   const std::unique_ptr<Vdut> top{new Vdut{ctx, "TOP"}};
   tb::Harness<Vdut> h(ctx, top.get(), top->clk_i, tb::plusArg(ctx, "trace", ""));
