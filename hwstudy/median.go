@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -376,12 +377,14 @@ func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, int
 		for r := range rows {
 			rows[r] = test.Row(r)
 		}
-		if _, err := rtl.Emit(ctx, m, rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true}, dir); err != nil {
+		// Emit rewrites the directory; the Verilator build of a previous run
+		// survives it when it is current (verify's make-like check).
+		if err := emitKeepingBuild(ctx, m, rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true}, dir); err != nil {
 			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.Net, row.P, err)
 		}
 		fmt.Fprintf(o.Log, "hwstudy: activity of %s P=%d (%d vectors per run, gate level)\n", row.Net, row.P, nv)
 		t0 := time.Now()
-		a, err := power.EstimateActivity(ctx, dir, power.ActivityOptions{Params: params, Vectors: nv, Stride: 2, Synth: o.Synth})
+		a, err := power.EstimateActivity(ctx, dir, power.ActivityOptions{Params: params, Vectors: nv, Stride: 2, KeepBuild: true, Synth: o.Synth})
 		if err != nil {
 			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.Net, row.P, err)
 		}
@@ -575,6 +578,24 @@ func (res *MedianResult) activityMarkdown(b *bytes.Buffer) {
 			fw(a.Single.DynamicW), fw(a.Stream.DynamicW), fw(d.Estimate.DynamicW),
 			fj(a.Single.EnergyJ), fj(d.Estimate.DynamicJ), fj(a.Stream.EnergyJ), fj(a.VectorlessStreamJ))
 	}
+}
+
+// emitKeepingBuild emits m into dir, keeping dir/build across the emit.
+func emitKeepingBuild(ctx context.Context, m *model.Model, o rtl.Options, dir string) error {
+	build := filepath.Join(dir, "build")
+	tmp := dir + ".build"
+	os.RemoveAll(tmp)
+	kept := os.Rename(build, tmp) == nil
+	_, err := rtl.Emit(ctx, m, o, dir)
+	if kept {
+		if err == nil {
+			os.RemoveAll(build)
+			err = os.Rename(tmp, build)
+		} else {
+			os.RemoveAll(tmp)
+		}
+	}
+	return err
 }
 
 // penaltyText names a ridge penalty with its formula (docs/semantics.md §5).

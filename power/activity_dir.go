@@ -15,8 +15,11 @@ type ActivityOptions struct {
 	Params  Params
 	Vectors int // per simulation run (0 means verify.DefaultActivityVectors)
 	Stride  int // verify.ActivityOptions.Stride
-	Synth   synth.Options
-	Log     io.Writer
+	// KeepBuild keeps DIR/build/activity, the Verilator model, so that the
+	// next run on an unchanged netlist skips its build.
+	KeepBuild bool
+	Synth     synth.Options
+	Log       io.Writer
 }
 
 // ActivityReport is the activity-based estimate of an emitted design next
@@ -48,7 +51,7 @@ func EstimateActivity(ctx context.Context, dir string, o ActivityOptions) (*Acti
 	if e.Resources.Source != "yosys" {
 		return nil, fmt.Errorf("power: %s: activity needs the Yosys netlist (%s)", dir, note)
 	}
-	act, err := verify.MeasureActivity(ctx, dir, verify.ActivityOptions{Vectors: o.Vectors, Stride: o.Stride, Synth: o.Synth, Log: o.Log})
+	act, err := verify.MeasureActivity(ctx, dir, verify.ActivityOptions{Vectors: o.Vectors, Stride: o.Stride, KeepBuild: o.KeepBuild, Synth: o.Synth, Log: o.Log})
 	if err != nil {
 		return nil, err
 	}

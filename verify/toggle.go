@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -236,22 +238,40 @@ func buildActivityModel(ctx context.Context, dir, build, top string, log io.Writ
 	if err := runLogged(ctx, dir, log, "verilator", args...); err != nil {
 		return "", fmt.Errorf("activity: building the gate-level model: %w", err)
 	}
+	if h, err := sourcesHash(srcs); err == nil {
+		if err := os.WriteFile(exe+".stamp", []byte(h+"\n"), 0o644); err != nil {
+			return "", fmt.Errorf("activity: %w", err)
+		}
+	}
 	return exe, nil
 }
 
-// fresh reports whether target exists and is newer than every source.
+// fresh reports whether target exists and was built from sources with the
+// contents they have now (a stamp file beside it holds their hash: an emit
+// rewrites every file of DIR, so modification times say nothing).
 func fresh(target string, srcs []string) bool {
-	t, err := os.Stat(target)
+	if _, err := os.Stat(target); err != nil {
+		return false
+	}
+	h, err := sourcesHash(srcs)
 	if err != nil {
 		return false
 	}
+	b, err := os.ReadFile(target + ".stamp")
+	return err == nil && strings.TrimSpace(string(b)) == h
+}
+
+func sourcesHash(srcs []string) (string, error) {
+	h := sha256.New()
 	for _, s := range srcs {
-		fi, err := os.Stat(s)
-		if err != nil || fi.ModTime().After(t.ModTime()) {
-			return false
+		b, err := os.ReadFile(s)
+		if err != nil {
+			return "", err
 		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(s), len(b))
+		h.Write(b)
 	}
-	return true
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func runLogged(ctx context.Context, dir string, log io.Writer, name string, args ...string) error {
