@@ -2,6 +2,7 @@ package power
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os/exec"
 	"path/filepath"
@@ -214,5 +215,18 @@ func TestActivityEndToEnd(t *testing.T) {
 	var b strings.Builder
 	if err := a.WriteText(&b); err != nil || !strings.Contains(b.String(), "activity, stream") {
 		t.Errorf("WriteText: %v\n%s", err, b.String())
+	}
+	if js, err := json.Marshal(a); err != nil || !strings.Contains(string(js), `"weighted_rate"`) {
+		t.Errorf("JSON: %v\n%s", err, js)
+	}
+	// A second estimate reuses nothing but the synthesis (the model was not
+	// kept) and counts the same toggles: the simulation is deterministic.
+	a2, err := EstimateActivity(context.Background(), dir, ActivityOptions{Vectors: vecs, KeepBuild: true,
+		Synth: synth.Options{CacheDir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(a, a2); d != "" {
+		t.Errorf("second estimate differs (-first +second):\n%s", d)
 	}
 }
