@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/timing"
 )
@@ -62,7 +64,16 @@ type MedianOptions struct {
 	Params      power.Params
 	Command     string // recorded in the output
 	Log         io.Writer
+	// Activity adds the activity-based energy of every design (power.
+	// EstimateActivity: a gate-level Verilator simulation per design, slow
+	// for the large ones); ActivityVectors vectors per run (0 means
+	// MedianActivityVectors), drawn from the test file's rows.
+	Activity        bool
+	ActivityVectors int
 }
+
+// MedianActivityVectors is the default number of vectors per activity run.
+const MedianActivityVectors = 16
 
 // NetInfo describes one trained network.
 type NetInfo struct {
@@ -88,6 +99,18 @@ type MedianRow struct {
 	LUTCells int `json:"lut_cells"`
 	// Timing is the static timing estimate of the netlist (package timing).
 	Timing *timing.Report `json:"timing,omitempty"`
+	// Activity is the activity-based power and energy (MedianOptions.Activity).
+	Activity *MedianActivity `json:"activity,omitempty"`
+}
+
+// MedianActivity is the activity-based estimate of one design: one
+// classification at a time (energy over the latency) and a saturated stream
+// (energy over II), with the vectorless stream energy for comparison.
+type MedianActivity struct {
+	Vectors           int                 `json:"vectors"`
+	Single            power.ActivityPower `json:"single"`
+	Stream            power.ActivityPower `json:"stream"`
+	VectorlessStreamJ float64             `json:"vectorless_stream_j"`
 }
 
 // Comparison is rvfl8 against intRVFL for one pair of designs.
@@ -102,6 +125,12 @@ type Comparison struct {
 	SpeedRatio         float64 `json:"speed_ratio"`          // rvfl8 cycles / intrvfl cycles
 	PowerRatioDynamic  float64 `json:"power_ratio_dynamic"`
 	BothFit            bool    `json:"both_fit"`
+	// Activity-based dynamic energy ratios (0 without activity): one
+	// classification at the latency, and a saturated stream; the vectorless
+	// stream ratio for comparison.
+	ActivityRatioLatency  float64 `json:"activity_ratio_latency,omitempty"`
+	ActivityRatioStream   float64 `json:"activity_ratio_stream,omitempty"`
+	VectorlessRatioStream float64 `json:"vectorless_ratio_stream,omitempty"`
 }
 
 // MedianResult is the median-network table.
@@ -317,8 +346,56 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, Analytic: a, Estimate: e,
 			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds, LUTCells: s.Yosys.LUTs, Timing: t})
 	}
+	if o.Activity {
+		if err := medianActivity(ctx, res, o, intM, r8M, test, params); err != nil {
+			return nil, err
+		}
+	}
 	res.compare()
 	return res, nil
+}
+
+// medianActivity adds the activity-based energy to every row: each design is
+// emitted again with vectors drawn from the test file's rows (rtl puts them
+// at the even indices after the 4 + K corner vectors; stride 2 takes only
+// those), synthesised (a cache hit: the RTL is the table's) and simulated at
+// gate level.
+func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, intM, r8M *model.Model, test *dataset.Dataset, params power.Params) error {
+	nv := o.ActivityVectors
+	if nv == 0 {
+		nv = MedianActivityVectors
+	}
+	for i := range res.Designs {
+		row := &res.Designs[i]
+		m := intM
+		if row.Net == model.RVFL8 {
+			m = r8M
+		}
+		dir := filepath.Join(o.WorkDir, fmt.Sprintf("median_%s_p%d_activity", row.Net, row.P))
+		corners := 4 + min(m.K(), 64)
+		rows := make([][]float64, test.M())
+		for r := range rows {
+			rows[r] = test.Row(r)
+		}
+		// Emit rewrites the directory; the Verilator build of a previous run
+		// survives it when it is current (verify's make-like check).
+		if err := emitKeepingBuild(ctx, m, rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true}, dir); err != nil {
+			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.Net, row.P, err)
+		}
+		fmt.Fprintf(o.Log, "hwstudy: activity of %s P=%d (%d vectors per run, gate level)\n", row.Net, row.P, nv)
+		t0 := time.Now()
+		a, err := power.EstimateActivity(ctx, dir, power.ActivityOptions{Params: params, Vectors: nv, Stride: 2, KeepBuild: true, Synth: o.Synth})
+		if err != nil {
+			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.Net, row.P, err)
+		}
+		if a.Vectorless.Resources != row.Estimate.Resources {
+			return fmt.Errorf("hwstudy: activity of %s P=%d: the re-emitted design synthesised to other resources (%+v, table %+v)",
+				row.Net, row.P, a.Vectorless.Resources, row.Estimate.Resources)
+		}
+		fmt.Fprintf(o.Log, "hwstudy: activity of %s P=%d: %.0f s\n", row.Net, row.P, time.Since(t0).Seconds())
+		row.Activity = &MedianActivity{Vectors: nv, Single: a.Single, Stream: a.Stream, VectorlessStreamJ: a.VectorlessStreamJ}
+	}
+	return nil
 }
 
 func normParams(p power.Params) (power.Params, error) {
@@ -342,7 +419,7 @@ func (res *MedianResult) compare() {
 	}
 	cmpOf := func(a, b MedianRow) Comparison {
 		ea, eb := a.Estimate, b.Estimate
-		return Comparison{IntP: a.P, RVFL8P: b.P, IntLUT: ea.Resources.LUTs, RVFL8LUT: eb.Resources.LUTs,
+		c := Comparison{IntP: a.P, RVFL8P: b.P, IntLUT: ea.Resources.LUTs, RVFL8LUT: eb.Resources.LUTs,
 			EnergyRatioDynamic: eb.DynamicJ / ea.DynamicJ,
 			EnergyRatioTotal:   eb.TotalJ / ea.TotalJ,
 			EnergyRatioDevice: (eb.DynamicJ + eb.DeviceStaticW*eb.LatencyS) /
@@ -350,6 +427,12 @@ func (res *MedianResult) compare() {
 			SpeedRatio:        float64(eb.Cycles) / float64(ea.Cycles),
 			PowerRatioDynamic: eb.DynamicW / ea.DynamicW,
 			BothFit:           a.Fits && b.Fits}
+		if a.Activity != nil && b.Activity != nil {
+			c.ActivityRatioLatency = b.Activity.Single.EnergyJ / a.Activity.Single.EnergyJ
+			c.ActivityRatioStream = b.Activity.Stream.EnergyJ / a.Activity.Stream.EnergyJ
+			c.VectorlessRatioStream = b.Activity.VectorlessStreamJ / a.Activity.VectorlessStreamJ
+		}
+		return c
 	}
 	for _, b := range r8s {
 		for _, a := range ints {
@@ -395,7 +478,7 @@ func (res *MedianResult) Markdown() []byte {
 	fmt.Fprintf(&b, "| rvfl8 | %d | %g | %.4f | %.4f | %d |\n\n", MedianN, res.RVFL8.Lambda, res.RVFL8.ValAccuracy, res.RVFL8.TestAcc, res.RVFL8.EffBits)
 	fmt.Fprintf(&b, "The analytic columns use each model's effective readout width (99 %% of the codes within ±(2^(b−1)−1)); error = (analytic − Yosys)/Yosys.\n\n")
 	fmt.Fprintf(&b, "## Designs (resources from Yosys)\n\n")
-	fmt.Fprintf(&b, "LUT cells counts the LUT1…LUT6 cells of the netlist; LC is Yosys's estimate of occupied LUT6 sites (two small LUTs share a site), the figure the energy model and the fit check use. Fmax is estimated by hdlgen's static timing model of the xc7z020 −1 (docs/timing.md): not a sign-off. II is the number of cycles between classifications of a saturated stream. Energy here is vectorless (toggle rate above); the activity-based figure of issue 14 is not implemented yet.\n\n")
+	fmt.Fprintf(&b, "LUT cells counts the LUT1…LUT6 cells of the netlist; LC is Yosys's estimate of occupied LUT6 sites (two small LUTs share a site), the figure the energy model and the fit check use. Fmax is estimated by hdlgen's static timing model of the xc7z020 −1 (docs/timing.md): not a sign-off. II is the number of cycles between classifications of a saturated stream. Energy here is vectorless (toggle rate above); the activity-based figures follow in their own section.\n\n")
 	fmt.Fprintf(&b, "| network | P | LUT cells | LC | FF | CARRY4 | DSP48E1 | BRAM36 | fits xc7z020 | est. Fmax | cycles | II | latency | dynamic power | dynamic energy | PL-static energy | total energy | logic depth | LC / FF / CARRY4 analytic |\n")
 	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range res.Designs {
@@ -434,6 +517,7 @@ func (res *MedianResult) Markdown() []byte {
 		}
 		fmt.Fprintf(&b, "| %s | %d | %.2f ns | %d | %s |\n", d.Net, d.P, d.Timing.PeriodNS, d.Timing.Levels, strings.ReplaceAll(d.Timing.PathShort(), "|", "\\|"))
 	}
+	res.activityMarkdown(&b)
 	table := func(title string, cs []Comparison) {
 		fmt.Fprintf(&b, "\n## %s\n\n", title)
 		fmt.Fprintf(&b, "Ratios are rvfl8 / intRVFL (energy per classification; speed = rvfl8 cycles / intRVFL cycles). Paper: energy %.0f×, speed %.1f×.\n\n", PaperEnergyRatio, PaperSpeedRatio)
@@ -444,11 +528,74 @@ func (res *MedianResult) Markdown() []byte {
 				c.IntP, c.RVFL8P, c.IntLUT, c.RVFL8LUT, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.EnergyRatioDevice,
 				c.SpeedRatio, c.PowerRatioDynamic, c.BothFit, PaperEnergyRatio, PaperSpeedRatio)
 		}
+		if !slices.ContainsFunc(cs, func(c Comparison) bool { return c.ActivityRatioLatency > 0 }) {
+			return
+		}
+		fmt.Fprintf(&b, "\nDynamic energy ratios, vectorless against activity-based (section \"Activity-based energy\"):\n\n")
+		fmt.Fprintf(&b, "| intRVFL P | rvfl8 P | vectorless, latency | activity, latency | vectorless, stream | activity, stream |\n|---|---|---|---|---|---|\n")
+		for _, c := range cs {
+			if c.ActivityRatioLatency == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "| %d | %d | %.1f× | %.1f× | %.1f× | %.1f× |\n", c.IntP, c.RVFL8P, c.EnergyRatioDynamic, c.ActivityRatioLatency,
+				c.VectorlessRatioStream, c.ActivityRatioStream)
+		}
 	}
 	table("(a) Same P", res.SameP)
 	table("(b) Equal LUT area (for each rvfl8 design, the intRVFL design with the closest LUT count)", res.EqualLUT)
 	b.WriteString(medianDiscussion)
 	return b.Bytes()
+}
+
+// activityMarkdown renders the activity-based section (nothing without activity).
+func (res *MedianResult) activityMarkdown(b *bytes.Buffer) {
+	if !slices.ContainsFunc(res.Designs, func(d MedianRow) bool { return d.Activity != nil }) {
+		return
+	}
+	fj, fw := power.FormatEnergy, power.FormatPower
+	fmt.Fprintf(b, "\n## Activity-based energy\n\n")
+	fmt.Fprintf(b, "Estimated by `hdlgen power --activity` (power.EstimateActivity; docs/energy-model.md, \"Activity-based energy\"): the Yosys netlist simulated on Verilator with test rows of the data (the same number of vectors per run for every design, below), toggles counted per net, each net charged by the class of its driver with a capacitance by fanout; the class totals scale the vectorless coefficients, so a uniform 12.5 %% would give the vectorless figures. *single*: one classification at a time, energy = power × latency; *stream*: a vector offered every cycle, energy = power × II. Rates are the capacitance-weighted toggle rates (toggles per net per cycle) of the class's nets in the single run (median.json has every class of both runs); a saturated stream keeps more of the pipeline busy, hence its higher power.\n\n")
+	fmt.Fprintf(b, "| network | P | vectors | LUT | FF | CARRY4 | MUXF | DSP48E1 | BRAM duty | power single / stream | vectorless power | energy single (vectorless) | energy stream (vectorless) |\n")
+	fmt.Fprintf(b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, d := range res.Designs {
+		a := d.Activity
+		if a == nil {
+			continue
+		}
+		rate := func(k string) string {
+			c := a.Single.Class(k)
+			if c.Nets == 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%.1f %%", 100*c.WeightedRate)
+		}
+		duty := "–"
+		if d.Estimate.Resources.BRAM36 > 0 {
+			duty = fmt.Sprintf("%.2f", a.Single.BRAMDuty)
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s (%s) | %s (%s) |\n",
+			d.Net, d.P, a.Vectors, rate(power.ClassLUT), rate(power.ClassFF), rate(power.ClassCARRY4), rate(power.ClassMUXF), rate(power.ClassDSP), duty,
+			fw(a.Single.DynamicW), fw(a.Stream.DynamicW), fw(d.Estimate.DynamicW),
+			fj(a.Single.EnergyJ), fj(d.Estimate.DynamicJ), fj(a.Stream.EnergyJ), fj(a.VectorlessStreamJ))
+	}
+}
+
+// emitKeepingBuild emits m into dir, keeping dir/build across the emit.
+func emitKeepingBuild(ctx context.Context, m *model.Model, o rtl.Options, dir string) error {
+	build := filepath.Join(dir, "build")
+	tmp := dir + ".build"
+	os.RemoveAll(tmp)
+	kept := os.Rename(build, tmp) == nil
+	_, err := rtl.Emit(ctx, m, o, dir)
+	if kept {
+		if err == nil {
+			os.RemoveAll(build)
+			err = os.Rename(tmp, build)
+		} else {
+			os.RemoveAll(tmp)
+		}
+	}
+	return err
 }
 
 // penaltyText names a ridge penalty with its formula (docs/semantics.md §5).

@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
 )
 
 func TestMedianRegularizer(t *testing.T) {
@@ -146,5 +148,43 @@ func TestMedianScriptMatchesTable(t *testing.T) {
 	}
 	if n := strings.Count(string(b), `--regularizer "$REGULARIZER"`); n != 2 {
 		t.Errorf("scripts/median.sh passes --regularizer \"$REGULARIZER\" to %d trainings, want 2", n)
+	}
+}
+
+// TestMedianActivityColumns: with activity on both designs of a pair, the
+// comparison carries the activity-based ratios and the table its section.
+func TestMedianActivityColumns(t *testing.T) {
+	withAct := func(r MedianRow, singleJ, streamJ, vlStreamJ float64) MedianRow {
+		r.Activity = &MedianActivity{Vectors: 16, VectorlessStreamJ: vlStreamJ,
+			Single: power.ActivityPower{Mode: "single", EnergyJ: singleJ, DynamicW: 1e-3},
+			Stream: power.ActivityPower{Mode: "stream", EnergyJ: streamJ, DynamicW: 1e-3}}
+		return r
+	}
+	res := &MedianResult{Designs: []MedianRow{
+		withAct(medianRow(model.IntRVFL, 8, 1800, 69, 0.006), 5e-9, 4e-9, 3e-9),
+		withAct(medianRow(model.RVFL8, 8, 4000, 71, 0.045), 60e-9, 50e-9, 30e-9),
+		medianRow(model.IntRVFL, 1, 500, 517, 0.004), // no activity: no activity ratios
+		medianRow(model.RVFL8, 1, 400, 519, 0.010),
+	}}
+	res.compare()
+	got := [][3]float64{}
+	for _, c := range res.SameP {
+		got = append(got, [3]float64{c.ActivityRatioLatency, c.ActivityRatioStream, c.VectorlessRatioStream})
+	}
+	want := [][3]float64{{0, 0, 0}, {12, 12.5, 10}}
+	if res.SameP[0].IntP != 1 {
+		want[0], want[1] = want[1], want[0]
+	}
+	if d := cmp.Diff(want, got, cmpopts.EquateApprox(1e-12, 0)); d != "" {
+		t.Errorf("activity ratios (-want +got):\n%s", d)
+	}
+	md := string(res.Markdown())
+	for _, s := range []string{"## Activity-based energy", "| intrvfl | 8 | 16 |", "| 8 | 8 | 7.7× | 12.0× | 10.0× | 12.5× |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("markdown lacks %q", s)
+		}
+	}
+	if strings.Contains(md, "| intrvfl | 1 | 16 |") {
+		t.Error("a design without activity has an activity row")
 	}
 }

@@ -132,6 +132,14 @@ func TestPowerCommandModel(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "--toggle") {
 		t.Errorf("bad --toggle: exit %d, %q", code, errs)
 	}
+	code, _, errs = runCmd(t, newPowerCmd, "power", path, "--activity")
+	if code != exitUsage || !strings.Contains(errs, "--activity needs an emitted design DIR") {
+		t.Errorf("--activity on a model: exit %d, %q", code, errs)
+	}
+	code, _, errs = runCmd(t, newPowerCmd, "power", "median-table", "--out", dir, "--activity-vectors", "-1")
+	if code != exitUsage || !strings.Contains(errs, "--activity-vectors -1") {
+		t.Errorf("--activity-vectors -1: exit %d, %q", code, errs)
+	}
 }
 
 // TestPowerSubcommands: the studies are subcommands; the old flag spellings
@@ -153,6 +161,8 @@ func TestPowerSubcommands(t *testing.T) {
 		{"both aliases", []string{"power", "--calibrate", "--median-table"}, exitUsage, "separate runs", ""},
 		{"subcommand takes no DIR", []string{"power", "calibrate", dir}, exitUsage, "unknown command", ""},
 		{"help lists the subcommands, hides the aliases", []string{"power", "--help"}, 0, "median-table", "--jobs"},
+		{"help lists --activity", []string{"power", "--help"}, 0, "--activity-vectors", "--no-activity"},
+		{"median-table has --no-activity", []string{"power", "median-table", "--help"}, 0, "--no-activity", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,6 +35,9 @@ type powerOptions struct {
 	medianPs  string
 	medianR8  string
 	reg       string
+	activity  bool
+	actVecs   int
+	noAct     bool
 }
 
 func newPowerCmd(app *App) *cobra.Command {
@@ -57,6 +60,15 @@ into dynamic, PL-static and total (dynamic + PL static). A budget (hdlgen size)
 constrains the dynamic energy unless --budget-on total. docs/energy-model.md
 gives every coefficient with its source.
 
+--activity (DIR only) replaces the flat toggle rate by simulated activity: it
+synthesises DIR (cached), simulates the Yosys netlist on Verilator with the
+design's test vectors (--activity-vectors of them after the corner cases, once
+as a saturated stream and once one classification at a time), counts the
+toggles of every net, and reports the toggle rates per resource class, the
+dynamic power and the energy per classification at the latency and in a
+saturated stream (II cycles), next to the vectorless figures
+(docs/energy-model.md, "Activity-based energy").
+
 Studies (subcommands; they run Yosys on many designs, results are cached in --work):
   median-table  the paper's median network (K=16, N=512, L=4): intRVFL vs
                 8-bit RVFL on pendigits digits 0–3, several P;
@@ -65,6 +77,7 @@ Studies (subcommands; they run Yosys on many designs, results are cached in --wo
 (The older spellings --median-table and --calibrate still work.)`,
 		Example: `  hdlgen power build/iris
   hdlgen power iris.json --parallel 8 --json
+  hdlgen power build/iris --activity
   hdlgen power median-table --data ../shared/uci121 --out results/hardware
   hdlgen power calibrate --out results/hardware`,
 		Args: cobra.MaximumNArgs(1),
@@ -74,13 +87,14 @@ Studies (subcommands; they run Yosys on many designs, results are cached in --wo
 	f.IntVar(&o.parallel, "parallel", 0, "P, hidden neurons per clock (model.json; default 1)")
 	f.BoolVar(&o.json, "json", false, "print the estimate as JSON")
 	f.BoolVar(&o.runSynth, "synth", false, "run Yosys on DIR when it has no current report")
+	f.BoolVar(&o.activity, "activity", false, "DIR: also the energy from simulated activity (toggles counted on the gate-level netlist with Verilator; runs Yosys when needed)")
 	o.bindParams(f)
 	// The study flags, hidden: the subcommands are their documented spelling.
 	f.BoolVar(&o.median, "median-table", false, "build the median-network comparison table (runs Yosys); alias of the median-table subcommand")
 	f.BoolVar(&o.calibrate, "calibrate", false, "compare the analytic resource model with Yosys over the calibration matrix; alias of the calibrate subcommand")
 	o.bindStudy(f)
 	f.VisitAll(func(fl *pflag.Flag) {
-		if !slices.Contains([]string{"parallel", "json", "synth", "clock-mhz", "toggle", "budget-on"}, fl.Name) {
+		if !slices.Contains([]string{"parallel", "json", "synth", "activity", "activity-vectors", "clock-mhz", "toggle", "budget-on"}, fl.Name) {
 			_ = f.MarkHidden(fl.Name)
 		}
 	})
@@ -98,7 +112,9 @@ func newPowerStudyCmd(app *App, name string) *cobra.Command {
 5-bit readout) vs 8-bit RVFL on pendigits digits 0–3 from --data (default
 $HDLGEN_UCI121) with the ridge penalty --regularizer (identity by default, the
 penalty for integer readouts: docs/semantics.md §6), emits and synthesises both
-at several P, and writes median.md and median.json to --out.`
+at several P, and writes median.md and median.json to --out. Every design also
+gets its activity-based energy (a gate-level Verilator simulation of
+--activity-vectors test rows per mode; --no-activity leaves it out).`
 		cmd.Example = `  hdlgen power median-table --data ../shared/uci121 --out results/hardware`
 	} else {
 		cmd.Short = "Compare the analytic resource model with Yosys over the calibration matrix"
@@ -134,6 +150,8 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
 	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
+	f.IntVar(&o.actVecs, "activity-vectors", 0, "vectors per activity simulation run, for --activity and median-table (default 16)")
+	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
 	f.StringVar(&o.medianR8, "median-rvfl8-p", "", "comma-separated P values of median-table for the rvfl8 alone (default: --median-p)")
 }
 
@@ -198,6 +216,15 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 	if cmd.Flags().Changed("parallel") && o.parallel < 1 {
 		return usagef("--parallel %d: want 1 ≤ P ≤ N", o.parallel)
 	}
+	if o.activity || cmd.Flags().Changed("activity-vectors") {
+		if !fi.IsDir() || o.parallel != 0 {
+			return usagef("--activity needs an emitted design DIR")
+		}
+		if o.actVecs < 0 {
+			return usagef("--activity-vectors %d: want ≥ 1", o.actVecs)
+		}
+		return o.runActivity(cmd, app, args[0], p)
+	}
 	var e power.Estimate
 	var note string
 	if fi.IsDir() {
@@ -224,6 +251,24 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 		return err
 	}
 	return writeEstimate(app.Out, e, note)
+}
+
+// runActivity is `hdlgen power DIR --activity`.
+func (o *powerOptions) runActivity(cmd *cobra.Command, app *App, dir string, p power.Params) error {
+	rep, err := power.EstimateActivity(cmd.Context(), dir, power.ActivityOptions{Params: p, Vectors: o.actVecs,
+		Synth: synth.Options{Yosys: o.yosys, Log: app.Err}})
+	if err != nil {
+		return err
+	}
+	if o.json {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fmt.Errorf("power: %w", err)
+		}
+		_, err = fmt.Fprintf(app.Out, "%s\n", b)
+		return err
+	}
+	return rep.WriteText(app.Out)
 }
 
 func (o *powerOptions) fromModel(path string, p power.Params) (power.Estimate, string, error) {
@@ -265,6 +310,9 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	}
 	if o.jobs < 1 {
 		return usagef("--jobs %d: want ≥ 1", o.jobs)
+	}
+	if o.actVecs < 0 {
+		return usagef("--activity-vectors %d: want ≥ 1", o.actVecs)
 	}
 	work := o.work
 	if work == "" {
@@ -317,7 +365,8 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 		}
 	}
 	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps,
-		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err})
+		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err,
+		Activity: !o.noAct, ActivityVectors: o.actVecs})
 	if err != nil {
 		return err
 	}
