@@ -169,16 +169,10 @@ func TestHiddenAliases(t *testing.T) {
 // default, CPU workers are --workers, --classes is train's class list only,
 // output files -o/--out.
 func TestOneSpellingPerConcept(t *testing.T) {
-	// power.go is another helper's file (issue 12): its median-table --jobs
-	// and --out (no -o) are to follow; listed here so they are not forgotten.
-	pending := map[string]bool{}
-	for _, c := range []string{"hdlgen power", "hdlgen power median-table", "hdlgen power calibrate"} {
-		pending[c+" --jobs"], pending[c+" --out"] = true, true
-	}
 	walkCommands(commandTree(), func(c *cobra.Command) {
 		c.Flags().VisitAll(func(f *pflag.Flag) {
 			where := c.CommandPath() + " --" + f.Name
-			if f.Hidden || pending[where] {
+			if f.Hidden {
 				return
 			}
 			switch f.Name {

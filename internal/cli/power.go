@@ -144,9 +144,10 @@ func (o *powerOptions) bindParams(f *pflag.FlagSet) {
 
 func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder for median-table (default $HDLGEN_UCI121)")
-	f.StringVar(&o.out, "out", "", "output directory (e.g. results/hardware)")
+	f.StringVarP(&o.out, "out", "o", "", "output directory (e.g. results/hardware)")
 	f.StringVar(&o.work, "work", "", "work directory for emitted designs and the synth cache (default: user cache dir/hdlgen/hwstudy)")
-	f.IntVar(&o.jobs, "jobs", 2, "concurrent Yosys runs")
+	f.IntVar(&o.jobs, "workers", 2, "concurrent Yosys runs and simulations")
+	hiddenAlias(f, "jobs", "workers")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
 	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
@@ -309,7 +310,7 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 		return usagef("--out DIR is required with --median-table/--calibrate")
 	}
 	if o.jobs < 1 {
-		return usagef("--jobs %d: want ≥ 1", o.jobs)
+		return usagef("--workers %d: want ≥ 1", o.jobs)
 	}
 	if o.actVecs < 0 {
 		return usagef("--activity-vectors %d: want ≥ 1", o.actVecs)
