@@ -20,9 +20,10 @@ import (
 const minFmaxMHz = 110
 
 // fmaxSample is the part of the matrix TestMatrixFmax synthesises by default
-// (a few minutes of Yosys; docs/timing.md gives the time): the slowest small designs of
-// each network (122, 124 and 140 MHz, docs/timing.md) and fmaxWide, which the
-// default rule's wide case (P ≥ 16) covers. HDLGEN_FMAX_ALL=1 runs the whole
+// (a few minutes of Yosys; docs/timing.md gives the time): the slowest small
+// intRVFL of the matrix, the median shape at P = 8, a small rvfl8 (122, 124
+// and 140 MHz, docs/timing.md) and fmaxWide, which the default rule's wide
+// case (P ≥ 16) covers. HDLGEN_FMAX_ALL=1 runs the whole
 // matrix and fmaxWide, HDLGEN_FMAX_ONLY=name,name… the designs named.
 var fmaxSample = []string{
 	"intrvfl_K16_N64_L10_k15_b2_P3",
