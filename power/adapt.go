@@ -18,7 +18,14 @@ func DesignOf(pl *plan.Plan) Design {
 	if n := netOf(pl.Arch); n != nil && n.fixedBits() == 0 {
 		s.Bits = pl.ReadoutBits
 	}
-	return Design{Shape: s, N: pl.N, P: pl.P}
+	d := Design{Shape: s, N: pl.N, P: pl.P}
+	if pl.AdderLevelsPerStage != plan.DefaultAdderLevels(pl.P) {
+		d.AdderLevels = pl.AdderLevelsPerStage
+	}
+	if pl.ArgmaxLevelsPerStage != plan.DefaultArgmaxLevelsPerStage {
+		d.ArgmaxLevels = pl.ArgmaxLevelsPerStage
+	}
+	return d
 }
 
 // DesignOfModel is DesignOf with the effective readout width of model m's codes.

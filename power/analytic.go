@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // The analytic resource model: each block of the micro-architecture (rtl/plan,
@@ -103,7 +102,7 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	}
 	P, L := float64(d.P), float64(d.L)
 	mac := macInDSP(st)
-	ra := plan.DefaultAdderLevelsPerStage
+	ra := d.adderLevels()
 
 	// ROMs (rom.go): a logic ROM costs LUT sites per distinct non-constant
 	// column (Yosys merges equal columns, which are frequent when the ROM has
@@ -169,7 +168,7 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	if !mac {
 		tw = st.TWEff // LUT products: narrower codes give narrower sums
 	}
-	laneTreeFF := L*float64(treeRegBits(d.P, st.TW, st.LaneDepth)) + float64(1+st.LaneCut) // and the tags' valid bits
+	laneTreeFF := L*float64(treeRegBits(d.P, st.TW, st.LaneDepth, ra)) + float64(1+st.LaneCut) // and the tags' valid bits
 	add(cLaneTree, L*laneAdds*float64(tw), laneTreeFF, d.L*productTreeSums(d.P, ra, from)*carryChain(st.TW))
 	// Accumulators: L adders of AW bits (the first-group clear folds into
 	// them), or, with DSP48E1 products and P = 1, the DSP48E1s' accumulators
@@ -196,10 +195,10 @@ type hardCounts struct {
 // (intrvfl): a node over n features counts to n and, built from ripple-carry
 // planes whose top planes are constant zero, keeps 1 + ⌈log2 n⌉ of its PcW
 // planes.
-func popcountCutBits(k int) int {
+func popcountCutBits(k, ra int) int {
 	depth := clog2(k)
 	n := 0
-	for lv := plan.DefaultAdderLevelsPerStage; lv < depth; lv += plan.DefaultAdderLevelsPerStage {
+	for lv := ra; lv < depth; lv += ra {
 		for first := 0; first < k; first += 1 << lv {
 			n += 1 + clog2(min(k-first, 1<<lv))
 		}
@@ -243,14 +242,14 @@ func cutNodes(leaves, levelsPerStage int) []cutNode {
 func (st structure) SW() int { return st.PcW + 1 }
 
 // argmaxRegBits counts the argmax tree's cut registers (a register after
-// every plan.DefaultArgmaxLevelsPerStage levels): the L scores and valid, and
+// every d.argmaxLevels() levels): the L scores and valid, and
 // per candidate node over n classes its score (AW) and the clog2(n) index
 // bits that vary (the higher ones are constant); a class alone copies its
 // score register and has a constant index, so Yosys merges or drops both.
 func argmaxRegBits(d Design, st structure) int {
 	n := 0
 	for lv := 1; lv < st.ArgDepth; lv++ {
-		if lv%plan.DefaultArgmaxLevelsPerStage != 0 {
+		if lv%d.argmaxLevels() != 0 {
 			continue
 		}
 		n += d.L*st.AW + 1

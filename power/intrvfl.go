@@ -78,7 +78,7 @@ func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenB
 	// carry chains), s = K − 2·popcount (hiddenSubWidth) and the clip (two
 	// SW-bit comparisons with constants); h register and tree cuts.
 	lanes := raw(P*(K*(1+float64(thermoW)/5)+float64(st.SW())),
-		P*float64(st.HW)+P*float64(popcountCutBits(d.K))+float64(st.HiddenCut*(1+tag)),
+		P*float64(st.HW)+P*float64(popcountCutBits(d.K, d.adderLevels()))+float64(st.HiddenCut*(1+tag)),
 		d.P*(carryChain(hiddenSubWidth(d.K, st.PcW))+2*cmpConstChain(st.SW())))
 	return hiddenBlocks{front: front, lanes: lanes}
 }

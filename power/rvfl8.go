@@ -39,7 +39,7 @@ func (rvfl8Net) extraFlight() int { return 1 }
 
 func (rvfl8Net) blocks(d Design, st structure, _ int, hw *hardCounts) hiddenBlocks {
 	P, K := float64(d.P), float64(d.K)
-	ra := plan.DefaultAdderLevelsPerStage
+	ra := d.adderLevels()
 	var hb hiddenBlocks
 	// The bias byte of each lane goes from the W_in ROM's read register
 	// through the bias "product" register and, when the pre-activation tree

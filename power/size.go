@@ -23,6 +23,9 @@ type SizeOptions struct {
 	Device synth.Device
 	// Ps are the candidate parallelisms (nil means DefaultPs); P > N is skipped.
 	Ps []int
+	// AdderLevels and ArgmaxLevels are the pipeline rules of every candidate
+	// (hdlgen emit --adder-levels, --argmax-levels; 0 means the defaults).
+	AdderLevels, ArgmaxLevels int
 }
 
 // DefaultPs are the parallelisms the sizer tries: 1, 2, 3, 4, 6, 8, 12, …,
@@ -46,7 +49,11 @@ type Sizing struct {
 	BudgetOn Budgeted `json:"budget_on"`
 	N        int      `json:"n"` // the largest N whose best design fits the budget
 	P        int      `json:"p"` // the P that minimises the budgeted energy for that N
-	Estimate Estimate `json:"estimate"`
+	// EstFmaxMHz is that design's Fmax by the analytic estimate
+	// (AnalyticFmaxMHz); only designs whose estimate meets the clock are
+	// candidates.
+	EstFmaxMHz float64  `json:"est_fmax_mhz"`
+	Estimate   Estimate `json:"estimate"`
 }
 
 // ImpossibleError is returned by Size when no N fits the budget.
@@ -59,7 +66,7 @@ type ImpossibleError struct {
 
 func (e *ImpossibleError) Error() string {
 	if math.IsInf(e.MinJ, 1) {
-		return "power: no design of this shape fits the device, whatever the budget"
+		return "power: no design of this shape fits the device at the clock (analytic Fmax estimate), whatever the budget"
 	}
 	return fmt.Sprintf("power: budget %s is below the smallest achievable %s energy per classification, %s (N=%d, P=%d)",
 		FormatEnergy(e.BudgetJ), e.BudgetOn, FormatEnergy(e.MinJ), e.N, e.P)
@@ -71,6 +78,7 @@ type tableKey struct {
 	maxN   int
 	device synth.Device
 	ps     string
+	levels [2]int
 }
 
 // sizeTable is, for one shape and operating point, the best (lowest budgeted
@@ -84,7 +92,8 @@ type sizeTable struct {
 var tables sync.Map // tableKey → *sizeTable
 
 // Size returns the largest N (1 ≤ N ≤ MaxN) whose best design, over the
-// candidate Ps and among those that fit the device, has a budgeted energy per
+// candidate Ps and among those that fit the device and whose analytic Fmax
+// estimate (AnalyticFmaxMHz) meets the clock, has a budgeted energy per
 // classification ≤ budget (joules), with that P and the estimate. A larger
 // budget never gives a smaller N: the answer is the largest element of a set
 // that only grows with the budget. The per-shape table is computed once per
@@ -117,7 +126,7 @@ func Size(budget float64, s Shape, o SizeOptions) (Sizing, error) {
 			return Sizing{}, fmt.Errorf("power: candidate parallelisms %v, want P ≥ 1", o.Ps)
 		}
 	}
-	if err := (Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
+	if err := (Design{Shape: s, N: 1, P: 1, AdderLevels: o.AdderLevels, ArgmaxLevels: o.ArgmaxLevels}).Check(); err != nil {
 		return Sizing{}, err
 	}
 	t := table(s, o)
@@ -132,12 +141,12 @@ func Size(budget float64, s Shape, o SizeOptions) (Sizing, error) {
 		}
 		return Sizing{}, &ImpossibleError{BudgetJ: budget, BudgetOn: p.BudgetOn, MinJ: t.best[minN], N: minN, P: t.bestP[minN]}
 	}
-	d := Design{Shape: s, N: n, P: t.bestP[n]}
+	d := Design{Shape: s, N: n, P: t.bestP[n], AdderLevels: o.AdderLevels, ArgmaxLevels: o.ArgmaxLevels}
 	e, err := EstimateAnalytic(d, p)
 	if err != nil {
 		return Sizing{}, err
 	}
-	return Sizing{Shape: s, BudgetJ: budget, BudgetOn: p.BudgetOn, N: n, P: d.P, Estimate: e}, nil
+	return Sizing{Shape: s, BudgetJ: budget, BudgetOn: p.BudgetOn, N: n, P: d.P, EstFmaxMHz: AnalyticFmaxMHz(d), Estimate: e}, nil
 }
 
 // sortSearchLast returns the largest n in [1, max] with f(n) true, where f is
@@ -156,7 +165,7 @@ func sortSearchLast(maxN int, f func(int) bool) int {
 }
 
 func table(s Shape, o SizeOptions) *sizeTable {
-	key := tableKey{shape: s, params: o.Params, maxN: o.MaxN, device: o.Device, ps: fmt.Sprint(o.Ps)}
+	key := tableKey{shape: s, params: o.Params, maxN: o.MaxN, device: o.Device, ps: fmt.Sprint(o.Ps), levels: [2]int{o.AdderLevels, o.ArgmaxLevels}}
 	if t, ok := tables.Load(key); ok {
 		return t.(*sizeTable)
 	}
@@ -167,12 +176,15 @@ func table(s Shape, o SizeOptions) *sizeTable {
 			if p > n {
 				break
 			}
-			d := Design{Shape: s, N: n, P: p}
+			d := Design{Shape: s, N: n, P: p, AdderLevels: o.AdderLevels, ArgmaxLevels: o.ArgmaxLevels}
 			r := analytic(d)
 			if ok, _ := o.Device.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36); !ok {
 				break // resources grow with P: no larger P fits either
 			}
 			st := newStructure(d)
+			if analyticFmaxMHz(d, st) < o.ClockHz/1e6 {
+				continue // too slow for the clock; a larger P may still meet it
+			}
 			e := evaluate(d, r, st.Latency, st.II, o.Params)
 			if e.BudgetedJ < t.best[n] {
 				t.best[n], t.bestP[n] = e.BudgetedJ, p

@@ -30,6 +30,26 @@ type Design struct {
 	Shape
 	N int `json:"n"`
 	P int `json:"p"`
+	// AdderLevels and ArgmaxLevels override the pipeline rules of rtl/plan
+	// (hdlgen emit --adder-levels, --argmax-levels); 0 means the defaults.
+	AdderLevels  int `json:"adder_levels,omitempty"`
+	ArgmaxLevels int `json:"argmax_levels,omitempty"`
+}
+
+// adderLevels is the adder levels per pipeline stage of d (plan.New's rule).
+func (d Design) adderLevels() int {
+	if d.AdderLevels > 0 {
+		return d.AdderLevels
+	}
+	return plan.DefaultAdderLevels(d.P)
+}
+
+// argmaxLevels is the argmax levels per pipeline stage of d.
+func (d Design) argmaxLevels() int {
+	if d.ArgmaxLevels > 0 {
+		return d.ArgmaxLevels
+	}
+	return plan.DefaultArgmaxLevelsPerStage
 }
 
 func (d Design) String() string {
@@ -57,6 +77,9 @@ func (d Design) Check() error {
 	}
 	if d.P < 1 || d.P > d.N {
 		return fmt.Errorf("power: P=%d outside [1, N=%d]", d.P, d.N)
+	}
+	if d.AdderLevels < 0 || d.ArgmaxLevels < 0 {
+		return fmt.Errorf("power: levels per pipeline stage %d (adders), %d (argmax), want ≥ 0 (0: the default rule)", d.AdderLevels, d.ArgmaxLevels)
 	}
 	return nil
 }
@@ -102,7 +125,7 @@ func newStructure(d Design) structure {
 	s.TW = s.PW + clog2(d.P)
 	s.PWEff = s.QWEff + s.HW
 	s.TWEff = s.PWEff + clog2(d.P)
-	ra, rm := plan.DefaultAdderLevelsPerStage, plan.DefaultArgmaxLevelsPerStage
+	ra, rm := d.adderLevels(), d.argmaxLevels()
 	s.HiddenDepth = clog2(s.HiddenLeaves)
 	s.HiddenCut = plan.Cuts(s.HiddenDepth, ra)
 	s.LaneDepth = clog2(d.P)
@@ -152,10 +175,10 @@ func Latency(d Design) (latency, ii int, err error) {
 // treeRegBits counts the register bits of one adder tree's internal cuts (the
 // rule of rtl/plan: a register after every levels-per-stage levels, none after
 // the last level).
-func treeRegBits(leaves, w, depth int) int {
+func treeRegBits(leaves, w, depth, ra int) int {
 	n := 0
 	for lv := 1; lv < depth; lv++ {
-		if lv%plan.DefaultAdderLevelsPerStage == 0 {
+		if lv%ra == 0 {
 			n += ((leaves + 1<<lv - 1) >> lv) * w
 		}
 	}

@@ -29,6 +29,8 @@ type emitOptions struct {
 	system        string
 	reloadable    bool
 	noScores      bool
+	adderLevels   int
+	argmaxLevels  int
 }
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
@@ -84,6 +86,8 @@ Then run "hdlgen verify DIR".`,
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside a collection folder")
 	f.StringVar(&o.labelCol, "label-column", "", "--data CSV: the class label column, a header name or a 1-based number (default: the last column)")
 	f.BoolVar(&o.force, "force", false, "replace a non-empty DIR that hdlgen did not write")
+	f.IntVar(&o.adderLevels, "adder-levels", 0, "adder levels between pipeline registers in the popcount, pre-activation and lane-sum trees (0: the default rule, docs/timing.md)")
+	f.IntVar(&o.argmaxLevels, "argmax-levels", 0, "compare-and-select levels between pipeline registers in the argmax tree (0: the default rule)")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -112,6 +116,9 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	if !(o.ready > 0 && o.ready <= 1) {
 		return usagef("--ready %v outside (0, 1]", o.ready)
 	}
+	if o.adderLevels < 0 || o.argmaxLevels < 0 {
+		return usagef("--adder-levels %d, --argmax-levels %d: want ≥ 0 (0: the default rule)", o.adderLevels, o.argmaxLevels)
+	}
 	if err := checkDirOutput("-o", o.out, filepath.Join(o.out, "model.json"), input{"model.json", modelPath}, dataInput(o.data, o.dataset)); err != nil {
 		return err
 	}
@@ -122,12 +129,13 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	if err := inRange("--parallel", o.parallel, 1, m.N()); err != nil {
 		return err
 	}
-	if err := checkVectorCycles(app, m, o.parallel, o.vectors, o.ready, o.axis); err != nil {
+	pipe := plan.Options{Parallel: o.parallel, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels}
+	if err := checkVectorCycles(app, m, pipe, o.vectors, o.ready, o.axis); err != nil {
 		return err
 	}
 	opt := rtl.Options{Parallel: o.parallel, Axis: o.axis, Vectors: o.vectors, Seed: o.seed,
 		ReadyProbability: o.ready, Force: o.force, System: o.system, ReloadableReadout: o.reloadable,
-		SystemNoScores: o.noScores}
+		SystemNoScores: o.noScores, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels}
 	if o.data != "" {
 		d, err := loadLabelledColumn(o.data, o.dataset, o.labelCol)
 		if err != nil {
@@ -172,8 +180,8 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 // out_ready (1/ready); for the memory, each vector holds its K inputs and L
 // scores (8 bytes each) and twice its hex lines (IW and OW bits, 96-bit cycle
 // words, 16-bit gaps).
-func checkVectorCycles(app *App, m *model.Model, p, vectors int, ready float64, axis bool) error {
-	pl, err := plan.New(m, plan.Options{Parallel: p})
+func checkVectorCycles(app *App, m *model.Model, pipe plan.Options, vectors int, ready float64, axis bool) error {
+	pl, err := plan.New(m, pipe)
 	if err != nil {
 		return err
 	}

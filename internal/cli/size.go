@@ -26,6 +26,8 @@ type sizeOptions struct {
 	toggle   float64
 	budgetOn string
 	json     bool
+	adder    int
+	argmax   int
 }
 
 func newSizeCmd(app *App) *cobra.Command {
@@ -75,6 +77,8 @@ an error naming both values.`,
 	f.Float64Var(&o.toggle, "toggle", power.DefaultToggle, "average toggle rate of data signals, in (0, 1]")
 	f.StringVar(&o.budgetOn, "budget-on", string(power.BudgetDynamic), "energy the budget constrains: dynamic or total (dynamic + PL static)")
 	f.BoolVar(&o.json, "json", false, "print the answer as JSON")
+	f.IntVar(&o.adder, "adder-levels", 0, "adder levels between pipeline registers of every candidate, as hdlgen emit --adder-levels (0: the default rule)")
+	f.IntVar(&o.argmax, "argmax-levels", 0, "argmax levels between pipeline registers, as hdlgen emit --argmax-levels (0: the default rule)")
 	_ = cmd.MarkFlagRequired("budget")
 	return cmd
 }
@@ -157,7 +161,7 @@ func (o *sizeOptions) run(ctx context.Context, app *App, changed func(string) bo
 		return usagef("%v", err)
 	}
 	sz, err := interruptible(ctx, func() (power.Sizing, error) {
-		return power.Size(budget, s, power.SizeOptions{Params: power.Params{ClockHz: o.clockMHz * 1e6, Toggle: o.toggle, BudgetOn: on}, MaxN: o.maxN})
+		return power.Size(budget, s, power.SizeOptions{Params: power.Params{ClockHz: o.clockMHz * 1e6, Toggle: o.toggle, BudgetOn: on}, MaxN: o.maxN, AdderLevels: o.adder, ArgmaxLevels: o.argmax})
 	})
 	var imp *power.ImpossibleError
 	if errors.As(err, &imp) {

@@ -14,9 +14,20 @@ import (
 // a tree of depth D has Cuts(D, R) = ⌊(D−1)/R⌋ internal register stages (0 for D ≤ 1).
 const (
 	// DefaultAdderLevelsPerStage bounds the adder levels between registers in the
-	// popcount, pre-activation and lane-sum trees: four levels of narrow adders
-	// (carry chains of ≤ 6 CARRY4) fit a 10 ns cycle on a -1 Zynq-7020.
+	// popcount, pre-activation and lane-sum trees of a design with P < WideP:
+	// four levels of narrow adders (carry chains of ≤ 6 CARRY4) fit a 10 ns cycle
+	// on a -1 Zynq-7020 with margin (estimated Fmax ≥ 122 MHz on every such design
+	// of the verification matrix and the median table, docs/timing.md).
 	DefaultAdderLevelsPerStage = 4
+	// WideAdderLevelsPerStage is the rule for P ≥ WideP. A tree's last segment
+	// shares its cycle with what follows it (the intRVFL's K − 2·popcount and
+	// clip into the activation register's set/reset pins, the accumulator), and
+	// the nets feeding the lanes fan out to P loads; with four levels the median
+	// intRVFL at P=32 and the matrix's K=16, N=P=513 design were estimated at 102
+	// and 86 MHz (docs/timing.md, "Pipeline rule").
+	WideAdderLevelsPerStage = 3
+	// WideP is the parallelism from which the default rule is WideAdderLevelsPerStage.
+	WideP = 16
 	// DefaultArgmaxLevelsPerStage bounds the compare-and-select levels between
 	// registers in the argmax tree: each level is an AW-bit comparator feeding a
 	// wide multiplexer, about twice an adder level.
@@ -32,7 +43,7 @@ type Options struct {
 	// Parallel is P, the hidden neurons computed per clock, 1 ≤ P ≤ N (0 means 1).
 	Parallel int
 	// AdderLevelsPerStage and ArgmaxLevelsPerStage override the pipeline rules
-	// (0 means the defaults above).
+	// (0 means the defaults: DefaultAdderLevels(P), DefaultArgmaxLevelsPerStage).
 	AdderLevelsPerStage  int
 	ArgmaxLevelsPerStage int
 	// ReloadableReadout makes the readout ROM a two-bank RAM with a write port
@@ -159,6 +170,16 @@ type Resources struct {
 	Accumulators   int `json:"accumulators"`    // L adders of AW bits
 }
 
+// DefaultAdderLevels is the default adder levels per pipeline stage of a
+// design with p lanes: DefaultAdderLevelsPerStage below WideP lanes,
+// WideAdderLevelsPerStage from WideP on.
+func DefaultAdderLevels(p int) int {
+	if p >= WideP {
+		return WideAdderLevelsPerStage
+	}
+	return DefaultAdderLevelsPerStage
+}
+
 // Cuts is the number of internal pipeline registers of a tree of the given depth
 // with a register after every r levels (none after the last level).
 func Cuts(depth, r int) int {
@@ -205,7 +226,7 @@ func New(m *model.Model, o Options) (*Plan, error) {
 	}
 	ra, rm := o.AdderLevelsPerStage, o.ArgmaxLevelsPerStage
 	if ra == 0 {
-		ra = DefaultAdderLevelsPerStage
+		ra = DefaultAdderLevels(p)
 	}
 	if rm == 0 {
 		rm = DefaultArgmaxLevelsPerStage

@@ -20,7 +20,8 @@ func mustPlan(t *testing.T, s testmodel.Shape, o Options) *Plan {
 }
 
 // TestWorkedExample pins the latency of the paper's median network (K=16, N=512,
-// L=4, κ=3, 5-bit readout) at P=1 and P=8 for both networks.
+// L=4, κ=3, 5-bit readout) at P=1 and P=8 for both networks, and the intRVFL at
+// P=16 and P=32 (the wide rule).
 func TestWorkedExample(t *testing.T) {
 	intShape := testmodel.Shape{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5}
 	r8Shape := testmodel.Shape{Arch: model.RVFL8, K: 16, N: 512, L: 4}
@@ -38,6 +39,14 @@ func TestWorkedExample(t *testing.T) {
 		{"intrvfl P=1", intShape, 1, summary{G: 512, F: 3, TH: 0, TL: 0, TA: 0, Latency: 517, II: 512, AxisLatency: 517,
 			LW: 10, IW: 160, AW: 16, CW: 2, OW: 66}},
 		{"intrvfl P=8", intShape, 8, summary{G: 64, F: 3, TH: 0, TL: 0, TA: 0, Latency: 69, II: 64, AxisLatency: 69,
+			LW: 10, IW: 160, AW: 16, CW: 2, OW: 66}},
+		// From P = WideP = 16 on, a register every 3 adder levels (DefaultAdderLevels):
+		// popcount depth 4 → 1 register, lane tree depth 4 (P=16) or 5 (P=32) → 1.
+		// With 4 levels these were 37 and 22 cycles, at an estimated Fmax of 115
+		// and 102 MHz (docs/timing.md, "Pipeline rule").
+		{"intrvfl P=16", intShape, 16, summary{G: 32, F: 5, TH: 1, TL: 1, TA: 0, Latency: 39, II: 32, AxisLatency: 39,
+			LW: 10, IW: 160, AW: 16, CW: 2, OW: 66}},
+		{"intrvfl P=32", intShape, 32, summary{G: 16, F: 5, TH: 1, TL: 1, TA: 0, Latency: 23, II: 16, AxisLatency: 23,
 			LW: 10, IW: 160, AW: 16, CW: 2, OW: 66}},
 		// rvfl8: F = A + products + pre-activation tree (depth 5: 1 register) + H + MAC + lane tree.
 		{"rvfl8 P=1", r8Shape, 1, summary{G: 512, F: 5, TH: 1, TL: 0, TA: 0, Latency: 519, II: 512, AxisLatency: 519,
@@ -84,6 +93,23 @@ func TestWidths(t *testing.T) {
 		}
 		if max := int64(1)<<(pl.AW-1) - 1; max < pl.ScoreBound || max>>1 >= pl.ScoreBound && pl.AW > 2 {
 			t.Errorf("%s: AW=%d is not the smallest width for %d", tc.shape, pl.AW, pl.ScoreBound)
+		}
+	}
+}
+
+func TestDefaultAdderLevels(t *testing.T) {
+	tests := []struct{ p, want int }{{1, 4}, {8, 4}, {15, 4}, {16, 3}, {32, 3}, {513, 3}}
+	for _, tc := range tests {
+		if got := DefaultAdderLevels(tc.p); got != tc.want {
+			t.Errorf("DefaultAdderLevels(%d) = %d, want %d", tc.p, got, tc.want)
+		}
+	}
+	// Options of 0 take the default; an explicit value overrides it.
+	s := testmodel.Shape{Arch: model.IntRVFL, K: 16, N: 64, L: 4, Kappa: 3, Bits: 5}
+	for _, tc := range []struct{ p, levels, want int }{{8, 0, 4}, {16, 0, 3}, {16, 4, 4}, {8, 2, 2}} {
+		pl := mustPlan(t, s, Options{Parallel: tc.p, AdderLevelsPerStage: tc.levels})
+		if pl.AdderLevelsPerStage != tc.want {
+			t.Errorf("P=%d, levels %d: plan has %d, want %d", tc.p, tc.levels, pl.AdderLevelsPerStage, tc.want)
 		}
 	}
 }
