@@ -118,7 +118,25 @@ func SummaryMarkdown(c Config, s *Summary, now time.Time) []byte {
 			len(cpus), median(cpus), cpus[0], cpus[len(cpus)-1], cpuTotal)
 	}
 	w("## Distribution of the recorded designs\n\n")
-	writeDistribution(&b, s.Records)
+	writeDistribution(&b, s.Records, true)
+	return b.Bytes()
+}
+
+// DrawTable returns the distribution table of designs 0…n−1 of seed and
+// one line per design (what hdlgen campaign --list prints): the campaign's
+// shapes before anything runs.
+func DrawTable(seed uint64, n int) []byte {
+	var b bytes.Buffer
+	recs := make([]Record, n)
+	for i := range recs {
+		recs[i] = Record{Design: Draw(seed, i)}
+	}
+	fmt.Fprintf(&b, "Designs 0…%d of seed %d:\n\n", n-1, seed)
+	writeDistribution(&b, recs, false)
+	b.WriteString("\n")
+	for _, r := range recs {
+		fmt.Fprintf(&b, "%s %s %s\n", r.Design.Name(), r.Design.Shape, r.Design.Options())
+	}
 	return b.Bytes()
 }
 
@@ -147,7 +165,7 @@ type count struct {
 	pred  func(r Record) bool
 }
 
-func writeDistribution(b *bytes.Buffer, recs []Record) {
+func writeDistribution(b *bytes.Buffer, recs []Record, ran bool) {
 	intr := func(r Record) bool { return r.Design.Shape.Arch == model.IntRVFL }
 	rows := []struct {
 		what   string
@@ -165,7 +183,7 @@ func writeDistribution(b *bytes.Buffer, recs []Record) {
 			{"1–4", func(r Record) bool { return r.Design.Shape.N <= 4 }},
 			{"5–31", func(r Record) bool { return r.Design.Shape.N >= 5 && r.Design.Shape.N <= 31 }},
 			{"32–63", func(r Record) bool { return r.Design.Shape.N >= 32 && r.Design.Shape.N <= 63 }},
-			{fmt.Sprintf("64–%d", MaxN), func(r Record) bool { return r.Design.Shape.N >= 64 }},
+			{fmt.Sprintf("≥ 64 (max %d)", MaxN), func(r Record) bool { return r.Design.Shape.N >= 64 }},
 		}},
 		{"P", []count{
 			{"P = 1", func(r Record) bool { return r.Design.P == 1 }},
@@ -199,8 +217,11 @@ func writeDistribution(b *bytes.Buffer, recs []Record) {
 			{"adder levels = 1", func(r Record) bool { return r.Design.AdderLevels == 1 }},
 			{"argmax levels set", func(r Record) bool { return r.Design.ArgmaxLevels != 0 }},
 			{"argmax levels = 1", func(r Record) bool { return r.Design.ArgmaxLevels == 1 }},
-			{"gate level", func(r Record) bool { return r.GateLevel }},
 		}},
+	}
+	if ran {
+		last := len(rows) - 1
+		rows[last].counts = append(rows[last].counts, count{"gate level", func(r Record) bool { return r.GateLevel }})
 	}
 	fmt.Fprintf(b, "| property | counts |\n|---|---|\n")
 	for _, row := range rows {
@@ -216,7 +237,7 @@ func writeDistribution(b *bytes.Buffer, recs []Record) {
 		}
 		fmt.Fprintf(b, "| %s | %s |\n", row.what, strings.Join(parts, ", "))
 	}
-	if len(recs) > 0 {
+	if len(recs) > 0 && ran {
 		kmax, nmax, pmax, nk := 0, 0, 0, 0
 		for _, r := range recs {
 			s := r.Design.Shape

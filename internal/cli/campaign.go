@@ -18,6 +18,7 @@ type campaignOptions struct {
 	only                                 string
 	keepWork                             bool
 	verbose                              bool
+	list                                 bool
 }
 
 func newCampaignCmd(app *App) *cobra.Command {
@@ -53,9 +54,10 @@ design is built in a temporary directory, removed when the design passes and kep
 	f.IntVar(&o.workers, "workers", 1, "designs verified at once")
 	f.StringVar(&o.only, "only", "", "comma-separated design indices to run (a reproducer); default all")
 	f.BoolVar(&o.keepWork, "keep-work", false, "keep every design's work directory (kept anyway when it fails)")
+	f.BoolVar(&o.list, "list", false, "print the drawn designs and their distribution, run nothing")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "print every tool's output to stderr")
 	_ = cmd.MarkFlagRequired("designs")
-	_ = cmd.MarkFlagRequired("out")
+
 	return cmd
 }
 
@@ -71,6 +73,13 @@ func (o *campaignOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	if err := inRange("--workers", o.workers, 1, 64); err != nil {
 		return err
+	}
+	if o.list {
+		_, err := app.Out.Write(campaign.DrawTable(o.seed, o.designs))
+		return err
+	}
+	if o.out == "" {
+		return usagef("--out DIR is required")
 	}
 	c := campaign.Config{Designs: o.designs, Vectors: o.vectors, Seed: o.seed, Out: o.out,
 		GateLevelEvery: o.gateEvery, Workers: o.workers, KeepWork: o.keepWork, Progress: app.Err,
