@@ -140,6 +140,15 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		go func() {
 			defer wg.Done()
 			for d := range jobs {
+				// Another campaign in the same DIR (an --only run) may have
+				// recorded the design since the list was made.
+				if r, err := readRecord(recordPath(c.Out, d.Index)); err == nil && r.matches(d, c) {
+					mu.Lock()
+					done++
+					progress(c, "campaign: [%d/%d] %s recorded meanwhile, skipped\n", done, len(todo), d.Name())
+					mu.Unlock()
+					continue
+				}
 				rec, err := runDesign(ctx, c, d)
 				mu.Lock()
 				if err == nil {
