@@ -153,6 +153,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newEmitCmd(app),
 		newSimCmd(app),
 		newVerifyCmd(app),
+		newCampaignCmd(app),
 		newSynthCmd(app),
 		newPowerCmd(app),
 		newSizeCmd(app),

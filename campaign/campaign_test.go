@@ -1,0 +1,240 @@
+package campaign
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl"
+)
+
+func TestDrawDeterministic(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 12345} {
+		a, b := DrawAll(seed, 40), DrawAll(seed, 40)
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Errorf("seed %d: two draws differ (-first +second):\n%s", seed, diff)
+		}
+		// Design i depends on (seed, i) only: a shorter campaign is a prefix.
+		if diff := cmp.Diff(a[:3], DrawAll(seed, 3)); diff != "" {
+			t.Errorf("seed %d: the first 3 of 40 differ from a campaign of 3:\n%s", seed, diff)
+		}
+		if diff := cmp.Diff(a[17], Draw(seed, 17)); diff != "" {
+			t.Errorf("seed %d: design 17 alone differs:\n%s", seed, diff)
+		}
+	}
+	same := 0
+	x, y := DrawAll(1, 40), DrawAll(2, 40)
+	for i := range x {
+		x[i].Seed, x[i].Index, y[i].Seed, y[i].Index = 0, 0, 0, 0
+		if x[i] == y[i] {
+			same++
+		}
+	}
+	if same > 0 {
+		t.Errorf("seeds 1 and 2 drew %d identical designs of 40", same)
+	}
+}
+
+// TestDrawLegal draws 20 seeds × 100 designs: every one has a plan, stays in
+// the documented bounds, and the extremes the campaign promises all occur;
+// the first 10 of each seed are generated in full (rtl.Generate, 2 vectors).
+func TestDrawLegal(t *testing.T) {
+	seen := map[string]int{}
+	for seed := uint64(1); seed <= 20; seed++ {
+		for i := 0; i < 100; i++ {
+			d := Draw(seed, i)
+			pl, err := d.Plan()
+			if err != nil {
+				t.Fatalf("seed %d design %d (%s %s): %v", seed, i, d.Shape, d.Options(), err)
+			}
+			s := d.Shape
+			if s.K < 1 || s.K > MaxK || s.N < 1 || s.N > MaxN || s.N*s.K > max(MaxNK, 4*s.K) || s.L < 2 || s.L > MaxL ||
+				d.P < 1 || d.P > s.N || (d.P > MaxP && d.P != s.N) {
+				t.Errorf("seed %d design %d: %s %s outside the bounds", seed, i, s, d.Options())
+			}
+			if d.Axis && !pl.AxisOK {
+				t.Errorf("seed %d design %d: axis on a design without AxisOK", seed, i)
+			}
+			if (d.Reloadable || d.NoScores) && d.System == "" {
+				t.Errorf("seed %d design %d: %s without a system top", seed, i, d.Options())
+			}
+			if i < 10 {
+				if _, _, err := rtl.Generate(context.Background(), d.Model(), d.EmitOptions(2)); err != nil {
+					t.Errorf("seed %d design %d (%s %s): generate: %v", seed, i, s, d.Options(), err)
+				}
+			}
+			for name, ok := range map[string]bool{
+				"intrvfl": s.Arch == model.IntRVFL, "rvfl8": s.Arch == model.RVFL8,
+				"odd K > 1": s.K%2 == 1 && s.K > 1, "K = 1": s.K == 1, "N ≤ 4": s.N <= 4,
+				"P = 1": d.P == 1, "P = N > 1": d.P == s.N && d.P > 1, "P ∤ N": s.N%d.P != 0,
+				"L = 2": s.L == 2, "L = max": s.L == MaxL,
+				"κ = 1": s.Arch == model.IntRVFL && s.Kappa == 1, "κ = max": s.Kappa == LargeKappa,
+				"bits 2": s.Arch == model.IntRVFL && s.Bits == 2, "bits 16": s.Bits == 16,
+				"axis": d.Axis, "system": d.System != "", "reloadable": d.Reloadable, "no scores": d.NoScores,
+				"ready 1": d.Ready == 1, "adder levels 1": d.AdderLevels == 1, "argmax levels 1": d.ArgmaxLevels == 1,
+				"default levels": d.AdderLevels == 0 && d.ArgmaxLevels == 0,
+			} {
+				if ok {
+					seen[name]++
+				} else {
+					seen[name] += 0
+				}
+			}
+		}
+	}
+	for name, n := range seen {
+		if n == 0 {
+			t.Errorf("no drawn design has %s", name)
+		}
+	}
+}
+
+// writeFakeRecords records designs 0…n−1 of seed as passed without running them.
+func writeFakeRecords(t *testing.T, c Config, n int) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(c.Out, "designs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		r := &Record{Design: Draw(c.Seed, i), Vectors: c.Vectors, GateLevel: c.GateLevel(i), Passed: true,
+			Steps: []StepRecord{{Name: "model", Passed: true, Vectors: c.Vectors}}, Seconds: 1}
+		if err := writeRecord(recordPath(c.Out, i), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestResumeKeepsRecords: a campaign whose designs are all recorded runs
+// nothing (no tools needed), leaves the records byte for byte and writes the
+// reports from them; a record of another vector count is not reused.
+func TestResumeKeepsRecords(t *testing.T) {
+	c := Config{Designs: 3, Vectors: 7, Seed: 9, Out: t.TempDir(), GateLevelEvery: 2, Command: "test"}
+	writeFakeRecords(t, c, 3)
+	before, err := os.ReadFile(recordPath(c.Out, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	c.Progress = &log
+	sum, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Passed != 3 || sum.Failed != 0 || sum.Missing != 0 {
+		t.Errorf("summary: %d passed, %d failed, %d missing; want 3, 0, 0", sum.Passed, sum.Failed, sum.Missing)
+	}
+	if !strings.Contains(log.String(), "3 recorded already, 0 to run") {
+		t.Errorf("progress %q: want 3 recorded already, 0 to run", log.String())
+	}
+	after, err := os.ReadFile(recordPath(c.Out, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(before), string(after)); diff != "" {
+		t.Errorf("record 1 changed:\n%s", diff)
+	}
+	tsv, err := os.ReadFile(filepath.Join(c.Out, "results.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(tsv)), "\n"); len(lines) != 4 || lines[0] != TSVHeader {
+		t.Errorf("results.tsv has %d lines (want a header and 3 rows):\n%s", len(lines), tsv)
+	}
+	// Another draw (seed) or vector count does not match the records.
+	for _, other := range []Config{{Seed: 10, Vectors: 7}, {Seed: 9, Vectors: 8}} {
+		d := Draw(other.Seed, 0)
+		r, err := readRecord(recordPath(c.Out, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		other.Designs, other.GateLevelEvery = 3, 2
+		if r.matches(d, other) {
+			t.Errorf("record of seed 9, 7 vectors matches seed %d, %d vectors", other.Seed, other.Vectors)
+		}
+	}
+	if sum, err := Collect(c.Out, 10, 3); err != nil || sum.Missing != 3 {
+		t.Errorf("Collect for seed 10: %+v, %v; want 3 missing", sum, err)
+	}
+}
+
+func needTools(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"make", "verilator", "g++", "iverilog", "vvp"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+}
+
+// TestRunEndToEnd runs a 3-design campaign (design 0 first alone, then the
+// rest: a partial run resumed) with both simulators, and checks the records,
+// the reports and that the work directories are gone.
+func TestRunEndToEnd(t *testing.T) {
+	needTools(t)
+	if testing.Short() {
+		t.Skip("three designs take minutes of Verilator builds")
+	}
+	work := t.TempDir()
+	c := Config{Designs: 3, Vectors: 30, Seed: 1, Out: t.TempDir(), WorkDir: work, Command: "test"}
+	first := c
+	first.Only = []int{0}
+	sum, err := Run(context.Background(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Passed != 1 || sum.Missing != 2 {
+		t.Fatalf("partial run: %d passed, %d missing; want 1, 2:\n%+v", sum.Passed, sum.Missing, sum.Records)
+	}
+	rec0, err := os.ReadFile(recordPath(c.Out, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err = Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Passed != 3 || sum.Failed != 0 || sum.Mismatches != 0 || sum.Missing != 0 {
+		t.Errorf("%d passed, %d failed, %d mismatches, %d missing; want 3, 0, 0, 0", sum.Passed, sum.Failed, sum.Mismatches, sum.Missing)
+	}
+	again, err := os.ReadFile(recordPath(c.Out, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(rec0, again) {
+		t.Errorf("the resumed campaign ran design 0 again")
+	}
+	for _, r := range sum.Records {
+		sims := 0
+		for _, s := range r.Steps {
+			if !s.Passed {
+				t.Errorf("%s: step %s failed", r.Design.Name(), s.Name)
+			}
+			if strings.HasPrefix(s.Name, "verilator/") || strings.HasPrefix(s.Name, "icarus/") {
+				sims++
+				if s.Vectors != c.Vectors {
+					t.Errorf("%s: %s checked %d vectors, want %d", r.Design.Name(), s.Name, s.Vectors, c.Vectors)
+				}
+			}
+		}
+		if sims < 2 {
+			t.Errorf("%s: %d simulation steps, want both simulators", r.Design.Name(), sims)
+		}
+	}
+	summary, err := os.ReadFile(filepath.Join(c.Out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(summary), "**0 mismatches**") {
+		t.Errorf("summary.md lacks the 0-mismatch statement:\n%s", summary)
+	}
+	if left, _ := filepath.Glob(filepath.Join(work, "*")); len(left) != 0 {
+		t.Errorf("work directories left behind: %v", left)
+	}
+}

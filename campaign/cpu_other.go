@@ -1,0 +1,5 @@
+//go:build !unix
+
+package campaign
+
+func cpuSeconds() (float64, bool) { return 0, false }

@@ -1,0 +1,200 @@
+package campaign
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/hdlgen/hdlgen/internal/randmodel"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/rtl/regmap"
+)
+
+// Bounds of the drawn shapes (doc.go gives the whole distribution). They keep
+// one design to seconds of CPU: the Verilator builds grow with the lanes P and
+// the hidden layer N·K, the simulations with the groups ⌈N/P⌉.
+const (
+	MaxK        = 32 // features
+	MaxN        = 64 // hidden neurons
+	MaxNK       = 512
+	MaxP        = 8 // lanes, except P = N for N ≤ MaxPFull
+	MaxPFull    = 12
+	MaxL        = 12 // classes
+	LargeKappa  = model.MaxKappa
+	MaxAdderLvl = 5 // pipeline knobs drawn in 1…Max (or 0: the default)
+	MaxArgLvl   = 3
+)
+
+// Design is one drawn design: a random model (randmodel.Random of Shape and
+// ModelSeed) and the emit options. Index and Seed (the campaign's) determine
+// every other field.
+type Design struct {
+	Index     int             `json:"index"`
+	Seed      uint64          `json:"campaign_seed"`
+	Shape     randmodel.Shape `json:"shape"`
+	ModelSeed uint64          `json:"model_seed"`
+	P         int             `json:"p"`
+	Axis      bool            `json:"axis"`
+	System    string          `json:"system,omitempty"`
+	// Reloadable and NoScores need System.
+	Reloadable   bool    `json:"reloadable_readout,omitempty"`
+	NoScores     bool    `json:"no_scores,omitempty"`
+	Ready        float64 `json:"ready"`
+	AdderLevels  int     `json:"adder_levels_per_stage"`  // 0: plan's default
+	ArgmaxLevels int     `json:"argmax_levels_per_stage"` // 0: plan's default
+	VectorSeed   uint64  `json:"vector_seed"`
+}
+
+// Name is the design's model name and directory stem: "d0007".
+func (d Design) Name() string { return fmt.Sprintf("d%04d", d.Index) }
+
+// Options returns the options as one short string for tables.
+func (d Design) Options() string {
+	s := fmt.Sprintf("P=%d ready=%.2f adder=%d argmax=%d", d.P, d.Ready, d.AdderLevels, d.ArgmaxLevels)
+	if d.Axis {
+		s += " axis"
+	}
+	if d.System != "" {
+		s += " system=" + d.System
+	}
+	if d.Reloadable {
+		s += " reloadable"
+	}
+	if d.NoScores {
+		s += " no-scores"
+	}
+	return s
+}
+
+// Model returns the design's model.
+func (d Design) Model() *model.Model { return randmodel.Random(d.Shape, d.Name(), d.ModelSeed) }
+
+// EmitOptions returns the rtl options of the design with v test vectors.
+func (d Design) EmitOptions(v int) rtl.Options {
+	return rtl.Options{Parallel: d.P, Axis: d.Axis, Vectors: v, Seed: d.VectorSeed,
+		ReadyProbability: d.Ready, AdderLevelsPerStage: d.AdderLevels, ArgmaxLevelsPerStage: d.ArgmaxLevels,
+		System: d.System, ReloadableReadout: d.Reloadable, SystemNoScores: d.NoScores}
+}
+
+// Plan returns the design's plan.
+func (d Design) Plan() (*plan.Plan, error) {
+	return plan.New(d.Model(), plan.Options{Parallel: d.P, AdderLevelsPerStage: d.AdderLevels,
+		ArgmaxLevelsPerStage: d.ArgmaxLevels, ReloadableReadout: d.Reloadable})
+}
+
+// Draw returns design index of the campaign with seed seed. Design i depends
+// on (seed, i) only, so a campaign of 300 designs starts with the 3 of a
+// campaign of 3, and one design can be drawn again alone.
+func Draw(seed uint64, index int) Design {
+	r := rand.New(rand.NewPCG(seed, 0x63616d7000000000|uint64(index)))
+	d := Design{Index: index, Seed: seed, ModelSeed: r.Uint64(), VectorSeed: r.Uint64()}
+	s := &d.Shape
+	s.Arch = model.IntRVFL
+	if r.IntN(2) == 1 {
+		s.Arch = model.RVFL8
+	}
+	// K: a third tiny (1…3), the rest 1…MaxK, then odd with probability 3/4.
+	if r.IntN(3) == 0 {
+		s.K = 1 + r.IntN(3)
+	} else {
+		s.K = 1 + r.IntN(MaxK)
+	}
+	if s.K%2 == 0 && r.IntN(2) == 0 {
+		s.K--
+	}
+	// N: a quarter tiny (1…4), the rest 5…min(MaxN, MaxNK/K).
+	hi := min(MaxN, MaxNK/s.K)
+	if r.IntN(4) == 0 || hi < 5 {
+		s.N = 1 + r.IntN(min(4, hi))
+	} else {
+		s.N = 5 + r.IntN(hi-4)
+	}
+	// L: a quarter 2, the rest 2…MaxL.
+	s.L = 2
+	if r.IntN(4) != 0 {
+		s.L = 2 + r.IntN(MaxL-1)
+	}
+	if s.Arch == model.IntRVFL {
+		switch r.IntN(4) {
+		case 0:
+			s.Kappa = 1
+		case 1:
+			s.Kappa = LargeKappa
+		default:
+			s.Kappa = 1 + r.IntN(s.K+2)
+		}
+		switch r.IntN(5) {
+		case 0:
+			s.Bits = 2
+		case 1:
+			s.Bits = 16
+		default:
+			s.Bits = 3 + r.IntN(13)
+		}
+	}
+	// P: a quarter 1, a quarter N (when N ≤ MaxPFull), else 2…min(N, MaxP),
+	// preferring a P that does not divide N.
+	pmax := min(s.N, MaxP)
+	switch k := r.IntN(4); {
+	case k == 0 || s.N == 1:
+		d.P = 1
+	case k == 1 && s.N <= MaxPFull:
+		d.P = s.N
+	default:
+		d.P = 1 + r.IntN(pmax)
+		if s.N%d.P == 0 && pmax > 2 {
+			d.P = 1 + r.IntN(pmax)
+		}
+	}
+	switch r.IntN(4) {
+	case 0:
+		d.Ready = 1
+	case 1:
+		d.Ready = rtl.DefaultReadyProbability
+	default:
+		d.Ready = float64(5+r.IntN(15)) / 20 // 0.25…0.95
+	}
+	if r.IntN(3) != 0 {
+		d.AdderLevels = 1 + r.IntN(MaxAdderLvl)
+	}
+	if r.IntN(3) != 0 {
+		d.ArgmaxLevels = 1 + r.IntN(MaxArgLvl)
+	}
+	axis, system, reload, noScores := r.IntN(2) == 0, r.IntN(3) == 0, r.IntN(2) == 0, r.IntN(3) == 0
+	// Options the design cannot have are dropped (the draws above are made
+	// anyway, so that every design uses the same number of random values).
+	pl, err := d.Plan()
+	if err != nil {
+		panic(fmt.Sprintf("campaign: drew an illegal design %+v: %v", d, err))
+	}
+	d.Axis = axis && pl.AxisOK
+	if system && systemOK(pl) {
+		d.System = rtl.SystemZynq
+		d.NoScores = noScores
+		if reload {
+			d.Reloadable = true
+			if pl2, err := d.Plan(); err != nil || regmap.Chunks(pl2) > rtl.MaxReloadChunks {
+				d.Reloadable = false
+			}
+		}
+	}
+	return d
+}
+
+// maxRecordClasses is the system records' 12-bit class field (rtl/system.go).
+const maxRecordClasses = 1 << 12
+
+// systemOK mirrors rtl's check of the system top (AW, L, LW).
+func systemOK(pl *plan.Plan) bool {
+	return pl.AW <= plan.MaxAxisScoreW && pl.L <= maxRecordClasses && pl.LW <= regmap.BeatPayload
+}
+
+// DrawAll returns designs 0…n−1 of the campaign with seed seed.
+func DrawAll(seed uint64, n int) []Design {
+	ds := make([]Design, n)
+	for i := range ds {
+		ds[i] = Draw(seed, i)
+	}
+	return ds
+}
