@@ -124,7 +124,7 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {
 		if seeds[i] != 1 {
 			m.Name = fmt.Sprintf("%s_s%d", s.Name(), seeds[i])
 		}
-		jobs = append(jobs, job{m: m, p: s.P, dir: filepath.Join(o.WorkDir, m.Name)})
+		jobs = append(jobs, job{m: m, p: s.P, adderLevels: s.AdderLevels, dir: filepath.Join(o.WorkDir, m.Name)})
 	}
 	res, err := runJobs(ctx, jobs, o.Workers, o.Synth, o.Log)
 	if err != nil {

@@ -26,8 +26,9 @@ type Synthesized struct {
 
 // emitAndSynth writes model m with parallelism p to dir and synthesises it.
 // Reports persist in so.CacheDir across re-emits (an emit replaces dir/build).
-func emitAndSynth(ctx context.Context, m *model.Model, p int, dir string, so synth.Options) (*Synthesized, error) {
-	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4}, dir)
+// adderLevels is hdlgen emit --adder-levels (0: the default rule).
+func emitAndSynth(ctx context.Context, m *model.Model, p, adderLevels int, dir string, so synth.Options) (*Synthesized, error) {
+	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4, AdderLevelsPerStage: adderLevels}, dir)
 	if err != nil {
 		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, p, err)
 	}
@@ -40,9 +41,10 @@ func emitAndSynth(ctx context.Context, m *model.Model, p int, dir string, so syn
 
 // job is one design to emit and synthesise.
 type job struct {
-	m   *model.Model
-	p   int
-	dir string
+	m           *model.Model
+	p           int
+	adderLevels int // 0: the default rule
+	dir         string
 }
 
 // runJobs synthesises jobs on `workers` goroutines (Yosys is single-threaded);
@@ -65,7 +67,7 @@ func runJobs(ctx context.Context, jobs []job, workers int, so synth.Options, log
 					errs[i] = ctx.Err()
 					continue
 				}
-				s, err := emitAndSynth(ctx, jobs[i].m, jobs[i].p, jobs[i].dir, so)
+				s, err := emitAndSynth(ctx, jobs[i].m, jobs[i].p, jobs[i].adderLevels, jobs[i].dir, so)
 				out[i], errs[i] = s, err
 				mu.Lock()
 				if err != nil {
