@@ -27,14 +27,10 @@ as many classes as rows, or that looks continuous, gets a warning.`
 const testNormHelp = "two-file datasets: normalise the test file with its own min/max (own, the published convention), " +
 	"the training file's (train), or its own only when the two files were standardised differently (auto)"
 
-// loadLabelled loads training data from a CSV file, an embedded example or a
-// dataset of a UCI-121 collection folder (all rows of its data file).
-func loadLabelled(dataPath, name string) (*dataset.Dataset, error) {
-	return loadLabelledColumn(dataPath, name, "")
-}
-
-// loadLabelledColumn is loadLabelled with the CSV's label column named by
-// --label-column (a header name or a 1-based number; "" is the last column).
+// loadLabelledColumn loads labelled data from a CSV file, an embedded example
+// or a dataset of a UCI-121 collection folder (all rows of its data file); a
+// CSV's label column is named by --label-column (a header name or a 1-based
+// number; "" is the last column).
 func loadLabelledColumn(dataPath, name, labelCol string) (*dataset.Dataset, error) {
 	opt := dataset.CSVOptions{LabelColumn: labelCol}
 	if ex, ok := strings.CutPrefix(dataPath, examplePrefix); ok {
