@@ -43,5 +43,6 @@
 // loads into every flip-flop at configuration (so the gate-level simulation
 // starts from the state the board would, where Yosys writes an unknown).
 //
-// This package has no dependencies; it holds strings only.
+// This package has no dependencies; it holds strings only (its test runs
+// Yosys on an enabled shift register when yosys is installed).
 package flow
