@@ -8,6 +8,8 @@
 //	hierarchy -top <prefix>_top
 //	setattr -set rom_style "logic" m:lut
 //	synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top <prefix>_top
+//	    (its map_luts step without xilinx_srl -fixed: Yosys's SRL16E
+//	    drops the clock enable, YosysHQ/yosys#6058; see package flow)
 //	tee -q -o build/synth/yosys/stat.json stat -json -tech xilinx
 //	write_json build/synth/yosys/netlist.json
 //

@@ -12,13 +12,27 @@
 //	read_verilog -defer <the rtl/*.v files the top needs>
 //	hierarchy -top <top>
 //	setattr -set rom_style "logic" m:lut
-//	synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top <top>
+//	synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top <top> -run :map_luts
+//	opt_expr -mux_undef -noclkinv; abc -luts 2:2,3,6:5,10,20; clean
+//	techmap -map +/xilinx/ff_map.v
+//	techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH=6
+//	xilinx_dffopt; opt_lut_ins -tech xilinx
+//	synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top <top> -run finalize:
 //	tee -q -o build/synth/yosys/stat.json stat -json -tech xilinx
 //	tee -q -o build/synth/yosys/stat.txt stat -tech xilinx
 //	write_json build/synth/yosys/netlist.json
 //	splitnets
 //	setundef -zero -params
 //	write_verilog -noattr build/synth/yosys/netlist_sim.v
+//
+// The five commands after the first synth_xilinx are its own map_luts step
+// (Yosys 0.23, xc7) without `xilinx_srl -fixed -minlen 3`: that pass turns a
+// chain of three or more FDRE with a clock enable into an SRL16E whose CE is
+// tied to 1 (YosysHQ/yosys#6058, fixed upstream by #6059), so the netlist's
+// shift registers moved during pipeline stalls while the RTL held (campaign
+// design d0074: intrvfl K=31 N=13 L=2, P=5, failed gate-level with the tags
+// of hdlgen_delay in SRL16Es). Fixed-length chains therefore stay flip-flops:
+// on d0074 FDRE 623 → 638 and SRL16E 3 → 0, the LUT counts unchanged.
 //
 // The last three commands run after the statistics and the JSON netlist (what
 // the resource report and the timing estimate read) and change only the
@@ -29,5 +43,6 @@
 // loads into every flip-flop at configuration (so the gate-level simulation
 // starts from the state the board would, where Yosys writes an unknown).
 //
-// This package has no dependencies; it holds strings only.
+// This package has no dependencies; it holds strings only (its test runs
+// Yosys on an enabled shift register when yosys is installed).
 package flow

@@ -27,7 +27,21 @@ func Script(top string, rtlFiles []string) string {
 		"read_verilog -defer " + strings.Join(rtlFiles, " "),
 		"hierarchy -top " + top,
 		`setattr -set rom_style "logic" m:lut`,
-		"synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top " + top,
+		// synth_xilinx up to its map_luts step, then map_luts without
+		// `xilinx_srl -fixed -minlen 3`: Yosys ≤ 0.67's xilinx_srl turns a
+		// chain of ≥ 3 FDRE with a clock enable into an SRL16E whose CE is
+		// tied to 1 (YosysHQ/yosys#6058, fixed by #6059), so the pipeline's
+		// enabled delay chains shifted during stalls in the netlist (campaign
+		// design d0074 failed gate-level). Those chains stay flip-flops.
+		"synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top " + top + " -run :map_luts",
+		"opt_expr -mux_undef -noclkinv",
+		"abc -luts 2:2,3,6:5,10,20",
+		"clean",
+		"techmap -map +/xilinx/ff_map.v",
+		"techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH=6",
+		"xilinx_dffopt",
+		"opt_lut_ins -tech xilinx",
+		"synth_xilinx -family xc7 -noiopad -noclkbuf -flatten -top " + top + " -run finalize:",
 		"tee -q -o " + StatFile + " stat -json -tech xilinx",
 		"tee -q -o " + StatText + " stat -tech xilinx",
 		"write_json " + NetlistJSON,
