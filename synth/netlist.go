@@ -21,6 +21,9 @@ type Netlist struct {
 	// Names maps a net bit to a readable name, "u_core.acc_q[3]", taken from
 	// the netlist's named wires (Yosys's own $-names are left out).
 	Names map[Bit]string
+	// deepNames maps a net bit to the name that best tells which instance
+	// drives it (nameRank): what ByModule attributes cells by.
+	deepNames map[Bit]string
 
 	// Depth is the longest register-to-register path in logic levels: LUT1…6,
 	// MUXF7/F8, CARRY4, asynchronous LUTRAM reads and unregistered DSP48E1s count
@@ -149,7 +152,7 @@ func ParseNetlist(r io.Reader, top string) (*Netlist, error) {
 	if err := json.Unmarshal(raw, &mod); err != nil {
 		return nil, fmt.Errorf("synth: netlist module %s: %w", top, err)
 	}
-	out := &Netlist{Top: top, Ports: map[string]Port{}, Names: map[Bit]string{}, BRAMCells: map[string]int{}}
+	out := &Netlist{Top: top, Ports: map[string]Port{}, Names: map[Bit]string{}, deepNames: map[Bit]string{}, BRAMCells: map[string]int{}}
 	for name, p := range mod.Ports {
 		bits, err := decodeBits(p.Bits)
 		if err != nil {
@@ -203,6 +206,10 @@ func (n *Netlist) nameNets(mod jsonModule) {
 			}
 			if old, ok := n.Names[b]; !ok || len(c) < len(old) || (len(c) == len(old) && c < old) {
 				n.Names[b] = c
+			}
+			if old, ok := n.deepNames[b]; !ok || nameRank(c) > nameRank(old) ||
+				(nameRank(c) == nameRank(old) && (len(c) < len(old) || (len(c) == len(old) && c < old))) {
+				n.deepNames[b] = c
 			}
 		}
 	}

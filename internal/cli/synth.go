@@ -16,6 +16,7 @@ type synthOptions struct {
 	cacheDir string
 	yosys    string
 	clockMHz float64
+	byModule bool
 }
 
 func newSynthCmd(app *App) *cobra.Command {
@@ -44,9 +45,16 @@ synth/flow); both write DIR/build/synth/yosys/.
 The report is written to DIR/build/synth/report.json and cached under a SHA-256 of
 the Verilog and .mem files, the Yosys version and the command, so a second call
 on an unchanged design returns at once (--force runs Yosys again). Yosys comes
-from the Debian/Ubuntu package "yosys" (apt-get install yosys).`,
+from the Debian/Ubuntu package "yosys" (apt-get install yosys).
+
+--by-module adds where the cells are: every cell of the flattened netlist
+attributed to the instance that made it (u_issue, u_core.u_mac, …), by the
+deepest named net it drives, or else by the named nets, registers and ports its
+outputs reach (split evenly when they reach several instances). Generate blocks
+fold into their instance, so the P lanes of the hidden layer add up in one row.`,
 		Example: `  hdlgen synth build/iris
-  hdlgen synth build/iris --json > iris-synth.json`,
+  hdlgen synth build/iris --json > iris-synth.json
+  hdlgen synth build/iris --by-module`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, app, args[0]) },
 	}
@@ -56,6 +64,7 @@ from the Debian/Ubuntu package "yosys" (apt-get install yosys).`,
 	f.StringVar(&o.cacheDir, "cache", "", "also cache reports in this directory (e.g. ~/.cache/hdlgen/synth)")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.Float64Var(&o.clockMHz, "clock-mhz", 100, "the clock the timing estimate is checked against, in MHz")
+	f.BoolVar(&o.byModule, "by-module", false, "also attribute the netlist's cells to the design's instances (a Markdown table)")
 	return cmd
 }
 
@@ -74,11 +83,20 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 	if err != nil {
 		return err
 	}
+	var byModule []synth.ModuleShare
+	if o.byModule {
+		nl, err := synth.LoadNetlist(dir, r)
+		if err != nil {
+			return err
+		}
+		byModule = nl.ByModule()
+	}
 	if o.json {
 		b, err := json.MarshalIndent(struct {
 			*synth.Report
-			Timing *timing.Report `json:"timing"`
-		}{r, t}, "", "  ")
+			Timing   *timing.Report      `json:"timing"`
+			ByModule []synth.ModuleShare `json:"by_module,omitempty"`
+		}{r, t, byModule}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("synth: %w", err)
 		}
@@ -88,5 +106,14 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 	if err := r.WriteText(app.Out); err != nil {
 		return err
 	}
-	return t.WriteText(app.Out, o.clockMHz)
+	if err := t.WriteText(app.Out, o.clockMHz); err != nil {
+		return err
+	}
+	if !o.byModule {
+		return nil
+	}
+	if _, err := fmt.Fprintf(app.Out, "\nCells by instance (attributed by the nets they drive; docs/energy-model.md):\n\n"); err != nil {
+		return err
+	}
+	return synth.WriteByModule(app.Out, byModule)
 }
