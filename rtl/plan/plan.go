@@ -180,8 +180,8 @@ type Resources struct {
 	// GeneratorXORs (W_in generator only): the P two-input XORs of the
 	// recurrence that make the next window's new bits (chained when P > 28).
 	GeneratorXORs int `json:"generator_xors,omitempty"`
-	Comparators    int `json:"comparators"`     // intrvfl: K equalities q_i == g (P a power of two) or P·K thermometer comparisons of DW bits
-	Accumulators   int `json:"accumulators"`    // L adders of AW bits
+	Comparators   int `json:"comparators"`  // intrvfl: K equalities q_i == g (P a power of two) or P·K thermometer comparisons of DW bits
+	Accumulators  int `json:"accumulators"` // L adders of AW bits
 }
 
 // DefaultAdderLevels is the default adder levels per pipeline stage of a
