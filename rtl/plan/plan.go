@@ -177,11 +177,11 @@ type Resources struct {
 	HiddenMults    int `json:"hidden_mults"`    // rvfl8: P·K 9×8-bit products
 	MACMults       int `json:"mac_mults"`       // P·L readout products of QW×HW bits
 	PopcountInputs int `json:"popcount_inputs"` // intrvfl: P·K XOR bits into popcount trees
+	Comparators    int `json:"comparators"`     // intrvfl: K equalities q_i == g (P a power of two) or P·K thermometer comparisons of DW bits
+	Accumulators   int `json:"accumulators"`    // L adders of AW bits
 	// GeneratorXORs (W_in generator only): the P two-input XORs of the
 	// recurrence that make the next window's new bits (chained when P > 28).
 	GeneratorXORs int `json:"generator_xors,omitempty"`
-	Comparators   int `json:"comparators"`  // intrvfl: K equalities q_i == g (P a power of two) or P·K thermometer comparisons of DW bits
-	Accumulators  int `json:"accumulators"` // L adders of AW bits
 }
 
 // DefaultAdderLevels is the default adder levels per pipeline stage of a
