@@ -20,10 +20,10 @@
 `default_nettype none
 
 module hdlgen_win_lfsr #(
-  parameter integer          Features = 1,   // K
-  parameter integer          Lanes    = 1,   // P, neurons per group
-  parameter integer          Window   = 31,  // max(31, K+P-1) window bits
-  parameter [Window-1:0]     Seed     = 1    // x_0 ... x_{Window-1}, bit m is x_m
+  parameter integer      Features = 1,   // K: sign bits per lane
+  parameter integer      Lanes    = 1,   // P: neurons per group, the shift per group
+  parameter integer      Window   = 31,  // max(31, K+P-1): what the lanes and the recurrence read
+  parameter [Window-1:0] Seed     = {{(Window-1){1'b0}}, 1'b1}  // x_0 ... x_{Window-1}, bit m is x_m
 ) (
   input  wire                         clk_i,
   input  wire                         en_i,     // pipeline advance
@@ -50,10 +50,12 @@ module hdlgen_win_lfsr #(
     end
   end
 
-  // Load the seed window for group 0, shift by P for the next group.
+  // Next window: the seed window for group 0, else the window shifted by P.
+  wire [Window-1:0] win_d = first_i ? Seed : ext[Window+Lanes-1:Lanes];
+
   always @(posedge clk_i) begin
     if (en_i && valid_i) begin
-      win_q <= first_i ? Seed : ext[Window+Lanes-1:Lanes];
+      win_q <= win_d;
     end
   end
 
