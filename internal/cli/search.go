@@ -212,6 +212,9 @@ func printSearch(app *App, res *protocol.SearchResult, asJSON bool) error {
 	if res.Bits != 0 {
 		readout = fmt.Sprintf(" (%d-bit rounded readout)", res.Bits)
 	}
+	if res.Win != model.WinStored {
+		fmt.Fprintf(app.Out, " W_in %s", res.Win.Flag())
+	}
 	if !res.Solver.Exact() {
 		fmt.Fprintf(app.Out, " solver %s", res.Solver)
 	}
