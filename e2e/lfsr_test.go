@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/verify"
 )
@@ -130,5 +131,38 @@ func TestGeneratorFaultCaught(t *testing.T) {
 		if !found {
 			t.Errorf("%s/%s: no score MISMATCH line: %q", r.Step, r.Target, r.Mismatches)
 		}
+	}
+}
+
+// TestGeneratorSystem verifies a generator design inside the Zynq system top
+// with a reloadable readout (the readout RAM then no longer uses the group
+// count, and neither does the generator): lint, the model step, Verilator
+// and Icarus on the stream and system tops, with the system run's bank
+// swaps and readout reload.
+func TestGeneratorSystem(t *testing.T) {
+	needTools(t)
+	if testing.Short() {
+		t.Skip("a system design takes a minute")
+	}
+	s := shape{arch: model.IntRVFL, k: 5, n: 50, l: 3, kappa: 3, bits: 5, p: 3, win: model.WinPRBS31}
+	m := trainShape(t, s)
+	dir := filepath.Join(t.TempDir(), s.String())
+	o := rtl.Options{Parallel: s.p, Vectors: 200, Seed: 5, System: rtl.SystemZynq, ReloadableReadout: true}
+	if _, err := rtl.Emit(context.Background(), m, o, dir); err != nil {
+		t.Fatalf("emit: %v", err)
+	}
+	rep, err := verify.Run(context.Background(), dir, verify.Options{})
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if !rep.Passed() {
+		t.Fatalf("verification failed:\n%s", text(rep))
+	}
+	targets := map[string]int{}
+	for _, r := range rep.Steps {
+		targets[r.Target]++
+	}
+	if targets["stream"] != 3 || targets["system"] != 3 {
+		t.Errorf("steps per target %v, want lint, Verilator and Icarus on stream and system", targets)
 	}
 }
