@@ -40,6 +40,7 @@ type Options struct {
 	Holdout     float64 // share of each class held out (default 0.25)
 	SplitSeed   uint64  // seed of the held-out split
 	Seed        uint64  // seed of the network
+	Win         string  // W_in source: "" or "stored" (a ROM), "lfsr" (generated on chip)
 	Grid        string  // search grid: small, paper or wide (default wide)
 	Folds       int     // search: k of k-fold on the training share (default 4)
 	Vectors     int     // test vectors of emit (default 1000)
@@ -159,8 +160,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 
 	// 2. search
 	bits := strconv.Itoa(o.Bits)
-	if err := r.command("search", []string{"search", "--data", p(trainCSV), "--arch", "intrvfl", "--bits", bits, "--grid", o.Grid,
-		"--folds", strconv.Itoa(o.Folds), "--seed", fmt.Sprint(o.Seed), "-o", p(searchJSON)}, "", p(searchJSON)); err != nil {
+	// --win joins the commands only when it is not the default, so the
+	// commands (and the steps' keys) of a stored-W_in build are unchanged.
+	var win []string
+	if o.Win != "" && o.Win != "stored" {
+		win = []string{"--win", o.Win}
+	}
+	if err := r.command("search", append([]string{"search", "--data", p(trainCSV), "--arch", "intrvfl", "--bits", bits, "--grid", o.Grid,
+		"--folds", strconv.Itoa(o.Folds), "--seed", fmt.Sprint(o.Seed), "-o", p(searchJSON)}, win...), "", p(searchJSON)); err != nil {
 		return nil, err
 	}
 	var sr tune.Result
@@ -171,9 +178,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	c := sr.Config
 
 	// 3. train (float readout), 4. quantize
-	if err := r.command("train", []string{"train", "--data", p(trainCSV), "--test", p(holdoutCSV), "--arch", "intrvfl",
+	if err := r.command("train", append([]string{"train", "--data", p(trainCSV), "--test", p(holdoutCSV), "--arch", "intrvfl",
 		"--n", strconv.Itoa(c.N), "--lambda", strconv.FormatFloat(c.Lambda, 'g', -1, 64), "--kappa", strconv.Itoa(c.Kappa),
-		"--regularizer", c.Regularizer, "--seed", fmt.Sprint(o.Seed), "-o", p(floatModel)}, "", p(floatModel)); err != nil {
+		"--regularizer", c.Regularizer, "--seed", fmt.Sprint(o.Seed), "-o", p(floatModel)}, win...), "", p(floatModel)); err != nil {
 		return nil, err
 	}
 	if err := r.command("quantize", []string{"quantize", p(floatModel), "--bits", bits, "--data", p(trainCSV), "--test", p(holdoutCSV),

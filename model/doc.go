@@ -21,6 +21,11 @@
 // its model.json section and its training hook, registered from the file's
 // init. Training takes a context and stops when it is cancelled.
 //
+// An intRVFL's W_in is drawn from the PCG weight stream (WinStored) or taken
+// from one PRBS31 sequence (WinPRBS31, prbs31.go), the rows the emitted design
+// generates on chip; Config.Win chooses, and model.json records the generator
+// and checks the stored rows against it.
+//
 // Bad data returns errors; programmer errors (shape mismatches between values the
 // package itself built) panic with a "model:" prefix.
 package model

@@ -12,6 +12,12 @@ type IntNet struct {
 	K, N  int
 	Kappa int
 	Signs *SignMatrix
+	// Gen is where Signs come from: WinStored (drawn, held in a ROM) or
+	// WinPRBS31 (the PRBS31 windows of PRBSSeed, generated on chip).
+	Gen WinGen
+	// PRBSSeed is x_0 … x_30 of the PRBS31 sequence (bit t is x_t) when Gen
+	// is WinPRBS31, else 0.
+	PRBSSeed uint32
 }
 
 // NewIntNet draws the bipolar W_in of an intRVFL neuron by neuron from seed.
@@ -163,12 +169,20 @@ func (net *IntNet) HiddenMax() int64 { return int64(net.Kappa) }
 // HiddenScale is 1: HiddenMatrix holds the integer activations.
 func (net *IntNet) HiddenScale() float64 { return 1 }
 
-func (net *IntNet) describe() string { return fmt.Sprintf(" κ=%d", net.Kappa) }
+func (net *IntNet) describe() string {
+	if net.Gen != WinStored {
+		return fmt.Sprintf(" κ=%d W_in=%s", net.Kappa, net.Gen)
+	}
+	return fmt.Sprintf(" κ=%d", net.Kappa)
+}
 
-// wireIntNet is the "intrvfl" section of model.json.
+// wireIntNet is the "intrvfl" section of model.json. The generator fields are
+// absent for a stored W_in, so such files are unchanged.
 type wireIntNet struct {
-	Kappa    int      `json:"kappa"`
-	WinSigns []string `json:"w_in_signs"`
+	Kappa     int      `json:"kappa"`
+	Generator WinGen   `json:"w_in_generator,omitempty"`
+	PRBSSeed  uint32   `json:"w_in_prbs_seed,omitempty"`
+	WinSigns  []string `json:"w_in_signs"`
 }
 
 func (net *IntNet) section() any {
@@ -177,7 +191,7 @@ func (net *IntNet) section() any {
 	for j := range rows {
 		rows[j] = net.Signs.HexRow(j)
 	}
-	return wireIntNet{Kappa: net.Kappa, WinSigns: rows}
+	return wireIntNet{Kappa: net.Kappa, Generator: net.Gen, PRBSSeed: net.PRBSSeed, WinSigns: rows}
 }
 
 func init() { register(intrvflType) }
@@ -190,9 +204,9 @@ var intrvflType = &netType{
 		}
 		return nil
 	},
-	build: func(k int, c Config) Network { return NewIntNet(k, c.N, c.Kappa, c.Seed) },
+	build: func(k int, c Config) Network { return NewIntNetGen(k, c.N, c.Kappa, c.Seed, c.Win) },
 	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
-		o, err := d.object(sec, string(IntRVFL), "kappa", "w_in_signs")
+		o, err := d.object(sec, string(IntRVFL), "kappa", "w_in_generator", "w_in_prbs_seed", "w_in_signs")
 		if err != nil {
 			return nil, err
 		}
@@ -219,6 +233,47 @@ var intrvflType = &netType{
 		if err != nil {
 			return nil, fe(at.path, "%v", err)
 		}
-		return &IntNet{K: k, N: n, Kappa: kappa, Signs: s}, nil
+		net := &IntNet{K: k, N: n, Kappa: kappa, Signs: s}
+		if err := decodeWinGen(d, o, net); err != nil {
+			return nil, err
+		}
+		return net, nil
 	},
+}
+
+// decodeWinGen reads the optional generator fields of an intrvfl section
+// into net and checks that the stored rows are the generator's.
+func decodeWinGen(d *decoder, o *object, net *IntNet) error {
+	gen, hasGen, at, err := optField(o, "w_in_generator", d.str)
+	if err != nil {
+		return err
+	}
+	seed, hasSeed, seedAt, err := optField(o, "w_in_prbs_seed", d.uinteger)
+	if err != nil {
+		return err
+	}
+	if !hasGen {
+		if hasSeed {
+			return seedAt.errf("present without w_in_generator")
+		}
+		return nil // stored W_in
+	}
+	if WinGen(gen) != WinPRBS31 {
+		return at.errf("%q, want %q (or no field for a stored W_in)", gen, WinPRBS31)
+	}
+	if !hasSeed {
+		return fe(string(IntRVFL)+".w_in_prbs_seed", "missing (required with w_in_generator %q)", gen)
+	}
+	if seed == 0 || seed>>PRBSLen != 0 {
+		return seedAt.errf("%d, want a nonzero %d-bit value", seed, PRBSLen)
+	}
+	net.Gen, net.PRBSSeed = WinPRBS31, uint32(seed)
+	want := PRBSSigns(net.PRBSSeed, net.N, net.K)
+	for j := 0; j < net.N; j++ {
+		if got := net.Signs.Row(j); !slices.Equal(got, want.Row(j)) {
+			return fe(fmt.Sprintf("%s.w_in_signs[%d]", IntRVFL, j), "%s differs from the w_in_generator %q row %s (w_in_prbs_seed %d)",
+				net.Signs.HexRow(j), gen, want.HexRow(j), seed)
+		}
+	}
+	return nil
 }

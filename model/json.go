@@ -344,6 +344,9 @@ func (d *decoder) model(root *node) (*Model, error) {
 	if m.Net, err = d.network(o, arch, k, n); err != nil {
 		return nil, err
 	}
+	if in, ok := m.Net.(*IntNet); ok && in.Gen == WinPRBS31 && in.PRBSSeed != PRBSSeed(m.Seed) {
+		return nil, fe(string(IntRVFL)+".w_in_prbs_seed", "%d, but seed %d gives %d (docs/semantics.md §3a)", in.PRBSSeed, m.Seed, PRBSSeed(m.Seed))
+	}
 	cols := m.Net.Columns()
 	rows, _, err := field(o, "w_out", d.numberRows)
 	if err != nil {

@@ -42,6 +42,7 @@ func trainedModels(t *testing.T) map[string]*Model {
 		"rvfl-quantized":  {Arch: RVFL, N: 30, Lambda: 0.5, Seed: 3, QuantizedInputs: true},
 		"rvfl8":           {Arch: RVFL8, N: 30, Lambda: 0.5, Seed: 4},
 		"intrvfl-dual-N>": {Arch: IntRVFL, N: 300, Kappa: 1, Lambda: 1, Seed: 5, ReadoutBits: 3},
+		"intrvfl-prbs31":  {Arch: IntRVFL, N: 40, Kappa: 3, Lambda: 4, Seed: 2, ReadoutBits: 5, Win: WinPRBS31},
 	} {
 		m, err := Train(context.Background(), d, cfg)
 		if err != nil {

@@ -27,6 +27,9 @@ type Config struct {
 	ReadoutBits int
 	// Threads bounds the parallelism of the linear algebra (0 means 1).
 	Threads int
+	// Win is the intRVFL's W_in source (zero value: stored, drawn from the
+	// PCG stream; WinPRBS31: the on-chip generator's rows).
+	Win WinGen
 }
 
 // Data is a labelled training set in memory.
@@ -70,6 +73,12 @@ func (c *Config) check() error {
 	}
 	if err := c.Solver.Check(); err != nil {
 		return err
+	}
+	if c.Win != WinStored && c.Win != WinPRBS31 {
+		return fmt.Errorf("unknown W_in source %q (want %q or %q)", c.Win, WinStored, WinPRBS31)
+	}
+	if c.Win != WinStored && c.Arch != IntRVFL {
+		return fmt.Errorf("a generated W_in (%s) is an option of the intrvfl only, not %s", c.Win, c.Arch)
 	}
 	if c.Arch != RVFL && (c.DirectLinks || c.QuantizedInputs) {
 		return fmt.Errorf("direct links and quantised inputs are options of the float rvfl only")

@@ -14,7 +14,7 @@ import (
 
 // DesignOf is the power model's view of a plan.
 func DesignOf(pl *plan.Plan) Design {
-	s := Shape{Arch: pl.Arch, K: pl.K, L: pl.L, Kappa: pl.Kappa}
+	s := Shape{Arch: pl.Arch, K: pl.K, L: pl.L, Kappa: pl.Kappa, Win: pl.WinGenerator}
 	if n := netOf(pl.Arch); n != nil && n.fixedBits() == 0 {
 		s.Bits = pl.ReadoutBits
 	}

@@ -109,7 +109,9 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	// few words) and keeps its read register in the fabric (one FF per
 	// distinct column); a block-RAM ROM keeps the register inside the RAM.
 	rom := &hw.rom
-	rom[0] = mapROM(st.G, st.WinW)
+	if d.Win == model.WinStored {
+		rom[0] = mapROM(st.G, st.WinW)
+	} // else no W_in ROM: the generator is counted in the front (intrvfl.go)
 	rom[1] = mapROM(st.G, st.WoutW)
 	if !rom[1].BRAM && st.QWEff < st.QW {
 		// Only QWEff of each code's QW bit columns differ (the rest copy the sign).

@@ -72,6 +72,16 @@ func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenB
 			float64(tag)+float64(st.LW-tz+min(tz, 1))+K*float64(st.DW), // base: its constant low bits share one FF
 			carryChain(st.LW-tz)+d.K*carryChain(st.DW))
 	}
+	if d.Win != model.WinStored {
+		// The W_in generator (hdlgen_win_lfsr) in place of the ROM: a window
+		// register of M = max(31, K+P−1) FFs, and per window bit one LUT
+		// (first ? seed bit : shifted bit; the P new bits fold their XOR of
+		// two, or when chained a few, window bits into the same LUT). No
+		// carry chain.
+		m := float64(max(model.PRBSLen, d.K+d.P-1))
+		front.RawLUT += m
+		front.RawFF += m
+	}
 	// Lanes: per lane and feature the thermometer bit from thermoW inputs
 	// (≈ thermoW/5 LUTs), the XOR with the sign bit and a popcount leaf; the
 	// popcount tree (K−1 narrow adders, written as bit-level logic: no

@@ -23,6 +23,9 @@ type Shape struct {
 	// columns and shrinks the LUT multipliers accordingly. 0 means the declared
 	// width: the upper bound that the calibration (random codes) measures.
 	EffBits int `json:"eff_bits,omitempty"`
+	// Win is the intRVFL's W_in source: empty for the W_in ROM, "prbs31" for
+	// the on-chip generator (no W_in ROM; a window register and P XORs).
+	Win model.WinGen `json:"w_in_generator,omitempty"`
 }
 
 // Design is a shape with N hidden neurons computed P per clock.
@@ -71,6 +74,9 @@ func (d Design) Check() error {
 	declared := d.readoutBits()
 	if d.EffBits != 0 && (d.EffBits < quant.MinBits || d.EffBits > declared) {
 		return fmt.Errorf("power: effective readout bits %d outside [%d, %d]", d.EffBits, quant.MinBits, declared)
+	}
+	if d.Win != model.WinStored && (d.Win != model.WinPRBS31 || d.Arch != model.IntRVFL) {
+		return fmt.Errorf("power: W_in source %q for %s (a generated W_in is an intrvfl option)", d.Win, d.Arch)
 	}
 	if d.K < 1 || d.L < 2 || d.N < 1 {
 		return fmt.Errorf("power: K=%d, L=%d, N=%d: want K ≥ 1, L ≥ 2, N ≥ 1", d.K, d.L, d.N)

@@ -194,6 +194,9 @@ func primitivesFor(pl *plan.Plan, axis, system bool) []string {
 	if pl.ReloadableReadout {
 		use["hdlgen_ro_ram.v"] = true
 	}
+	if pl.WinGenerator != "" {
+		use["hdlgen_win_lfsr.v"] = true
+	}
 	if axis {
 		use["hdlgen_sext.v"] = true
 		use["hdlgen_axis_hold.v"] = true

@@ -12,27 +12,40 @@ func romFiles(m *model.Model, pl *plan.Plan) map[string][]byte {
 	files := map[string][]byte{}
 	layer := pl.Layer()
 	n, l, p := pl.N, pl.L, pl.P
-	win := pl.ROM(plan.ROMWin)
+	hasWin := pl.HasROM(plan.ROMWin) // false with the W_in generator
+	var win plan.ROM
+	if hasWin {
+		win = pl.ROM(plan.ROMWin)
+	}
 	wout := pl.ROM(plan.ROMWout)
 	winLines := make([]string, pl.Groups)
 	woutLines := make([]string, pl.Groups)
 	for g := 0; g < pl.Groups; g++ {
-		wb := newBitvec(win.Width)
+		var wb *bitvec
+		if hasWin {
+			wb = newBitvec(win.Width)
+		}
 		ob := newBitvec(wout.Width)
 		for lane := 0; lane < p; lane++ {
 			j := g*p + lane
 			if j >= n {
 				break
 			}
-			layer.WinLane(pl, m.Net, j, lane, wb.set)
+			if hasWin {
+				layer.WinLane(pl, m.Net, j, lane, wb.set)
+			}
 			for c := 0; c < l; c++ {
 				ob.set((c*p+lane)*pl.QW, pl.QW, int64(m.Readout.Q[c*n+j])) // class-major
 			}
 		}
-		winLines[g] = wb.hex()
+		if hasWin {
+			winLines[g] = wb.hex()
+		}
 		woutLines[g] = ob.hex()
 	}
-	files[win.File] = memFile(winLines)
+	if hasWin {
+		files[win.File] = memFile(winLines)
+	}
 	if pl.ReloadableReadout {
 		// Both banks of the readout RAM, each padded to 2^GroupW words.
 		bank := append(woutLines, make([]string, 1<<pl.GroupW-pl.Groups)...)

@@ -35,6 +35,9 @@ type AccuracyOptions struct {
 	Regularizer model.Regularizer
 	// Solver of every ridge readout (zero value: exact).
 	Solver model.Solver
+	// Win is the intRVFL's W_in source (zero value: stored; model.WinPRBS31:
+	// the on-chip generator's rows, docs/semantics.md §3a). intRVFL only.
+	Win model.WinGen
 	// Shard selects this run's share of the jobs (zero value: all of them).
 	Shard jobs.Shard
 	// ReuseOnly computes nothing: every selected job must be stored (a merge).
@@ -69,6 +72,8 @@ type RunResult struct {
 	// Solver is how the ridge readouts were solved; absent (the exact solve)
 	// in results stored before the option existed.
 	model.Solver
+	// Win is the intRVFL's W_in source; absent for the stored W_in.
+	Win model.WinGen `json:"w_in_generator,omitempty"`
 }
 
 // Reg returns the ridge penalty of the result, with its default.
@@ -122,9 +127,21 @@ func RunAccuracy(ctx context.Context, opt AccuracyOptions) (*AccuracyStudy, erro
 	if !opt.Solver.Exact() {
 		fp = jobs.Fingerprint(fp, opt.Solver)
 	}
-	// Searches depend on the grid, the search seed, the penalty and the
-	// solver only, so they survive a change of the evaluation settings.
+	if opt.Win != model.WinStored {
+		fp = jobs.Fingerprint(fp, opt.Win)
+	}
+	// Searches depend on the grid, the search seed, the penalty, the solver
+	// and the W_in source only, so they survive a change of the evaluation
+	// settings.
 	searchFP := searchFingerprint(opt.Grid, opt.SearchSeed, opt.reg(), opt.Solver)
+	if opt.Win != model.WinStored {
+		searchFP = jobs.Fingerprint(searchFP, opt.Win)
+		for _, nw := range opt.Networks {
+			if nw != protocol.IntRVFL {
+				return nil, fmt.Errorf("accuracy study: a generated W_in (%s) is an intrvfl option, not %s", opt.Win, nw)
+			}
+		}
+	}
 	out := &AccuracyStudy{Datasets: len(names)}
 	var all []job
 	for _, name := range names {
@@ -224,7 +241,7 @@ func runJob(ctx context.Context, opt AccuracyOptions, st jobs.Store, fp, searchF
 		s.Search, ok = &protocol.SearchResult{Dataset: j.meta.Name, Network: j.nw, Best: b}, true
 	}
 	if !ok {
-		if s.Search, err = protocol.Search(ctx, u, j.nw, protocol.SearchOptions{Grid: opt.Grid, Seed: opt.SearchSeed, Regularizer: opt.reg(), Solver: opt.Solver}); err != nil {
+		if s.Search, err = protocol.Search(ctx, u, j.nw, protocol.SearchOptions{Grid: opt.Grid, Seed: opt.SearchSeed, Regularizer: opt.reg(), Solver: opt.Solver, Win: opt.Win}); err != nil {
 			return nil, err
 		}
 		s.Fingerprint, s.Data = searchFP, j.data
@@ -234,13 +251,13 @@ func runJob(ctx context.Context, opt AccuracyOptions, st jobs.Store, fp, searchF
 	}
 	b := s.Search.Best
 	cfg := j.nw.Config(b.N, b.Lambda, b.Kappa)
-	cfg.Regularizer, cfg.Solver = opt.reg(), opt.Solver
+	cfg.Regularizer, cfg.Solver, cfg.Win = opt.reg(), opt.Solver, opt.Win
 	ev, err := protocol.Evaluate(ctx, u, cfg, protocol.EvalOptions{Seeds: opt.Seeds, TestNorm: opt.TestNorm})
 	if err != nil {
 		return nil, err
 	}
 	r := &RunResult{Dataset: j.meta.Name, Network: j.nw, Fingerprint: fp, Data: j.data, K: u.Data.K(), L: u.Data.L(),
-		Rows: u.Data.M(), Search: s.Search, Eval: ev, Regularizer: opt.reg(), Solver: opt.Solver}
+		Rows: u.Data.M(), Search: s.Search, Eval: ev, Regularizer: opt.reg(), Solver: opt.Solver, Win: opt.Win}
 	if err := st.Save(runPath("result", j.nw, j.meta.Name), r); err != nil {
 		return nil, err
 	}

@@ -44,6 +44,7 @@ type ReproduceOptions struct {
 	Fixed           map[string]protocol.Best // see AccuracyOptions.Fixed
 	Regularizer     model.Regularizer
 	Solver          model.Solver // accuracy stage only (the other stages solve exactly)
+	Win             model.WinGen // accuracy stage, intrvfl only: the W_in source
 	Budgets         []Budget     // budget stage
 	ReadoutGA       bool         // readout stage: also the two GA strategies
 	RetuneBits      int          // retune stage
@@ -86,6 +87,9 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 	if !o.Solver.Exact() && slices.ContainsFunc(o.Stages, func(s string) bool { return s != StageAccuracy }) {
 		return fmt.Errorf("reproduce: solver %s is an option of the accuracy stage only (the readout, retune and budget stages solve exactly)", o.Solver)
 	}
+	if o.Win != model.WinStored && slices.ContainsFunc(o.Stages, func(s string) bool { return s != StageAccuracy }) {
+		return fmt.Errorf("reproduce: a generated W_in (%s) is an option of the accuracy stage only", o.Win)
+	}
 	if len(o.Merge) > 0 && o.Shard.Count > 1 {
 		return fmt.Errorf("reproduce: a merge is not a shard's run")
 	}
@@ -109,7 +113,7 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 	if run[StageAccuracy] {
 		opt := AccuracyOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Networks: o.Networks,
 			Grid: o.Grid, Seeds: o.Seeds, Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress,
-			Fixed: o.Fixed, Regularizer: o.Regularizer, Solver: o.Solver, Shard: o.Shard, ReuseOnly: reuseOnly}
+			Fixed: o.Fixed, Regularizer: o.Regularizer, Solver: o.Solver, Win: o.Win, Shard: o.Shard, ReuseOnly: reuseOnly}
 		if err := o.accuracy(ctx, opt); err != nil {
 			return err
 		}

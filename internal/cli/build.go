@@ -13,6 +13,7 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/examples"
 	"github.com/hdlgen/hdlgen/flow"
+	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
 )
@@ -72,6 +73,7 @@ README.md.`,
 	f.Float64Var(&o.Holdout, "holdout", DefaultHoldout, "share of each class's rows held out (0 < share < 1)")
 	f.Uint64Var(&o.SplitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", defaultSeed, "seed of the network")
+	f.StringVar(&o.Win, "win", "stored", winHelp)
 	f.StringVar(&o.Grid, "grid", "wide", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), paper or small (quick)")
 	f.IntVar(&o.Folds, "folds", 4, "search: k of the stratified k-fold on the training rows")
 	f.IntVar(&o.Vectors, "vectors", 1000, "test vectors of the design")
@@ -99,6 +101,9 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 		return usagef("--parallel fixes P; --latency-us, --max-luts and --budget choose it: give one or the other")
 	}
 	if err := inRange("--bits", o.Bits, quant.MinBits, quant.MaxBits); err != nil {
+		return err
+	}
+	if _, err := parseWin(o.Win, model.IntRVFL); err != nil {
 		return err
 	}
 	if o.Parallel < 1 {

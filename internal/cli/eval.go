@@ -55,6 +55,7 @@ prints, and -o writes, the result as a JSON document (docs/benchmark.md).`,
 	f.IntVar(&t.bits, "bits", 0, "intRVFL: evaluate with a rounded integer readout of this many bits")
 	f.BoolVar(&t.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&t.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels")
+	bindWin(f, &t.win)
 	f.IntVar(&t.threads, "workers", 2, "CPU workers (goroutines) of the linear algebra")
 	hiddenAlias(f, "threads", "workers")
 	t.solver.add(f)
@@ -105,8 +106,12 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 			Lambda float64 `json:"lambda"`
 			Kappa  int     `json:"kappa,omitempty"`
 			Bits   int     `json:"bits,omitempty"`
+			Win    string  `json:"w_in,omitempty"`
 			model.Solver
-		}{res, string(cfg.Arch), cfg.N, cfg.Lambda, 0, cfg.ReadoutBits, cfg.Solver}
+		}{res, string(cfg.Arch), cfg.N, cfg.Lambda, 0, cfg.ReadoutBits, "", cfg.Solver}
+		if cfg.Win != model.WinStored {
+			out.Win = cfg.Win.Flag()
+		}
 		if cfg.Arch == "intrvfl" {
 			out.Kappa = cfg.Kappa
 		}
@@ -116,6 +121,9 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	fmt.Fprintf(app.Out, "%s %s N=%d λ=%g", res.Dataset, cfg.Arch, cfg.N, cfg.Lambda)
 	if cfg.Arch == "intrvfl" {
 		fmt.Fprintf(app.Out, " κ=%d", cfg.Kappa)
+	}
+	if cfg.Win != model.WinStored {
+		fmt.Fprintf(app.Out, " W_in %s", cfg.Win.Flag())
 	}
 	if !cfg.Solver.Exact() {
 		fmt.Fprintf(app.Out, " solver %s", cfg.Solver)

@@ -34,6 +34,7 @@ type reproduceOptions struct {
 	merge     string
 	solver    solverFlags
 	retuneGA  bool
+	win       string
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -99,6 +100,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.shard, "shard", "", "run only shard i of n of every stage's jobs (i/n, 0 ≤ i < n; balanced by estimated cost) and write no report; docs/cluster.md")
 	f.StringVar(&o.merge, "merge", "", "comma-separated shard folders: gather their stored jobs into --out, compute nothing, and write the reports of one run (give the shards' other flags, without --shard)")
 	f.BoolVar(&o.retuneGA, "retune-ga", false, "retune stage: also refine the rounded readout at the retuned λ with the GA (seeded with it) where that validates better (issue 15's 5-bit lever; docs/benchmark.md)")
+	f.StringVar(&o.win, "win", "stored", "accuracy stage, --networks intrvfl only: "+winHelp)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
@@ -146,6 +148,18 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	if !sv.Exact() && slices.ContainsFunc(stages, func(s string) bool { return s != study.StageAccuracy }) {
 		return usagef("--solver %s: an option of the accuracy stage only (give --stages accuracy; the readout, retune and budget stages solve exactly)", sv)
 	}
+	win, err := model.ParseWinGen(o.win)
+	if err != nil {
+		return usagef("--win: %v", err)
+	}
+	if win != model.WinStored {
+		if slices.ContainsFunc(stages, func(s string) bool { return s != study.StageAccuracy }) {
+			return usagef("--win %s: an option of the accuracy stage only (give --stages accuracy)", o.win)
+		}
+		if len(nets) != 1 || nets[0] != protocol.IntRVFL {
+			return usagef("--win %s: a generated W_in is an intrvfl option (give --networks intrvfl)", o.win)
+		}
+	}
 	var budgets []study.Budget
 	if slices.Contains(stages, study.StageBudget) {
 		if budgets, err = study.ParseBudgets(o.budgets, power.Params{}); err != nil {
@@ -179,7 +193,7 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	return study.Reproduce(cmd.Context(), study.ReproduceOptions{DataDir: o.data, OutDir: o.out,
 		Datasets: datasets, Stages: stages, Shard: shard, Merge: merge, Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers,
-		TestNorm: tn, Fixed: fixed, Regularizer: reg, Solver: sv, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits, RetuneGA: o.retuneGA,
+		TestNorm: tn, Fixed: fixed, Regularizer: reg, Solver: sv, Win: win, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits, RetuneGA: o.retuneGA,
 		Command: "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " "), Out: app.Out, Progress: app.Err})
 }
 

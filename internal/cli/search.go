@@ -25,6 +25,8 @@ type searchOptions struct {
 	reg                 string
 	json                bool
 	bits                int
+	win                 string
+	winGen              model.WinGen
 	shard               string
 	csv                 csvOptions
 	solver              solverFlags
@@ -81,6 +83,13 @@ the paper's.`,
 			if o.bits != 0 && nw != protocol.IntRVFL {
 				return usagef("--bits: the integer-readout search is for --arch intrvfl, not %s", nw)
 			}
+			arch := model.IntRVFL
+			if nw != protocol.IntRVFL {
+				arch = model.RVFL // any network without a generated W_in
+			}
+			if o.winGen, err = parseWin(o.win, arch); err != nil {
+				return err
+			}
 			if o.dataset == "" && o.bits != 0 && !cmd.Flags().Changed("grid") {
 				// The hardware's search: the wide grid is what lets the rounded
 				// readout reach its float accuracy (docs/benchmark.md, retune study).
@@ -111,7 +120,7 @@ the paper's.`,
 			if err != nil {
 				return usagef("--regularizer: %v", err)
 			}
-			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Solver: sv, Bits: o.bits}
+			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Solver: sv, Bits: o.bits, Win: o.winGen}
 			if o.shard != "" {
 				shard, err := jobs.ParseShard(o.shard)
 				if err != nil {
@@ -145,6 +154,7 @@ the paper's.`,
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: score the grid by the validation accuracy of the readout rounded to this many bits (2…16; 0: the float readout)")
 	f.StringVar(&o.shard, "shard", "", "collection: score only shard i of n of the grid's N values (i/n, 0 ≤ i < n) and print its counts as JSON, for search merge")
 	o.csv.bind(f)
+	bindWin(f, &o.win)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
 	return cmd
@@ -202,6 +212,9 @@ func printSearch(app *App, res *protocol.SearchResult, asJSON bool) error {
 	if res.Bits != 0 {
 		readout = fmt.Sprintf(" (%d-bit rounded readout)", res.Bits)
 	}
+	if res.Win != model.WinStored {
+		fmt.Fprintf(app.Out, " W_in %s", res.Win.Flag())
+	}
 	if !res.Solver.Exact() {
 		fmt.Fprintf(app.Out, " solver %s", res.Solver)
 	}
@@ -244,14 +257,14 @@ func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network
 	if err != nil {
 		return err
 	}
-	so := protocol.SearchOptions{Grid: g, Regularizer: reg, Solver: sv, Bits: o.bits}
+	so := protocol.SearchOptions{Grid: g, Regularizer: reg, Solver: sv, Bits: o.bits, Win: o.winGen}
 	sum, acc, err := task.Search(cmd.Context(), nw, so, seeds)
 	if err != nil {
 		return err
 	}
 	b := sum.Best
 	cfg := nw.Config(b.N, b.Lambda, b.Kappa)
-	cfg.Regularizer, cfg.Solver, cfg.ReadoutBits = reg, sv, o.bits
+	cfg.Regularizer, cfg.Solver, cfg.ReadoutBits, cfg.Win = reg, sv, o.bits, o.winGen
 	res.Command, res.Search, res.Config, res.Validated = "search", tune.DescribeSearch(o.grid, sum), tune.DescribeConfig(cfg), acc
 	if task.Test != nil {
 		if res.Tested, err = task.TestAccuracy(cmd.Context(), cfg, seeds); err != nil {

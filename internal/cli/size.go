@@ -28,6 +28,7 @@ type sizeOptions struct {
 	json     bool
 	adder    int
 	argmax   int
+	win      string
 }
 
 func newSizeCmd(app *App) *cobra.Command {
@@ -79,6 +80,7 @@ an error naming both values.`,
 	f.BoolVar(&o.json, "json", false, "print the answer as JSON")
 	f.IntVar(&o.adder, "adder-levels", 0, "adder levels between pipeline registers of every candidate, as hdlgen emit --adder-levels (0: the default rule)")
 	f.IntVar(&o.argmax, "argmax-levels", 0, "argmax levels between pipeline registers, as hdlgen emit --argmax-levels (0: the default rule)")
+	f.StringVar(&o.win, "win", "stored", "intrvfl: size designs whose W_in is a ROM (stored) or generated on chip (lfsr, no W_in ROM); taken from --model when given")
 	_ = cmd.MarkFlagRequired("budget")
 	return cmd
 }
@@ -118,6 +120,12 @@ func (o *sizeOptions) fromModel(changed func(string) bool) error {
 		return usagef("--arch %s disagrees with --model %s: it is an %s", o.arch, o.model, m.Arch())
 	}
 	o.arch = string(m.Arch())
+	if in, ok := m.Net.(*model.IntNet); ok {
+		if changed("win") && o.win != in.Gen.Flag() {
+			return usagef("--win %s disagrees with --model %s: its W_in is %s", o.win, o.model, in.Gen.Flag())
+		}
+		o.win = in.Gen.Flag()
+	}
 	if !changed("eff-bits") && m.Readout != nil {
 		o.effBits = power.EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
 	}
@@ -157,6 +165,9 @@ func (o *sizeOptions) run(ctx context.Context, app *App, changed func(string) bo
 		return usagef("--budget-on: %v", err)
 	}
 	s.EffBits = o.effBits
+	if s.Win, err = parseWin(o.win, model.Arch(o.arch)); err != nil {
+		return err
+	}
 	if err := (power.Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
 		return usagef("%v", err)
 	}

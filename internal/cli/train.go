@@ -23,6 +23,7 @@ type trainOptions struct {
 	bits          int
 	directLinks   bool
 	quantInputs   bool
+	win           string
 	threads       int
 	classes       string
 	out           string
@@ -72,6 +73,7 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: also store a rounded integer readout of this many bits (2…16)")
 	f.BoolVar(&o.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&o.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels like the density encoding")
+	bindWin(f, &o.win)
 	f.IntVar(&o.threads, "workers", 2, fmt.Sprintf("CPU workers (goroutines) of the linear algebra (1…%d)", maxThreads))
 	hiddenAlias(f, "threads", "workers")
 	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
@@ -114,6 +116,10 @@ func (o *trainOptions) config() (model.Config, error) {
 	if arch != model.RVFL && (o.directLinks || o.quantInputs) {
 		return model.Config{}, usagef("--direct-links and --quantized-inputs apply to --arch rvfl")
 	}
+	win, err := parseWin(o.win, arch)
+	if err != nil {
+		return model.Config{}, err
+	}
 	if err := inRange("--workers", o.threads, 1, maxThreads); err != nil {
 		return model.Config{}, err
 	}
@@ -122,7 +128,26 @@ func (o *trainOptions) config() (model.Config, error) {
 		return model.Config{}, err
 	}
 	return model.Config{Arch: arch, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: reg, Solver: sv, Seed: o.seed,
-		DirectLinks: o.directLinks, QuantizedInputs: o.quantInputs, ReadoutBits: o.bits, Threads: o.threads}, nil
+		DirectLinks: o.directLinks, QuantizedInputs: o.quantInputs, ReadoutBits: o.bits, Threads: o.threads, Win: win}, nil
+}
+
+// winHelp is the help text of --win.
+const winHelp = "intRVFL W_in source: stored (drawn from --seed, a ROM in the RTL) or lfsr (PRBS31 windows, generated on chip, no W_in ROM; docs/semantics.md §3a)"
+
+// bindWin adds --win to a command that creates intRVFLs.
+func bindWin(f *pflag.FlagSet, win *string) { f.StringVar(win, "win", "stored", winHelp) }
+
+// parseWin reads --win for a network of architecture arch: only the intRVFL
+// takes a generated W_in.
+func parseWin(s string, arch model.Arch) (model.WinGen, error) {
+	win, err := model.ParseWinGen(s)
+	if err != nil {
+		return "", usagef("--win: %v", err)
+	}
+	if win != model.WinStored && arch != model.IntRVFL {
+		return "", usagef("--win %s: a generated W_in is an option of the intrvfl only (not %s)", s, arch)
+	}
+	return win, nil
 }
 
 // maxThreads bounds --workers (goroutines of the linear algebra).

@@ -17,13 +17,20 @@ type Shape struct {
 	L     int
 	Kappa int // intrvfl only
 	Bits  int // intrvfl readout bits (rvfl8: always 8)
+	// Win is the intrvfl's W_in source (zero value: stored; model.WinPRBS31:
+	// the on-chip generator's).
+	Win model.WinGen
 }
 
 func (s Shape) String() string {
 	if s.Arch == model.RVFL8 {
 		return fmt.Sprintf("rvfl8_k%d_n%d_l%d", s.K, s.N, s.L)
 	}
-	return fmt.Sprintf("intrvfl_k%d_n%d_l%d_kappa%d_b%d", s.K, s.N, s.L, s.Kappa, s.Bits)
+	name := fmt.Sprintf("intrvfl_k%d_n%d_l%d_kappa%d_b%d", s.K, s.N, s.L, s.Kappa, s.Bits)
+	if s.Win != model.WinStored {
+		name += "_" + s.Win.Flag()
+	}
+	return name
 }
 
 // Draw returns one readout code in [−bound, bound].
@@ -34,7 +41,7 @@ type Draw func(bound int) int32
 // readout codes from draw (W_out equal to the codes, scale 1). It panics on a
 // shape the model package rejects.
 func New(s Shape, name string, seed uint64, draw Draw) *model.Model {
-	net, err := model.NewNetwork(s.K, model.Config{Arch: s.Arch, N: s.N, Kappa: s.Kappa, Lambda: 1, Seed: seed})
+	net, err := model.NewNetwork(s.K, model.Config{Arch: s.Arch, N: s.N, Kappa: s.Kappa, Lambda: 1, Seed: seed, Win: s.Win})
 	if err != nil {
 		panic(fmt.Sprintf("randmodel: %s: %v", s, err))
 	}
@@ -104,7 +111,7 @@ func Blobs(m, k, l int, seed uint64) model.Data {
 func Trained(s Shape, name string, seed uint64) (*model.Model, model.Data) {
 	d := Blobs(120, s.K, s.L, seed)
 	d.Name = name
-	cfg := model.Config{Arch: s.Arch, N: s.N, Kappa: s.Kappa, Lambda: 1, Seed: seed}
+	cfg := model.Config{Arch: s.Arch, N: s.N, Kappa: s.Kappa, Lambda: 1, Seed: seed, Win: s.Win}
 	if s.Arch == model.IntRVFL {
 		cfg.ReadoutBits = s.Bits
 	}

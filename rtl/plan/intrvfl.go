@@ -38,7 +38,15 @@ func (intrvflLayer) ExtraROMWords(*Plan, model.Network) map[string][]int64 { ret
 
 func (intrvflLayer) derive(pl *Plan, net model.Network) Tree {
 	k, n := pl.K, pl.N
-	pl.Kappa = net.(*model.IntNet).Kappa
+	in := net.(*model.IntNet)
+	pl.Kappa = in.Kappa
+	if in.Gen == model.WinPRBS31 {
+		// The generator's window: lane p of group g needs x_{gP+p+i} for
+		// i < K, so P+K−1 bits, and the recurrence reaches 31 bits back.
+		pl.WinGenerator, pl.WinPRBSSeed = in.Gen, in.PRBSSeed
+		pl.WinWindow = max(model.PRBSLen, k+pl.P-1)
+		pl.WinSeedWindow = prbsHex(in.PRBSSeed, pl.WinWindow)
+	}
 	pl.ClipBound = min(pl.Kappa, k)
 	pl.LW = bits.Len(uint(n))
 	pl.DW = pl.LW + 1
@@ -50,8 +58,12 @@ func (intrvflLayer) derive(pl *Plan, net model.Network) Tree {
 }
 
 func (intrvflLayer) stages(pl *Plan) []Stage {
+	a := "W_in ROM word (P·K sign bits) and per feature the level flags (P a power of two) or d_i = v_i − g·P"
+	if pl.WinGenerator != model.WinStored {
+		a = "W_in generator window (P·K sign bits) and per feature the level flags (P a power of two) or d_i = v_i − g·P"
+	}
 	return []Stage{
-		{stageA, 1, "W_in ROM word (P·K sign bits) and per feature the level flags (P a power of two) or d_i = v_i − g·P"},
+		{stageA, 1, a},
 		{stageHiddenTree, pl.HiddenTree.Stages, fmt.Sprintf("popcount tree registers (depth %d, a register every %d levels)", pl.HiddenTree.Depth, pl.AdderLevelsPerStage)},
 		{stageHidden, 1, "h = clip(K − 2·popcount((g·P+p < v_i) XOR sign), ±κ) per lane; readout ROM word"},
 	}
@@ -79,8 +91,13 @@ func (intrvflLayer) registers(pl *Plan, tag int, r *Resources) int {
 		regs += pl.K * pl.DW // d_i
 		r.Comparators = pl.P * pl.K
 	}
-	regs += 1 + tag              // stage A valid + tag
-	regs += pl.ROM(ROMWin).Width // W_in ROM read register
+	regs += 1 + tag // stage A valid + tag
+	if pl.WinGenerator != model.WinStored {
+		regs += pl.WinWindow // the generator's window register
+		r.GeneratorXORs = pl.P
+	} else {
+		regs += pl.ROM(ROMWin).Width // W_in ROM read register
+	}
 	r.PopcountInputs = pl.P * pl.K
 	regs += pl.HiddenTree.Stages * (1 + tag) // tag alongside the tree
 	regs += pl.P * pl.treeRegBits(pl.HiddenTree.Leaves, pl.PcW, pl.HiddenTree.Depth)
@@ -88,3 +105,16 @@ func (intrvflLayer) registers(pl *Plan, tag int, r *Resources) int {
 }
 
 func (intrvflLayer) hiddenRegW(pl *Plan) int { return pl.HW }
+
+// prbsHex renders x_0 … x_{m−1} of seed's PRBS31 sequence as ⌈m/4⌉ hex
+// digits, most significant first (bit t is x_t), for a Verilog literal.
+func prbsHex(seed uint32, m int) string {
+	bits := model.PRBSBits(seed, m)
+	digits := (m + 3) / 4
+	out := make([]byte, digits)
+	for d := 0; d < digits; d++ {
+		v := model.PRBSWindow(bits, 4*d, min(4, m-4*d))
+		out[digits-1-d] = "0123456789abcdef"[v]
+	}
+	return string(out)
+}

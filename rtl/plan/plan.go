@@ -127,6 +127,17 @@ type Plan struct {
 	// (Options.ReloadableReadout); its ROM entry then describes both banks.
 	ReloadableReadout bool `json:"reloadable_readout,omitempty"`
 
+	// WinGenerator is set when the intRVFL's W_in signs come from the on-chip
+	// PRBS31 generator (hdlgen_win_lfsr, docs/semantics.md §3a) instead of a
+	// W_in ROM: the design then has no "win" ROM. The generator holds the
+	// window x_{g·P} … x_{g·P+WinWindow−1} of the sequence for the group at
+	// stage A; WinSeedWindow is x_0 … x_{WinWindow−1} in hex (bit m is x_m),
+	// what it loads for group 0, and WinPRBSSeed the model's x_0 … x_30.
+	WinGenerator  model.WinGen `json:"w_in_generator,omitempty"`
+	WinPRBSSeed   uint32       `json:"w_in_prbs_seed,omitempty"`
+	WinWindow     int          `json:"w_in_window,omitempty"` // M = max(31, K+P−1) bits
+	WinSeedWindow string       `json:"w_in_seed_window,omitempty"`
+
 	ROMs   []ROM   `json:"roms"`
 	Stages []Stage `json:"stages"`
 	// Resources counts the structural elements of the design (before synthesis).
@@ -168,6 +179,9 @@ type Resources struct {
 	PopcountInputs int `json:"popcount_inputs"` // intrvfl: P·K XOR bits into popcount trees
 	Comparators    int `json:"comparators"`     // intrvfl: K equalities q_i == g (P a power of two) or P·K thermometer comparisons of DW bits
 	Accumulators   int `json:"accumulators"`    // L adders of AW bits
+	// GeneratorXORs (W_in generator only): the P two-input XORs of the
+	// recurrence that make the next window's new bits (chained when P > 28).
+	GeneratorXORs int `json:"generator_xors,omitempty"`
 }
 
 // DefaultAdderLevels is the default adder levels per pipeline stage of a
@@ -334,8 +348,12 @@ const (
 )
 
 func (pl *Plan) buildROMs() {
-	win := ROM{Name: ROMWin, File: pl.MemFile(ROMWin), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1}
-	win.Width, win.Purpose = pl.Layer().winROM(pl)
+	var roms []ROM
+	if pl.WinGenerator == model.WinStored {
+		win := ROM{Name: ROMWin, File: pl.MemFile(ROMWin), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1}
+		win.Width, win.Purpose = pl.Layer().winROM(pl)
+		roms = append(roms, win)
+	}
 	wout := ROM{Name: ROMWout, File: pl.MemFile(ROMWout), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1,
 		Width:   pl.P * pl.L * pl.QW,
 		Purpose: fmt.Sprintf("readout weights, class-major: word g, bits (l·P+p)·%d +: %d hold Q[l][g·P+p] (two's complement)", pl.QW, pl.QW)}
@@ -345,7 +363,18 @@ func (pl *Plan) buildROMs() {
 		wout.Depth, wout.AddrW = 2<<pl.GroupW, pl.GroupW+1
 		wout.Purpose += fmt.Sprintf("; two banks (RAM, address {bank, g}) of %d words, both holding the model's readout at reset", 1<<pl.GroupW)
 	}
-	pl.ROMs = append([]ROM{win, wout}, pl.Layer().extraROMs(pl)...)
+	pl.ROMs = append(append(roms, wout), pl.Layer().extraROMs(pl)...)
+}
+
+// HasROM reports whether the design has a ROM with the given role (a design
+// with a W_in generator has no "win" ROM).
+func (pl *Plan) HasROM(role string) bool {
+	for _, r := range pl.ROMs {
+		if r.Name == role {
+			return true
+		}
+	}
+	return false
 }
 
 // MemFile is the DIR-relative path of a ROM's .mem file.

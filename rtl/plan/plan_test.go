@@ -186,3 +186,38 @@ func TestJSON(t *testing.T) {
 		t.Errorf("prefix %q, ROMs %+v", pl.Prefix, pl.ROMs)
 	}
 }
+
+// TestWinGenerator checks the plan of a design with the on-chip W_in
+// generator against the same model with its rows in a ROM: no "win" ROM, a
+// window register of M = max(31, K+P−1) bits in place of the ROM's read
+// register, the P recurrence XORs, the seed window x_0 … x_{M−1}, and
+// otherwise the same plan.
+func TestWinGenerator(t *testing.T) {
+	for _, tc := range []struct{ k, n, p int }{{16, 512, 1}, {16, 512, 8}, {16, 97, 40}, {2, 3, 2}, {1, 20, 4}, {40, 9, 9}} {
+		s := testmodel.Shape{Arch: model.IntRVFL, K: tc.k, N: tc.n, L: 3, Kappa: 3, Bits: 5, Win: model.WinPRBS31}
+		gen := mustPlan(t, s, Options{Parallel: tc.p})
+		s.Win = model.WinStored
+		stored := mustPlan(t, s, Options{Parallel: tc.p})
+		m := max(31, tc.k+tc.p-1)
+		if gen.HasROM(ROMWin) || !stored.HasROM(ROMWin) {
+			t.Errorf("%v: W_in ROM in the generator plan %v, in the stored plan %v", tc, gen.HasROM(ROMWin), stored.HasROM(ROMWin))
+		}
+		win := stored.ROM(ROMWin)
+		want := *stored
+		want.ROMs = stored.ROMs[1:]
+		want.Resources.ROMBits -= win.Depth * win.Width
+		want.Resources.RegisterBits += m - win.Width
+		want.Resources.GeneratorXORs = tc.p
+		want.Stages = gen.Stages // the stage A text names the generator
+		ps := model.PRBSSeed(1)
+		bits := model.PRBSBits(ps, m)
+		var hex []byte
+		for d := (m+3)/4 - 1; d >= 0; d-- {
+			hex = append(hex, "0123456789abcdef"[model.PRBSWindow(bits, 4*d, min(4, m-4*d))])
+		}
+		want.WinGenerator, want.WinPRBSSeed, want.WinWindow, want.WinSeedWindow = model.WinPRBS31, ps, m, string(hex)
+		if diff := cmp.Diff(&want, gen); diff != "" {
+			t.Errorf("%v: generator plan (-want +got):\n%s", tc, diff)
+		}
+	}
+}

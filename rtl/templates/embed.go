@@ -20,6 +20,7 @@ var Primitives = []string{
 	"hdlgen_outreg.v",
 	"hdlgen_level_offset.v",
 	"hdlgen_intrvfl_hidden.v",
+	"hdlgen_win_lfsr.v",
 	"hdlgen_rvfl8_hidden.v",
 	"hdlgen_mac.v",
 	"hdlgen_axis_hold.v",

@@ -89,6 +89,7 @@ func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 	switch {
 	case cfg.Arch != model.IntRVFL, cfg.N < 1, cfg.N > model.MaxHidden, cfg.Kappa < 1, cfg.Kappa > maxKappa, regErr != nil, cfg.Solver.Check() != nil,
 		!(cfg.Lambda > 0), math.IsInf(cfg.Lambda, 0), cfg.DirectLinks, cfg.QuantizedInputs,
+		cfg.Win != model.WinStored && cfg.Win != model.WinPRBS31,
 		cfg.ReadoutBits != 0 && (cfg.ReadoutBits < quant.MinBits || cfg.ReadoutBits > quant.MaxBits),
 		k < 1, k > min(model.MaxFeatures, math.MaxInt16), l < 2, l > model.MaxClasses,
 		min(cfg.Kappa, k) > 127, len(u.Folds) > 64:
@@ -167,7 +168,7 @@ func (g *foldGroup) sortRows(u *dataset.UCIDataset) {
 
 // network returns seed's hidden layer.
 func (e *intEval) network(seed uint64) *intHidden {
-	return newIntHidden(model.NewIntNet(e.k, e.n, e.cfg.Kappa, seed), e.clip)
+	return newIntHidden(model.NewIntNetGen(e.k, e.n, e.cfg.Kappa, seed, e.cfg.Win), e.clip)
 }
 
 // hidden returns the activations of hid for the rows rows of the level

@@ -33,6 +33,8 @@ type SearchResult struct {
 	Bits int `json:"bits,omitempty"`
 	// Solver is the ridge solver of the grid points (absent: exact).
 	model.Solver
+	// Win is the intRVFL's W_in source (absent: stored; "prbs31": generated).
+	Win model.WinGen `json:"w_in_generator,omitempty"`
 }
 
 // Split is the normalised train/validation split of conxuntos.dat that the
@@ -64,6 +66,8 @@ type SearchOptions struct {
 	Regularizer model.Regularizer
 	// Solver of the ridge readout (zero value: exact).
 	Solver model.Solver
+	// Win is the intRVFL's W_in source (zero value: stored). intRVFL only.
+	Win model.WinGen
 	// Bits, when positive, scores every grid point by the validation accuracy
 	// of its readout rounded to Bits bits (quant.BoundForBits: the deployed
 	// integer model) instead of the float readout. intRVFL only.
@@ -96,7 +100,10 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	}
 	start := time.Now()
 	sp := NewSplit(u)
-	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits, Solver: so.Solver}
+	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits, Solver: so.Solver, Win: so.Win}
+	if so.Win != model.WinStored && (nw != IntRVFL || so.Win != model.WinPRBS31) {
+		return nil, fmt.Errorf("search %s %s: W_in source %q (a generated W_in is for the intrvfl only)", u.Meta.Name, nw, so.Win)
+	}
 	if !nw.HasKappa() {
 		res.Grid.Kappas = nil
 	}
@@ -141,7 +148,7 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	var err error
 	switch nw {
 	case IntRVFL:
-		err = searchIntRVFL(ctx, sp, g, seed, res, grid, hidden)
+		err = searchIntRVFL(ctx, sp, g, seed, so.Win, res, grid, hidden)
 	case RVFL, RVFLDirect, RVFL8:
 		// The first N neurons of the largest network are an N-neuron network
 		// (weights are drawn neuron by neuron), so one H serves every N.
@@ -203,7 +210,7 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 // searchIntRVFL fills res.Correct for the intRVFL: one hidden-input matrix S per
 // N (it does not depend on κ), clipped for each κ; κ values that cannot clip
 // (κ ≥ K) give the same H and are solved once.
-func searchIntRVFL(ctx context.Context, sp *Split, g Grid, seed uint64, res *SearchResult,
+func searchIntRVFL(ctx context.Context, sp *Split, g Grid, seed uint64, win model.WinGen, res *SearchResult,
 	grid func(htr, hva []float64, cols int, prefixes []int) ([][]int, error), hidden func(func())) error {
 	res.Correct = make([][][]int, len(g.Kappas))
 	for ki := range g.Kappas {
@@ -221,7 +228,7 @@ func searchIntRVFL(ctx context.Context, sp *Split, g Grid, seed uint64, res *Sea
 		str, sva := str[:sp.MTrain*n], sva[:sp.MVal*n]
 		htr, hva := htr[:sp.MTrain*n], hva[:sp.MVal*n]
 		hidden(func() {
-			net := model.NewIntNet(sp.K, n, 1, seed)
+			net := model.NewIntNetGen(sp.K, n, 1, seed, win)
 			HiddenInputsTo(str, net, sp.XTrain, sp.MTrain)
 			HiddenInputsTo(sva, net, sp.XVal, sp.MVal)
 		})
@@ -357,7 +364,7 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 		return nil, fmt.Errorf("merge searches: no search")
 	}
 	first := parts[0]
-	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits, Solver: first.Solver,
+	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits, Solver: first.Solver, Win: first.Win,
 		Grid: Grid{Lambdas: first.Grid.Lambdas, Kappas: first.Grid.Kappas}}
 	type col struct {
 		n      int
@@ -367,7 +374,7 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 	seen := map[int]bool{}
 	for i, p := range parts {
 		switch {
-		case p.Dataset != first.Dataset || p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver:
+		case p.Dataset != first.Dataset || p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver || p.Win != first.Win:
 			return nil, fmt.Errorf("merge searches: part %d is %s %s bits %d solver %s, part 1 %s %s bits %d solver %s",
 				i+1, p.Dataset, p.Network, p.Bits, p.Solver, first.Dataset, first.Network, first.Bits, first.Solver)
 		case !slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas):
@@ -417,11 +424,11 @@ func SumSearches(parts []*SearchResult) (*SearchResult, error) {
 		return nil, fmt.Errorf("sum searches: no search")
 	}
 	first := parts[0]
-	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Grid: first.Grid, Bits: first.Bits, Solver: first.Solver}
+	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Grid: first.Grid, Bits: first.Bits, Solver: first.Solver, Win: first.Win}
 	valRows := 0
 	for i, p := range parts {
 		switch {
-		case p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver:
+		case p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver || p.Win != first.Win:
 			return nil, fmt.Errorf("sum searches: part %d is %s bits %d solver %s, part 1 %s bits %d solver %s",
 				i+1, p.Network, p.Bits, p.Solver, first.Network, first.Bits, first.Solver)
 		case !slices.Equal(p.Grid.Ns, first.Grid.Ns) || !slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas):

@@ -101,6 +101,8 @@ type Config struct {
 	Bits            int     `json:"bits,omitempty"` // intrvfl: the rounded readout's width
 	DirectLinks     bool    `json:"direct_links,omitempty"`
 	QuantizedInputs bool    `json:"quantized_inputs,omitempty"`
+	// Win is the intRVFL's W_in source when generated ("lfsr"); absent for a stored W_in.
+	Win string `json:"w_in,omitempty"`
 	// Solver of the ridge readout (absent: exact; `hdlgen train --solver`).
 	model.Solver
 }
@@ -112,6 +114,9 @@ func DescribeConfig(cfg model.Config) Config {
 		Solver: cfg.Solver}
 	if c.Regularizer == "" {
 		c.Regularizer = string(model.RegVariance)
+	}
+	if cfg.Win != model.WinStored {
+		c.Win = cfg.Win.Flag()
 	}
 	switch {
 	case cfg.Arch == model.IntRVFL:
