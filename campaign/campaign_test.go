@@ -59,6 +59,9 @@ func TestDrawLegal(t *testing.T) {
 				d.P < 1 || d.P > s.N || (d.P > MaxP && d.P != s.N) {
 				t.Errorf("seed %d design %d: %s %s outside the bounds", seed, i, s, d.Options())
 			}
+			if s.Arch != model.IntRVFL && s.Win != model.WinStored {
+				t.Errorf("seed %d design %d: %s with a W_in generator", seed, i, s)
+			}
 			if d.Axis && !pl.AxisOK {
 				t.Errorf("seed %d design %d: axis on a design without AxisOK", seed, i)
 			}
@@ -80,6 +83,7 @@ func TestDrawLegal(t *testing.T) {
 				"axis": d.Axis, "system": d.System != "", "reloadable": d.Reloadable, "no scores": d.NoScores,
 				"ready 1": d.Ready == 1, "adder levels 1": d.AdderLevels == 1, "argmax levels 1": d.ArgmaxLevels == 1,
 				"default levels": d.AdderLevels == 0 && d.ArgmaxLevels == 0,
+				"W_in generator": s.Win == model.WinPRBS31, "stored W_in intrvfl": s.Arch == model.IntRVFL && s.Win == model.WinStored,
 			} {
 				if ok {
 					seen[name]++

@@ -162,6 +162,12 @@ func Draw(seed uint64, index int) Design {
 		d.ArgmaxLevels = 1 + r.IntN(MaxArgLvl)
 	}
 	axis, system, reload, noScores := r.IntN(2) == 0, r.IntN(3) == 0, r.IntN(2) == 0, r.IntN(3) == 0
+	// A third of the intRVFL designs generate W_in on chip (--win lfsr). Drawn
+	// last, so that the draws above are those of the campaigns recorded before
+	// the generator existed.
+	if lfsr := r.IntN(3) == 0; lfsr && s.Arch == model.IntRVFL {
+		s.Win = model.WinPRBS31
+	}
 	// Options the design cannot have are dropped (the draws above are made
 	// anyway, so that every design uses the same number of random values).
 	pl, err := d.Plan()

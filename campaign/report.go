@@ -207,6 +207,7 @@ func writeDistribution(b *bytes.Buffer, recs []Record, ran bool) {
 			{"16", func(r Record) bool { return intr(r) && r.Design.Shape.Bits == 16 }},
 		}},
 		{"options", []count{
+			{"--win lfsr (intrvfl)", func(r Record) bool { return r.Design.Shape.Win == model.WinPRBS31 }},
 			{"--axis", func(r Record) bool { return r.Design.Axis }},
 			{"--system zynq", func(r Record) bool { return r.Design.System != "" }},
 			{"--reloadable-readout", func(r Record) bool { return r.Design.Reloadable }},
