@@ -38,6 +38,8 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"train", "--data", "example:iris", "--n", "10", "--arch", "cnn", "-o", "x.json"}, "unknown architecture"},
 		{[]string{"train", "--data", "example:nosuch", "--n", "10", "-o", "x.json"}, "unknown example"},
 		{[]string{"train", "--data", "example:iris", "--n", "0", "-o", "x.json"}, "--n 0"},
+		{[]string{"train", "--data", "example:iris", "-o", "x.json"}, `required flag --n (hidden neurons, 1…`},
+		{[]string{"train", "--data", "example:iris", "-o", "x.json"}, "hdlgen search --data FILE"},
 		{[]string{"train", "--bogus"}, "unknown flag"},
 		{[]string{"eval", "--data", ".", "--dataset", "x", "--n", "5", "--seeds", "0"}, "--seeds 0"},
 		{[]string{"search", "--data", ".", "--dataset", "x", "--bits", "1"}, "--bits 1"},

@@ -81,9 +81,7 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	hiddenAlias(f, "output", "out")
 	o.held.bind(f)
 	o.solver.add(f)
-	for _, name := range []string{"data", "n"} {
-		_ = cmd.MarkFlagRequired(name)
-	}
+	_ = cmd.MarkFlagRequired("data")
 	return cmd
 }
 
@@ -154,6 +152,11 @@ func parseWin(s string, arch model.Arch) (model.WinGen, error) {
 const maxThreads = 256
 
 func (o *trainOptions) run(ctx context.Context, app *App, fl *pflag.FlagSet) error {
+	if !fl.Changed("n") {
+		return usagef("required flag --n (hidden neurons, 1…%d) not set; to have hdlgen choose N, κ and λ "+
+			"for your data, run \"hdlgen search --data FILE --arch intrvfl --bits 5\" and train with the configuration "+
+			"it prints, or \"hdlgen build --data FILE -o DIR\" for the whole chain", model.MaxHidden)
+	}
 	if o.out == "" {
 		return usagef("required flag -o/--out (the model.json to write) not set")
 	}
