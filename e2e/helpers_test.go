@@ -158,3 +158,26 @@ func icarusVectors(k, streamCycles int) int {
 	}
 	return max(4+min(k, rtl.MaxCornerOneHot)+minIcarusRandom, matrixVectors*icarusCycles/streamCycles)
 }
+
+// checkStepCounts checks a verification report of the matrix kind: lint,
+// Verilator and Icarus each ran on the stream and the AXI4-Stream top, the
+// simulators on matrixVectors vectors (Icarus on icarusN).
+func checkStepCounts(t *testing.T, rep *verify.Report, icarusN int) {
+	t.Helper()
+	steps := map[verify.Step]int{}
+	for _, r := range rep.Steps {
+		steps[r.Step]++
+		want := matrixVectors
+		if r.Step == verify.StepIcarus {
+			want = icarusN
+		}
+		if r.Step != verify.StepLint && r.Vectors != want {
+			t.Errorf("%s/%s ran %d vectors, want %d", r.Step, r.Target, r.Vectors, want)
+		}
+	}
+	for _, st := range []verify.Step{verify.StepLint, verify.StepVerilator, verify.StepIcarus} {
+		if steps[st] != 2 {
+			t.Errorf("%s ran on %d tops, want 2", st, steps[st])
+		}
+	}
+}

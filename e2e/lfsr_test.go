@@ -43,22 +43,7 @@ func TestGeneratorMatrix(t *testing.T) {
 			if !rep.Passed() {
 				t.Fatalf("verification failed:\n%s", text(rep))
 			}
-			steps := map[verify.Step]int{}
-			for _, r := range rep.Steps {
-				steps[r.Step]++
-				want := matrixVectors
-				if r.Step == verify.StepIcarus {
-					want = icarusN
-				}
-				if r.Step != verify.StepLint && r.Vectors != want {
-					t.Errorf("%s/%s ran %d vectors, want %d", r.Step, r.Target, r.Vectors, want)
-				}
-			}
-			for _, st := range []verify.Step{verify.StepLint, verify.StepVerilator, verify.StepIcarus} {
-				if steps[st] != 2 {
-					t.Errorf("%s ran on %d tops, want 2", st, steps[st])
-				}
-			}
+			checkStepCounts(t, rep, icarusN)
 			// No W_in ROM: neither a .mem file nor a ROM in the plan.
 			pl, err := plan.New(m, plan.Options{Parallel: max(s.p, 1)})
 			if s.p == 0 {

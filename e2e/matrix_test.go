@@ -47,23 +47,7 @@ func TestVerificationMatrix(t *testing.T) {
 				t.Fatalf("verification failed:\n%s", text(rep))
 			}
 			t.Logf("Icarus checked %d vectors", icarusN)
-			steps := map[verify.Step]int{}
-			for _, r := range rep.Steps {
-				steps[r.Step]++
-				want := matrixVectors
-				if r.Step == verify.StepIcarus {
-					want = icarusN
-				}
-				if r.Step != verify.StepLint && r.Vectors != want {
-					t.Errorf("%s/%s ran %d vectors, want %d", r.Step, r.Target, r.Vectors, want)
-				}
-			}
-			// lint, Verilator and Icarus, each on the stream and the AXI4-Stream top.
-			for _, st := range []verify.Step{verify.StepLint, verify.StepVerilator, verify.StepIcarus} {
-				if steps[st] != 2 {
-					t.Errorf("%s ran on %d tops, want 2", st, steps[st])
-				}
-			}
+			checkStepCounts(t, rep, icarusN)
 		})
 	}
 }
