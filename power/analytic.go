@@ -12,7 +12,7 @@ import (
 //
 //   - FF: the register bits Yosys keeps, block by block, including what it
 //     merges or moves elsewhere (equal ROM columns, DSP48E1 input and
-//     accumulator registers, SRL16E chains, constant bits): a count, not fitted;
+//     accumulator registers, constant bits): a count, not fitted;
 //   - CARRY4: the carry chains of the adders, sums and comparisons Yosys builds
 //     (arith.go): a count, not fitted;
 //   - LUT: a structural count (adder bits, comparator leaves, ROM bits per
@@ -126,7 +126,7 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 		romFF += m.Columns
 	}
 	hb := d.net().blocks(d, st, tag, hw)
-	add(cROM, romLUT, romFF+hb.romFF, 0)
+	add(cROM, romLUT, romFF, 0)
 
 	// Front: input register, busy, group counter (GroupW-bit incrementer),
 	// stage-A valid, and the network's own part (hb.front).
@@ -170,7 +170,7 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	if !mac {
 		tw = st.TWEff // LUT products: narrower codes give narrower sums
 	}
-	laneTreeFF := L*float64(treeRegBits(d.P, st.TW, st.LaneDepth, ra)) + float64(1+st.LaneCut) // and the tags' valid bits
+	laneTreeFF := L*float64(treeRegBits(d.P, st.TW, st.LaneDepth, ra)) + float64(3*(1+st.LaneCut)) // and the tags (valid, first, last)
 	add(cLaneTree, L*laneAdds*float64(tw), laneTreeFF, d.L*productTreeSums(d.P, ra, from)*carryChain(st.TW))
 	// Accumulators: L adders of AW bits (the first-group clear folds into
 	// them), or, with DSP48E1 products and P = 1, the DSP48E1s' accumulators
@@ -189,7 +189,6 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 // hardCounts are the exactly counted parts of a design.
 type hardCounts struct {
 	dsp int           // DSP48E1
-	srl int           // SRL16E (rvfl8 bias chains)
 	rom [2]romMapping // W_in and readout ROMs: logic or block RAM
 }
 
@@ -305,7 +304,7 @@ func analytic(d Design) Resources {
 		carry += c.Carry
 	}
 	r := Resources{LUTs: int(math.Round(lut)), FFs: int(math.Round(ff)), CARRY4: int(math.Round(carry)),
-		DSP48E1: hw.dsp, LUTRAM: hw.srl, Source: "analytic"}
+		DSP48E1: hw.dsp, Source: "analytic"}
 	r.MUXF = int(math.Round(d.net().muxfPerLUT() * lut))
 	for _, m := range hw.rom {
 		r.BRAM36 += float64(m.RAMB36) + 0.5*float64(m.RAMB18)

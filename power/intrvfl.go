@@ -88,7 +88,7 @@ func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenB
 	// carry chains), s = K − 2·popcount (hiddenSubWidth) and the clip (two
 	// SW-bit comparisons with constants); h register and tree cuts.
 	lanes := raw(P*(K*(1+float64(thermoW)/5)+float64(st.SW())),
-		P*float64(st.HW)+P*float64(popcountCutBits(d.K, d.adderLevels()))+float64(st.HiddenCut*(1+tag)),
+		P*float64(st.HW)+P*float64(popcountCutBits(d.K, d.adderLevels()))+float64(st.HiddenCut*(1+tag))+2, // and the flags at stage H
 		d.P*(carryChain(hiddenSubWidth(d.K, st.PcW))+2*cmpConstChain(st.SW())))
 	return hiddenBlocks{front: front, lanes: lanes}
 }
@@ -100,10 +100,10 @@ var intrvflLUTFactor = [nComp]float64{
 	cROM:      1.159,
 	cFront:    1.000,
 	cLanes:    1.000,
-	cMAC:      1.506,
-	cLaneTree: 1.071,
+	cMAC:      1.504,
+	cLaneTree: 1.072,
 	cAcc:      1.000,
-	cArgmax:   1.268,
+	cArgmax:   1.269,
 }
 
 func (intrvflNet) lutFactors() *[nComp]float64 { return &intrvflLUTFactor }

@@ -31,7 +31,7 @@ type network interface {
 	// shared ones (stage A, hidden-tree cuts, H, MAC product, lane-tree cuts).
 	extraFlight() int
 	// blocks returns the network's raw counts; hw holds the ROM mappings and
-	// takes the network's DSP48E1s and SRLs.
+	// takes the network's DSP48E1s.
 	blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBlocks
 	// hasPreact reports whether the design has a pre-activation block.
 	hasPreact() bool
@@ -43,11 +43,9 @@ type network interface {
 	muxfPerLUT() float64
 }
 
-// hiddenBlocks are a network's raw counts: what it adds to the ROM block's
-// FFs (negative: bits that move to SRLs) and to the front block, its lanes
-// and its pre-activation block (nil when none).
+// hiddenBlocks are a network's raw counts: what it adds to the front block,
+// its lanes and its pre-activation block (nil when none).
 type hiddenBlocks struct {
-	romFF  float64
 	front  Component
 	lanes  Component
 	preact *Component

@@ -37,47 +37,34 @@ func (rvfl8Net) hidden(d Design, s *structure) int64 {
 // extraFlight is the product register before the pre-activation tree.
 func (rvfl8Net) extraFlight() int { return 1 }
 
-func (rvfl8Net) blocks(d Design, st structure, _ int, hw *hardCounts) hiddenBlocks {
+func (rvfl8Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBlocks {
 	P, K := float64(d.P), float64(d.K)
 	ra := d.adderLevels()
 	var hb hiddenBlocks
 	// The bias byte of each lane goes from the W_in ROM's read register
 	// through the bias "product" register and, when the pre-activation tree
 	// has a register cut at which the bias is a node of its own (K even,
-	// K ≥ 16), through that cut register too. A chain of three or more
-	// registers with one load each becomes an SRL16E per bit (xilinx_srl
-	// -fixed -minlen 3), which leaves the FF count; with the ROM in block RAM
-	// the chain is one register shorter and stays in FFs.
-	var biasSRL bool
+	// K ≥ 16), through that cut register too: flip-flops all of them, since
+	// the synthesis script maps no shift registers (synth/flow: Yosys 0.23's
+	// SRL16E mapping drops the clock enable).
 	biasBits := P * 8 // distinct bias bits of all lanes
 	if win := hw.rom[0]; !win.BRAM {
 		biasBits *= win.Columns / float64(st.WinW) // shallow ROMs merge equal columns
-		for _, c := range cutNodes(d.K+1, ra) {
-			biasSRL = biasSRL || c.loneLast
-		}
 	}
-	if biasSRL {
-		hb.romFF = -biasBits
-		hw.srl = int(math.Round(biasBits))
-	}
-	// Front: the stage-A copy of the input codes is absorbed into the
-	// DSP48E1s' A input registers, so nothing beyond the shared part.
+	// Front: the stage-A tag (first, last, group); the stage-A copy of the
+	// input codes is absorbed into the DSP48E1s' A input registers.
+	hb.front = raw(0, float64(tag), 0)
 
 	// Lanes: the K products a_i·w_ji go into DSP48E1s with their product
 	// register; per lane in the fabric: the bias leaf (8 distinct bits),
 	// the saturating shift of z to the LUT address (ZW bits), the 256×8
 	// sigmoid ROM in logic (one copy per lane, ≈ 4 LUT6 per output bit)
-	// and its read register h; the bias register (unless in an SRL); the
-	// tags' valid bits (their data bits go to SRLs when three or more
-	// stages deep).
+	// and its read register h; the bias register; the tags: a valid bit and
+	// the whole tag at the product stage and each pre-activation cut, a
+	// valid bit and the first/last flags at stage H.
 	hw.dsp += d.P * d.K
-	laneFF := P*8 + float64(2+st.HiddenCut)
-	if !biasSRL {
-		laneFF += biasBits
-	}
-	if st.HiddenCut == 0 {
-		laneFF += float64(2 * st.GroupW) // the group of the stage-A and product-stage tags
-	}
+	preStages := float64(1 + st.HiddenCut)
+	laneFF := P*8 + preStages*float64(1+tag) + 1 + 2 + biasBits
 	hb.lanes = raw(P*(8*4+float64(st.ZW)), laneFF, 0)
 	// Pre-activation adders: of the K adders of each lane's tree the
 	// first-level ones become DSP post-adders; the other ⌊K/2⌋ stay in the
@@ -87,7 +74,6 @@ func (rvfl8Net) blocks(d Design, st structure, _ int, hw *hardCounts) hiddenBloc
 	var preFF float64
 	for _, c := range cutNodes(d.K+1, ra) {
 		switch {
-		case c.loneLast && biasSRL:
 		case c.loneLast:
 			preFF += 8
 		case c.beforeLoneSum:
@@ -113,14 +99,14 @@ func (rvfl8Net) hasPreact() bool { return true }
 
 // rvfl8LUTFactor: see lutFactors in analytic.go for how they are fitted.
 var rvfl8LUTFactor = [nComp]float64{
-	cROM:      1.124,
+	cROM:      1.091,
 	cFront:    1.000,
-	cLanes:    0.160,
-	cPreact:   1.672,
+	cLanes:    0.154,
+	cPreact:   1.695,
 	cMAC:      1.000,
-	cLaneTree: 1.717,
+	cLaneTree: 1.757,
 	cAcc:      0.000,
-	cArgmax:   0.748,
+	cArgmax:   0.703,
 }
 
 func (rvfl8Net) lutFactors() *[nComp]float64 { return &rvfl8LUTFactor }
