@@ -21,7 +21,8 @@ import (
 // Householder blocks in forward order), filtered there with the
 // eigenvectors Z of the tridiagonal matrix (C' = diag(g)·Zᵀ·C, Z·C'), and
 // carried back (Q·Z·C'). This saves SymEigen's back-transformation of Z
-// (2n³ flops) and the two n×n products with V; the rest costs O(n²·nrhs).
+// (2n³ flops) and the two n×n products with V; the rest costs O(n²·nrhs),
+// and the columns of Z whose g is 0 are skipped.
 // Non-finite input (in A's lower triangle or in B) is an error.
 //
 // Results are bit-identical for every Engine.Threads value.
@@ -61,21 +62,44 @@ func (e Engine) SymFilterApply(n int, a []float64, lda int, b []float64, ldb, nr
 	if len(g) != n {
 		panic(fmt.Sprintf("linalg: SymFilterApply: the filter returned %d values for %d eigenvalues", len(g), n))
 	}
-	// C = Qᵀ·B in x.
+	// C = Qᵀ·B in x; both applications of Q share the blocks' factors.
+	for i := range blocks {
+		blocks[i].t = blocks[i].triangularFactor()
+	}
 	for i := 0; nrhs > 0 && i < n; i++ {
 		copy(x[i*nrhs:i*nrhs+nrhs], b[i*ldb:i*ldb+nrhs])
 	}
 	e.applyQT(nrhs, blocks, x, nrhs)
-	// C' = diag(g)·Zᵀ·C, then X = Q·(Z·C').
-	c := make([]float64, n*nrhs)
-	e.gemm(true, false, n, nrhs, n, 1, z, n, x, nrhs, 0, c, nrhs, false)
+	// Only the columns of Z with g ≠ 0 take part: with Zk those columns,
+	// C' = diag(g_k)·Zkᵀ·C, then x = Zk·C' (a pseudo-inverse's cutoff
+	// usually drops most of the spectrum of an RVFL's system).
+	var kept []int
 	for i, gi := range g {
-		row := c[i*nrhs : i*nrhs+nrhs]
-		for k := range row {
-			row[k] *= gi
+		if gi != 0 {
+			kept = append(kept, i)
 		}
 	}
-	e.gemm(false, false, n, nrhs, n, 1, z, n, c, nrhs, 0, x, nrhs, false)
+	k := len(kept)
+	zk := make([]float64, n*k)
+	for r := 0; r < n; r++ {
+		row, dst := z[r*n:r*n+n], zk[r*k:r*k+k]
+		for j, col := range kept {
+			dst[j] = row[col]
+		}
+	}
+	c := make([]float64, k*nrhs)
+	e.gemm(true, false, k, nrhs, n, 1, zk, k, x, nrhs, 0, c, nrhs, false)
+	for j, col := range kept {
+		row := c[j*nrhs : j*nrhs+nrhs]
+		for q := range row {
+			row[q] *= g[col]
+		}
+	}
+	if k == 0 {
+		clear(x)
+	} else {
+		e.gemm(false, false, n, nrhs, k, 1, zk, k, c, nrhs, 0, x, nrhs, false)
+	}
 	e.applyQ(n, nrhs, blocks, x, nrhs)
 	return w, x, nil
 }
@@ -86,7 +110,7 @@ func (e Engine) SymFilterApply(n int, a []float64, lda int, b []float64, ldb, nr
 func (e Engine) applyQT(ncols int, blocks []reflectorBlock, c []float64, ldc int) {
 	for _, blk := range blocks {
 		nb, rows := blk.nb, blk.rows
-		t := blk.triangularFactor()
+		t := blk.factor()
 		cb := c[blk.first*ldc:]
 		y := make([]float64, nb*ncols)
 		e.gemm(true, false, nb, ncols, rows, 1, blk.v, nb, cb, ldc, 0, y, ncols, false)
