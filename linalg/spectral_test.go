@@ -103,7 +103,22 @@ func TestSymFilterApply(t *testing.T) {
 		{"graded 1e-14…1", 130, graded},
 		{"gram rank 20", 150, func(rng *rand.Rand, n int) []float64 { return gramSym(rng, 20, n) }},
 		{"gram full rank", 120, func(rng *rand.Rand, n int) []float64 { return gramSym(rng, 400, n) }},
+		{"gram rank 40", 700, func(rng *rand.Rand, n int) []float64 { return gramSym(rng, 40, n) }},
 		{"zero", 40, func(_ *rand.Rand, n int) []float64 { return make([]float64, n*n) }},
+		{"diagonal with repeats", 90, func(rng *rand.Rand, n int) []float64 {
+			a := make([]float64, n*n)
+			for i := 0; i < n; i++ {
+				a[i*n+i] = float64(rng.IntN(5))
+			}
+			return a
+		}},
+		{"tight clusters", 130, func(rng *rand.Rand, n int) []float64 {
+			vals := make([]float64, n)
+			for i := range vals {
+				vals[i] = float64(i%4) + 1e-11*float64(i)
+			}
+			return withSpectrum(rng, vals)
+		}},
 	}
 	for mi, tm := range matrices {
 		for _, nrhs := range []int{1, 7} {
