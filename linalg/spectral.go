@@ -16,8 +16,8 @@ import (
 // eigenvalues (it must not modify them) and returns g, of length n.
 //
 // The eigenvalues are those SymEigen returns with eigenvectors, bit for
-// bit (the same tridiagonalisation and divide and conquer), but A's eigenvectors V are
-// never formed: B is carried into the tridiagonal basis (C = Qᵀ·B, the
+// bit (the same tridiagonalisation and divide and conquer), but A's
+// eigenvectors V are never formed: B is carried into the tridiagonal basis (C = Qᵀ·B, the
 // Householder blocks in forward order), filtered there with the
 // eigenvectors Z of the tridiagonal matrix (C' = diag(g)·Zᵀ·C, Z·C'), and
 // carried back (Q·Z·C'). Z is not formed either: the divide and conquer
@@ -60,7 +60,7 @@ func (e Engine) SymFilterApply(n int, a []float64, lda int, b []float64, ldb, nr
 	blocks := e.tridiagonalize(n, a, lda, w, off)
 	tree, err := e.tridiagEigenTree(n, w, off[:n-1])
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("linalg: SymFilterApply of a %d×%d matrix: %w", n, n, err)
 	}
 	g := filter(w)
 	if len(g) != n {
@@ -148,7 +148,11 @@ func (e Engine) tridiagEigenTree(n int, d, off []float64) (*dcTree, error) {
 }
 
 // divideTree is divide keeping only the first and last rows of each
-// subproblem's eigenvectors, and the merge plans.
+// subproblem's eigenvectors, and the merge plans. The rows are those of
+// divide bit for bit: a merge transforms each row on its own, and the
+// product kernel's result for an element does not depend on the other
+// rows of the product (the micro-kernels sum from zero, then store or add
+// into C, in full and edge tiles alike), so the eigenvalues are too.
 func (e Engine) divideTree(n int, d, off []float64) (*dcTree, error) {
 	if n <= dcLeaf {
 		z := make([]float64, n*n)
