@@ -29,6 +29,8 @@
 //	func (Engine) SolveLowerT(n, nrhs int, l []float64, ldl int, b []float64, ldb int)   // Lᵀ X = B
 //	func (Engine) CholeskySolve(n, nrhs int, l []float64, ldl int, b []float64, ldb int) // LLᵀ X = B
 //	func (Engine) SymEigen(n int, a []float64, lda int, w, z []float64, ldz int) error   // A = Z·diag(w)·Zᵀ
+//	func (Engine) SymFilterApply(n int, a []float64, lda int, b []float64, ldb, nrhs int,
+//		filter func(w []float64) []float64) (w, x []float64, err error)               // X = V·diag(filter(w))·Vᵀ·B, V not formed
 //	func (Engine) KernelName() string
 //
 // # Threads and determinism

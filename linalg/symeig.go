@@ -136,7 +136,7 @@ func (e Engine) divide(n int, d, off []float64, z []float64, ldz int) error {
 // and eigenvectors in the diagonal blocks of z) into the eigensystem of
 // diag(T1, T2) + ρ·u·uᵀ, u = e_{m−1} + σ·e_m, written back into d and z.
 func (e Engine) merge(n, m int, d []float64, rho, sigma float64, z []float64, ldz int) error {
-	// zv = Qᵀu / √2 (unit norm), ρ' = 2ρ.
+	// zv = Qᵀu / √2 (unit norm).
 	zv := make([]float64, n)
 	for i := 0; i < m; i++ {
 		zv[i] = z[(m-1)*ldz+i] / math.Sqrt2
@@ -144,6 +144,41 @@ func (e Engine) merge(n, m int, d []float64, rho, sigma float64, z []float64, ld
 	for i := m; i < n; i++ {
 		zv[i] = sigma * z[m*ldz+i] / math.Sqrt2
 	}
+	pl, err := planMerge(n, d, rho, zv)
+	if err != nil {
+		return err
+	}
+	e.applyMergeCols(pl, z, ldz, n)
+	copy(d, pl.lam)
+	return nil
+}
+
+// mergePlan is the column transformation M of one merge of the divide and
+// conquer: the eigenvectors of the merged problem are
+// blockdiag(Z1, Z2)·M, M = G_1·…·G_r·S·P, with the deflating rotations
+// G (rots, in order), S (the deflated columns kept, the others combined by
+// the secular-equation vectors u) and the sorting permutation P.
+type mergePlan struct {
+	n        int
+	rots     []givens
+	cols     []int // cols[k]: the column of the rotated matrix holding sorted entry k
+	deflated []bool
+	keep     []int     // the sorted entries that were not deflated
+	u        []float64 // len(keep)² row-major, column j for root j
+	order    []int     // column c of the result is sorted entry order[c]
+	lam      []float64 // the merged eigenvalues, ascending
+}
+
+// givens is the rotation of columns i and j by (c, s) (rotateColumns).
+type givens struct {
+	i, j int
+	c, s float64
+}
+
+// planMerge computes the merge of the eigenvalues d (d[:m], d[m:] of the
+// halves) with the rank-one update ρ'·zv·zvᵀ, ρ' = 2ρ (zv of unit norm):
+// deflation, the secular equation, and the order of the result.
+func planMerge(n int, d []float64, rho float64, zv []float64) (*mergePlan, error) {
 	rho *= 2
 	perm := make([]int, n)
 	for i := range perm {
@@ -166,9 +201,8 @@ func (e Engine) merge(n, m int, d []float64, rho, sigma float64, z []float64, ld
 	for k, i := range perm {
 		zz[k] = zv[i]
 	}
-	// cols[k] is the column of z holding the vector of sorted entry k.
-	cols := perm
-	deflated := make([]bool, n)
+	pl := &mergePlan{n: n, cols: perm, deflated: make([]bool, n)}
+	cols, deflated := pl.cols, pl.deflated
 	prev := -1
 	for k := 0; k < n; k++ {
 		if rho*math.Abs(zz[k]) <= tol {
@@ -181,7 +215,7 @@ func (e Engine) merge(n, m int, d []float64, rho, sigma float64, z []float64, ld
 			if math.Abs((dd[k]-dd[prev])*c*s) <= tol {
 				// New basis q_prev' = c·q_prev − s·q_k, q_k' = s·q_prev + c·q_k:
 				// z_prev' = 0, z_k' = r.
-				rotateColumns(z, ldz, n, cols[prev], cols[k], c, s)
+				pl.rots = append(pl.rots, givens{cols[prev], cols[k], c, s})
 				dp, dk := dd[prev], dd[k]
 				dd[prev] = c*c*dp + s*s*dk
 				dd[k] = s*s*dp + c*c*dk
@@ -191,68 +225,86 @@ func (e Engine) merge(n, m int, d []float64, rho, sigma float64, z []float64, ld
 		}
 		prev = k
 	}
-	var keep []int
 	for k := 0; k < n; k++ {
 		if !deflated[k] {
-			keep = append(keep, k)
+			pl.keep = append(pl.keep, k)
 		}
 	}
-	kn := len(keep)
 	lam := make([]float64, n) // new eigenvalue of sorted entry k
-	newz := make([]float64, n*n)
 	for k := 0; k < n; k++ {
 		if deflated[k] {
 			lam[k] = dd[k]
-			for r := 0; r < n; r++ {
-				newz[r*n+k] = z[r*ldz+cols[k]]
-			}
 		}
 	}
-	if kn > 0 {
+	if kn := len(pl.keep); kn > 0 {
 		dk := make([]float64, kn)
 		zk := make([]float64, kn)
-		for j, k := range keep {
+		for j, k := range pl.keep {
 			dk[j], zk[j] = dd[k], zz[k]
 		}
 		u, roots, err := secularEigen(dk, zk, rho)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		// Q_K·U on the product kernel.
-		qk := make([]float64, n*kn)
-		for r := 0; r < n; r++ {
-			row := z[r*ldz:]
-			dst := qk[r*kn : r*kn+kn]
-			for j, k := range keep {
-				dst[j] = row[cols[k]]
+		pl.u = u
+		for j, k := range pl.keep {
+			lam[k] = roots[j]
+		}
+	}
+	// Sort the merged eigenvalues.
+	pl.order = make([]int, n)
+	for i := range pl.order {
+		pl.order[i] = i
+	}
+	slices.SortStableFunc(pl.order, func(a, b int) int { return cmp.Compare(lam[a], lam[b]) })
+	pl.lam = make([]float64, n)
+	for c, k := range pl.order {
+		pl.lam[c] = lam[k]
+	}
+	return pl, nil
+}
+
+// applyMergeCols overwrites the rows×n matrix z (rows of blockdiag(Z1, Z2),
+// or a few of them) with z·M.
+func (e Engine) applyMergeCols(pl *mergePlan, z []float64, ldz, rows int) {
+	n, kn := pl.n, len(pl.keep)
+	for _, g := range pl.rots {
+		rotateColumns(z, ldz, rows, g.i, g.j, g.c, g.s)
+	}
+	newz := make([]float64, rows*n)
+	for k := 0; k < n; k++ {
+		if pl.deflated[k] {
+			for r := 0; r < rows; r++ {
+				newz[r*n+k] = z[r*ldz+pl.cols[k]]
 			}
 		}
-		out := make([]float64, n*kn)
-		e.gemm(false, false, n, kn, kn, 1, qk, kn, u, kn, 0, out, kn, false)
-		for j, k := range keep {
-			lam[k] = roots[j]
-			for r := 0; r < n; r++ {
+	}
+	if kn > 0 {
+		// Q_K·U on the product kernel.
+		qk := make([]float64, rows*kn)
+		for r := 0; r < rows; r++ {
+			row := z[r*ldz:]
+			dst := qk[r*kn : r*kn+kn]
+			for j, k := range pl.keep {
+				dst[j] = row[pl.cols[k]]
+			}
+		}
+		out := make([]float64, rows*kn)
+		e.gemm(false, false, rows, kn, kn, 1, qk, kn, pl.u, kn, 0, out, kn, false)
+		for j, k := range pl.keep {
+			for r := 0; r < rows; r++ {
 				newz[r*n+k] = out[r*kn+j]
 			}
 		}
 	}
-	// Sort the merged eigenvalues and write the vectors back in that order.
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(lam[a], lam[b]) })
-	for c, k := range order {
-		d[c] = lam[k]
-	}
-	for r := 0; r < n; r++ {
+	// Write the vectors back in the order of the merged eigenvalues.
+	for r := 0; r < rows; r++ {
 		dst := z[r*ldz : r*ldz+n]
 		src := newz[r*n : r*n+n]
-		for c, k := range order {
+		for c, k := range pl.order {
 			dst[c] = src[k]
 		}
 	}
-	return nil
 }
 
 // eps is the unit roundoff 2⁻⁵³.

@@ -14,6 +14,7 @@ type reflectorBlock struct {
 	first, rows, nb int
 	v               []float64
 	tau             []float64
+	t               []float64 // triangularFactor, when computed ahead (nil: on use)
 }
 
 // tridiagonalize reduces the symmetric n×n matrix A (lower triangle in a,
@@ -204,7 +205,7 @@ func (e Engine) applyQ(n, ncols int, blocks []reflectorBlock, z []float64, ldz i
 	for b := len(blocks) - 1; b >= 0; b-- {
 		blk := blocks[b]
 		nb, rows := blk.nb, blk.rows
-		t := blk.triangularFactor()
+		t := blk.factor()
 		zb := z[blk.first*ldz:]
 		x := make([]float64, nb*ncols)
 		e.gemm(true, false, nb, ncols, rows, 1, blk.v, nb, zb, ldz, 0, x, ncols, false)
@@ -212,6 +213,15 @@ func (e Engine) applyQ(n, ncols int, blocks []reflectorBlock, z []float64, ldz i
 		e.gemm(false, false, nb, ncols, nb, 1, t, nb, x, ncols, 0, tx, ncols, false)
 		e.gemm(false, false, rows, ncols, nb, -1, blk.v, nb, tx, ncols, 1, zb, ldz, false)
 	}
+}
+
+// factor returns the block's triangular factor: the one computed ahead, or
+// a fresh one.
+func (blk reflectorBlock) factor() []float64 {
+	if blk.t != nil {
+		return blk.t
+	}
+	return blk.triangularFactor()
 }
 
 // triangularFactor returns the nb×nb upper triangular T with

@@ -250,3 +250,59 @@ func BenchmarkSolve10000x1500(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPinvVariance: one (prefix, λ) cell of the PinvCutoff grid with
+// the variance penalty, threads = 1 (as the search runs it): the p×p
+// primal system's filtered pseudo-inverse applied to (HᵀY)_p with
+// SymFilterApply (s/op) against the older route that forms every
+// eigenvector with SymEigen, timed in the same run: after the timed loop,
+// five alternating runs of each route give the medians fast-s and full-s
+// and the ratio x-speedup = full-s / fast-s. H is a 500-row sigmoid layer of 16 inputs
+// (collinearData, as an RVFL's hidden layer on a small dataset), λ = 1/32.
+func BenchmarkPinvVariance(b *testing.B) {
+	const rows, inputs, lambda = 500, 16, 1.0 / 32
+	for _, p := range []int{500, 1500} {
+		for _, classes := range []int{4, 26} {
+			b.Run(fmt.Sprintf("p=%d/L=%d", p, classes), func(b *testing.B) {
+				rng := rand.New(rand.NewPCG(uint64(p), uint64(classes)))
+				d := collinearData(rng, rows, p, inputs, classes, 0)
+				fast := Solver{Reg: Variance, Method: PinvCutoff, Threads: 1}
+				full := fast
+				full.fullEigen = true
+				nm, err := fast.NewNormal(d, classes)
+				if err != nil {
+					b.Fatal(err)
+				}
+				dst := make([]float64, p*classes)
+				run := func(s Solver) int {
+					dropped := []int{0}
+					if err := s.pinvPrimalAll(nm, []float64{lambda}, p, dst, dropped); err != nil {
+						b.Fatal(err)
+					}
+					return dropped[0]
+				}
+				var got, want int
+				for b.Loop() {
+					got = run(fast)
+				}
+				b.StopTimer()
+				// The two routes alternate, one untimed run of each first, so
+				// that a change of the machine's load hits both alike.
+				want = run(full)
+				var fastTimes, fullTimes []float64
+				for r := 0; r < 5; r++ {
+					fastTimes = append(fastTimes, timeIt(1, func() { got = run(fast) }))
+					fullTimes = append(fullTimes, timeIt(1, func() { want = run(full) }))
+				}
+				fastS, fullS := median(fastTimes), median(fullTimes)
+				if got != want {
+					b.Fatalf("dropped %d, the SymEigen route %d", got, want)
+				}
+				b.ReportMetric(fastS, "fast-s")
+				b.ReportMetric(fullS, "full-s")
+				b.ReportMetric(fullS/fastS, "x-speedup")
+				b.ReportMetric(float64(got), "dropped")
+			})
+		}
+	}
+}

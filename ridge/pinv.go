@@ -157,7 +157,8 @@ func (s Solver) solvePinv(d Data, classes int, lambda float64) ([]float64, Info,
 // predictions up to the rounding of the final products. With the identity
 // regulariser one eigendecomposition per prefix serves every λ: of the
 // Gram block G_p when p ≤ Rows, of the kernel H_pH_pᵀ otherwise. With the
-// variance regulariser each (prefix, λ) costs one p×p eigendecomposition.
+// variance regulariser each (prefix, λ) costs one p×p eigendecomposition
+// without its eigenvectors (SymFilterApply, see pinvPrimalAll).
 func (s Solver) gridPinv(train, val Data, classes int, r []float64, res *GridResult) error {
 	e := s.engine()
 	m, v, n, L, nl := train.Rows, val.Rows, train.Cols, classes, len(res.Lambdas)
@@ -213,8 +214,12 @@ func (s Solver) gridPinv(train, val Data, classes int, r []float64, res *GridRes
 // dst (p × len(lambdas)·L; λ li in columns li·L…) and the dropped counts.
 // With the identity regulariser one eigendecomposition of G_p serves every
 // λ (the eigenvalues of G_p + λI are those of G_p shifted by λ); with the
-// variance regulariser each λ has its own. The arithmetic of a λ does not
-// depend on the others, so Grid and Solve give identical bits.
+// variance regulariser each λ has its own, and linalg's SymFilterApply
+// applies the filtered pseudo-inverse to (HᵀY)_p without forming the
+// eigenvectors (unless s.fullEigen asks for the older route through
+// SymEigen, kept as the baseline of tests and benchmarks). The arithmetic
+// of a λ does not depend on the others, so Grid and Solve give identical
+// bits.
 func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float64, dropped []int) error {
 	e := s.engine()
 	L, ld := nm.Classes, len(lambdas)*nm.Classes
@@ -223,8 +228,25 @@ func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float6
 	for j := 0; j < p; j++ {
 		copy(b[j*L:j*L+L], nm.HtY[j*L:j*L+L])
 	}
-	x := make([]float64, p*ld)
 	ident := s.Reg == Identity
+	if !ident && !s.fullEigen {
+		for li, lambda := range lambdas {
+			primalSystem(nm, lambda, 0, p, sys)
+			_, w, err := e.SymFilterApply(p, sys, p, b, L, L, func(vals []float64) []float64 {
+				var g []float64
+				g, dropped[li] = filter(vals, 0, s.rtol(p), 0)
+				return g
+			})
+			if err != nil {
+				return fmt.Errorf("λ=%g: %w", lambda, err)
+			}
+			for j := 0; j < p; j++ {
+				copy(dst[j*ld+li*L:j*ld+li*L+L], w[j*L:j*L+L])
+			}
+		}
+		return nil
+	}
+	x := make([]float64, p*ld)
 	var sp spectrum
 	var c []float64
 	for li, lambda := range lambdas {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -392,5 +393,67 @@ func TestPinvInvalidTolerance(t *testing.T) {
 	}
 	if _, _, err := (Solver{Method: Method(7)}).Solve(d, 2, 1); err == nil || !strings.Contains(err.Error(), "invalid solver method") {
 		t.Errorf("Method(7): err = %v", err)
+	}
+}
+
+// TestPinvFilterApplyMatchesFullEigen: the variance-penalty pinv through
+// SymFilterApply gives the grid counts and dropped counts of the older
+// route through SymEigen's eigenvectors, and W_out to 1e-10 of its largest element.
+func TestPinvFilterApplyMatchesFullEigen(t *testing.T) {
+	lambdas := []float64{1.0 / 1024, 1.0 / 32, 1, 16}
+	tests := []struct {
+		name              string
+		rows, vrows, cols int
+		classes           int
+		prefixes          []int
+		noise             float64
+	}{
+		{"collinear, prefixes", 60, 50, 100, 3, []int{10, 40, 60, 61, 100}, 1e-3},
+		{"collinear, single prefix", 120, 40, 50, 4, []int{50}, 1e-3},
+		{"collinear, many classes", 100, 40, 60, 30, []int{20, 60}, 1e-3},
+		{"well conditioned", 150, 60, 80, 5, []int{1, 33, 64, 65, 80}, 1},
+	}
+	for ti, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(131, uint64(ti)))
+			train := collinearData(rng, tt.rows, tt.cols, 8, tt.classes, tt.noise)
+			val := collinearData(rng, tt.vrows, tt.cols, 8, tt.classes, tt.noise)
+			fast := Solver{Reg: Variance, Method: PinvCutoff, Threads: 2}
+			full := fast
+			full.fullEigen = true
+			want, err := full.Grid(train, val, tt.classes, lambdas, tt.prefixes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := fast.Grid(train, val, tt.classes, lambdas, tt.prefixes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("grid differs from the SymEigen route (-want +got):\n%s", diff)
+			}
+			p := tt.prefixes[len(tt.prefixes)-1]
+			tp := prefix(train, p)
+			for _, l := range lambdas {
+				wantW, wantInfo, err := full.Solve(tp, tt.classes, l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gotW, gotInfo, err := fast.Solve(tp, tt.classes, l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(wantInfo, gotInfo); diff != "" {
+					t.Errorf("λ %g: Info differs (-want +got):\n%s", l, diff)
+				}
+				scale := 0.0
+				for _, v := range wantW {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				if diff := cmp.Diff(wantW, gotW, cmpopts.EquateApprox(0, 1e-10*scale)); diff != "" {
+					t.Errorf("λ %g: W_out differs beyond 1e-10 of its largest element (-want +got):\n%s", l, diff)
+				}
+			}
+		})
 	}
 }

@@ -50,6 +50,12 @@ type Solver struct {
 	// RTol is PinvCutoff's relative tolerance: singular values at or below
 	// RTol·σ_max of the n×n system are dropped. 0 means DefaultRTol(n).
 	RTol float64
+
+	// fullEigen makes PinvCutoff with the variance regulariser form every
+	// eigenvector of the primal system (SymEigen) instead of applying the
+	// filter with SymFilterApply: the older, slower route, kept as the
+	// baseline of tests and benchmarks.
+	fullEigen bool
 }
 
 func (s Solver) engine() linalg.Engine { return linalg.Engine{Threads: s.Threads} }
