@@ -121,13 +121,7 @@ type dcTree struct {
 // the same scaling, splits, leaves and merges, so the same eigenvalues
 // (into d) bit for bit.
 func (e Engine) tridiagEigenTree(n int, d, off []float64) (*dcTree, error) {
-	scale := 0.0
-	for _, v := range d {
-		scale = math.Max(scale, math.Abs(v))
-	}
-	for _, v := range off {
-		scale = math.Max(scale, math.Abs(v))
-	}
+	scale := maxNorm(d, off)
 	if scale == 0 {
 		return &dcTree{n: n, ident: true}, nil
 	}

@@ -70,11 +70,9 @@ func (e Engine) SymEigen(n int, a []float64, lda int, w []float64, z []float64, 
 	return nil
 }
 
-// tridiagEigen computes the eigenvalues (ascending, into d) and the
-// eigenvectors (columns of z, which must be zero on entry) of the
-// symmetric tridiagonal matrix with diagonal d and subdiagonal off, by
-// divide and conquer on the matrix scaled to max-norm 1.
-func (e Engine) tridiagEigen(n int, d, off []float64, z []float64, ldz int) error {
+// maxNorm returns the largest |element| of the tridiagonal matrix with
+// diagonal d and subdiagonal off: the scale divide and conquer works at.
+func maxNorm(d, off []float64) float64 {
 	scale := 0.0
 	for _, v := range d {
 		scale = math.Max(scale, math.Abs(v))
@@ -82,6 +80,15 @@ func (e Engine) tridiagEigen(n int, d, off []float64, z []float64, ldz int) erro
 	for _, v := range off {
 		scale = math.Max(scale, math.Abs(v))
 	}
+	return scale
+}
+
+// tridiagEigen computes the eigenvalues (ascending, into d) and the
+// eigenvectors (columns of z, which must be zero on entry) of the
+// symmetric tridiagonal matrix with diagonal d and subdiagonal off, by
+// divide and conquer on the matrix scaled to max-norm 1.
+func (e Engine) tridiagEigen(n int, d, off []float64, z []float64, ldz int) error {
+	scale := maxNorm(d, off)
 	if scale == 0 {
 		for i := 0; i < n; i++ {
 			z[i*ldz+i] = 1
