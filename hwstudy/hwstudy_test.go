@@ -14,6 +14,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 func TestRandomModelDeterministicAndValid(t *testing.T) {
@@ -97,6 +98,48 @@ func TestCompare(t *testing.T) {
 	res.Command = "hdlgen power --median-table"
 	md := string(res.Markdown())
 	for _, want := range []string{"hdlgen power --median-table", "Paper: energy 11×, speed 2.5×", "(a) Same P", "(b) Equal LUT area", "Which comparison"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+}
+
+// TestCompareBlockROMs: the rvfl8 with its ROMs in block RAM is a baseline of
+// its own: it gets its same-P and equal-area comparisons, labelled as such.
+// An intRVFL with block ROMs is listed but compared with nothing.
+func TestCompareBlockROMs(t *testing.T) {
+	block := medianRow(model.RVFL8, 8, 2000, 71, 0.040)
+	block.ROMStyle = plan.ROMStyleBlock
+	intBlock := medianRow(model.IntRVFL, 16, 2000, 39, 0.008) // for reference: in no comparison
+	intBlock.ROMStyle = plan.ROMStyleBlock
+	res := &MedianResult{Designs: []MedianRow{
+		medianRow(model.IntRVFL, 8, 1800, 69, 0.006),
+		medianRow(model.IntRVFL, 32, 6800, 21, 0.015),
+		intBlock,
+		medianRow(model.RVFL8, 8, 4000, 71, 0.045),
+		block,
+	}}
+	res.compare()
+	type pair struct {
+		IntP, RVFL8P int
+		Style        string
+	}
+	var same, equal []pair
+	for _, c := range res.SameP {
+		same = append(same, pair{c.IntP, c.RVFL8P, c.RVFL8ROMStyle})
+	}
+	for _, c := range res.EqualLUT {
+		equal = append(equal, pair{c.IntP, c.RVFL8P, c.RVFL8ROMStyle})
+	}
+	if d := cmp.Diff([]pair{{8, 8, ""}, {8, 8, plan.ROMStyleBlock}}, same); d != "" {
+		t.Errorf("same-P pairs (-want +got):\n%s", d)
+	}
+	// 4000 LC ↔ intRVFL P=32 (6800); 2000 LC ↔ P=8 (1800).
+	if d := cmp.Diff([]pair{{32, 8, ""}, {8, 8, plan.ROMStyleBlock}}, equal); d != "" {
+		t.Errorf("equal-area pairs (-want +got):\n%s", d)
+	}
+	md := string(res.Markdown())
+	for _, want := range []string{"| rvfl8, ROMs in block RAM | 8 |", "| 8 | 8, ROMs in block RAM |", "| intrvfl, ROMs in block RAM | 16 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q", want)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/timing"
 )
@@ -54,6 +55,15 @@ type MedianOptions struct {
 	WorkDir string // emitted designs and the synth cache (WorkDir/cache)
 	// IntPs and RVFL8Ps are the parallelisms (nil means DefaultMedianIntPs, DefaultMedianRVFL8Ps).
 	IntPs, RVFL8Ps []int
+	// RVFL8BlockPs are the parallelisms of the rvfl8 emitted with its W_in
+	// and readout ROMs in block RAM (hdlgen emit --rom-style block), the lean
+	// baseline; nil means those of RVFL8Ps above 1 (at P = 1 Yosys puts the
+	// deep ROMs in block RAM anyway), empty means none.
+	RVFL8BlockPs []int
+	// IntBlockPs are the parallelisms of the intRVFL emitted with its ROMs in
+	// block RAM, shown for reference and left out of the comparisons (its
+	// ROMs are narrow: block RAM does not make it leaner); nil means none.
+	IntBlockPs []int
 	// Regularizer is the ridge penalty of both networks, in the λ search and
 	// the final fit ("" means model.RegIdentity, the penalty docs/semantics.md
 	// §6 recommends for an integer readout; model.Train's own default is
@@ -86,8 +96,11 @@ type NetInfo struct {
 
 // MedianRow is one synthesised design of the table.
 type MedianRow struct {
-	Net      model.Arch      `json:"net"`
-	P        int             `json:"p"`
+	Net model.Arch `json:"net"`
+	P   int        `json:"p"`
+	// ROMStyle is plan.ROMStyleBlock for a design with its ROMs in block RAM
+	// (MedianOptions.RVFL8BlockPs, IntBlockPs), empty for the default designs.
+	ROMStyle string          `json:"rom_style,omitempty"`
 	Analytic power.Resources `json:"analytic"`
 	Estimate power.Estimate  `json:"estimate"` // with the Yosys resources
 	Fits     bool            `json:"fits"`
@@ -117,6 +130,7 @@ type MedianActivity struct {
 type Comparison struct {
 	IntP               int     `json:"int_p"`
 	RVFL8P             int     `json:"rvfl8_p"`
+	RVFL8ROMStyle      string  `json:"rvfl8_rom_style,omitempty"` // the rvfl8 row's ROMStyle
 	IntLUT             int     `json:"int_lut"`
 	RVFL8LUT           int     `json:"rvfl8_lut"`
 	EnergyRatioDynamic float64 `json:"energy_ratio_dynamic"` // rvfl8 / intrvfl
@@ -287,6 +301,14 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 	if o.RVFL8Ps == nil {
 		o.RVFL8Ps = DefaultMedianRVFL8Ps
 	}
+	if o.RVFL8BlockPs == nil {
+		o.RVFL8BlockPs = []int{}
+		for _, p := range o.RVFL8Ps {
+			if p > 1 {
+				o.RVFL8BlockPs = append(o.RVFL8BlockPs, p)
+			}
+		}
+	}
 	if o.Synth.CacheDir == "" {
 		o.Synth.CacheDir = filepath.Join(o.WorkDir, "cache")
 	}
@@ -323,6 +345,12 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 	for _, p := range o.RVFL8Ps {
 		jobs = append(jobs, job{m: r8M, p: p, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_rvfl8_p%d", p))})
 	}
+	for _, p := range o.RVFL8BlockPs {
+		jobs = append(jobs, job{m: r8M, p: p, romStyle: plan.ROMStyleBlock, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_rvfl8_p%d_block", p))})
+	}
+	for _, p := range o.IntBlockPs {
+		jobs = append(jobs, job{m: intM, p: p, romStyle: plan.ROMStyleBlock, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_intrvfl_p%d_block", p))})
+	}
 	syn, err := runJobs(ctx, jobs, o.Workers, o.Synth, o.Log)
 	if err != nil {
 		return nil, err
@@ -343,7 +371,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 			return nil, err
 		}
 		res.Yosys = s.Yosys.Yosys
-		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, Analytic: a, Estimate: e,
+		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, ROMStyle: s.Plan.ROMStyle, Analytic: a, Estimate: e,
 			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds, LUTCells: s.Yosys.LUTs, Timing: t})
 	}
 	if o.Activity {
@@ -371,7 +399,7 @@ func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, int
 		if row.Net == model.RVFL8 {
 			m = r8M
 		}
-		dir := filepath.Join(o.WorkDir, fmt.Sprintf("median_%s_p%d_activity", row.Net, row.P))
+		dir := filepath.Join(o.WorkDir, row.dirName()+"_activity")
 		corners := 4 + min(m.K(), 64)
 		rows := make([][]float64, test.M())
 		for r := range rows {
@@ -379,20 +407,21 @@ func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, int
 		}
 		// Emit rewrites the directory; the Verilator build of a previous run
 		// survives it when it is current (verify's make-like check).
-		if err := emitKeepingBuild(ctx, m, rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true}, dir); err != nil {
-			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.Net, row.P, err)
+		eo := rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true, ROMStyle: row.ROMStyle}
+		if err := emitKeepingBuild(ctx, m, eo, dir); err != nil {
+			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.label(), row.P, err)
 		}
-		fmt.Fprintf(o.Log, "hwstudy: activity of %s P=%d (%d vectors per run, gate level)\n", row.Net, row.P, nv)
+		fmt.Fprintf(o.Log, "hwstudy: activity of %s P=%d (%d vectors per run, gate level)\n", row.label(), row.P, nv)
 		t0 := time.Now()
 		a, err := power.EstimateActivity(ctx, dir, power.ActivityOptions{Params: params, Vectors: nv, Stride: 2, KeepBuild: true, Synth: o.Synth})
 		if err != nil {
-			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.Net, row.P, err)
+			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.label(), row.P, err)
 		}
 		if a.Vectorless.Resources != row.Estimate.Resources {
 			return fmt.Errorf("hwstudy: activity of %s P=%d: the re-emitted design synthesised to other resources (%+v, table %+v)",
 				row.Net, row.P, a.Vectorless.Resources, row.Estimate.Resources)
 		}
-		fmt.Fprintf(o.Log, "hwstudy: activity of %s P=%d: %.0f s\n", row.Net, row.P, time.Since(t0).Seconds())
+		fmt.Fprintf(o.Log, "hwstudy: activity of %s P=%d: %.0f s\n", row.label(), row.P, time.Since(t0).Seconds())
 		row.Activity = &MedianActivity{Vectors: nv, Single: a.Single, Stream: a.Stream, VectorlessStreamJ: a.VectorlessStreamJ}
 	}
 	return nil
@@ -411,15 +440,18 @@ func normParams(p power.Params) (power.Params, error) {
 func (res *MedianResult) compare() {
 	var ints, r8s []MedianRow
 	for _, d := range res.Designs {
-		if d.Net == model.IntRVFL {
+		switch {
+		case d.Net == model.IntRVFL && d.ROMStyle != "":
+			// for reference only (MedianOptions.IntBlockPs)
+		case d.Net == model.IntRVFL:
 			ints = append(ints, d)
-		} else {
+		default:
 			r8s = append(r8s, d)
 		}
 	}
 	cmpOf := func(a, b MedianRow) Comparison {
 		ea, eb := a.Estimate, b.Estimate
-		c := Comparison{IntP: a.P, RVFL8P: b.P, IntLUT: ea.Resources.LUTs, RVFL8LUT: eb.Resources.LUTs,
+		c := Comparison{IntP: a.P, RVFL8P: b.P, RVFL8ROMStyle: b.ROMStyle, IntLUT: ea.Resources.LUTs, RVFL8LUT: eb.Resources.LUTs,
 			EnergyRatioDynamic: eb.DynamicJ / ea.DynamicJ,
 			EnergyRatioTotal:   eb.TotalJ / ea.TotalJ,
 			EnergyRatioDevice: (eb.DynamicJ + eb.DeviceStaticW*eb.LatencyS) /
@@ -492,7 +524,7 @@ func (res *MedianResult) Markdown() []byte {
 			fmax = fmt.Sprintf("%.0f MHz", d.Timing.FmaxMHz)
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %.1f | %s | %s | %d | %d | %.2f µs | %s | %s | %s | %s | %d | %d (%+.0f %%) / %d (%+.0f %%) / %d (%+.0f %%) |\n",
-			d.Net, d.P, d.LUTCells, e.Resources.LUTs, e.Resources.FFs, e.Resources.CARRY4, e.Resources.DSP48E1, e.Resources.BRAM36, fit,
+			d.label(), d.P, d.LUTCells, e.Resources.LUTs, e.Resources.FFs, e.Resources.CARRY4, e.Resources.DSP48E1, e.Resources.BRAM36, fit,
 			fmax, e.Cycles, e.II, e.LatencyS*1e6, fw(e.DynamicW), fj(e.DynamicJ), fj(e.PLStaticJ), fj(e.TotalJ), d.Depth,
 			d.Analytic.LUTs, relErrPct(float64(d.Analytic.LUTs), float64(e.Resources.LUTs)),
 			d.Analytic.FFs, relErrPct(float64(d.Analytic.FFs), float64(e.Resources.FFs)),
@@ -501,7 +533,7 @@ func (res *MedianResult) Markdown() []byte {
 	var miss []string
 	for _, d := range res.Designs {
 		if d.Timing != nil && !d.Timing.Meets(res.ClockHz/1e6) {
-			miss = append(miss, fmt.Sprintf("%s P=%d (%.0f MHz)", d.Net, d.P, d.Timing.FmaxMHz))
+			miss = append(miss, fmt.Sprintf("%s P=%d (%.0f MHz)", d.label(), d.P, d.Timing.FmaxMHz))
 		}
 	}
 	if len(miss) > 0 {
@@ -515,7 +547,7 @@ func (res *MedianResult) Markdown() []byte {
 		if d.Timing == nil || d.Timing.PeriodNS == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %d | %.2f ns | %d | %s |\n", d.Net, d.P, d.Timing.PeriodNS, d.Timing.Levels, strings.ReplaceAll(d.Timing.PathShort(), "|", "\\|"))
+		fmt.Fprintf(&b, "| %s | %d | %.2f ns | %d | %s |\n", d.label(), d.P, d.Timing.PeriodNS, d.Timing.Levels, strings.ReplaceAll(d.Timing.PathShort(), "|", "\\|"))
 	}
 	res.activityMarkdown(&b)
 	table := func(title string, cs []Comparison) {
@@ -524,8 +556,8 @@ func (res *MedianResult) Markdown() []byte {
 		fmt.Fprintf(&b, "| intRVFL P | rvfl8 P | LC int / rvfl8 | energy ratio (dynamic) | energy ratio (dynamic + PL static) | energy ratio (dynamic + device static) | speed ratio | dynamic power ratio | both fit | paper energy | paper speed |\n")
 		fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, c := range cs {
-			fmt.Fprintf(&b, "| %d | %d | %d / %d | %.1f× | %.2f× | %.2f× | %.2f× | %.1f× | %v | %.0f× | %.1f× |\n",
-				c.IntP, c.RVFL8P, c.IntLUT, c.RVFL8LUT, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.EnergyRatioDevice,
+			fmt.Fprintf(&b, "| %d | %s | %d / %d | %.1f× | %.2f× | %.2f× | %.2f× | %.1f× | %v | %.0f× | %.1f× |\n",
+				c.IntP, c.rvfl8Label(), c.IntLUT, c.RVFL8LUT, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.EnergyRatioDevice,
 				c.SpeedRatio, c.PowerRatioDynamic, c.BothFit, PaperEnergyRatio, PaperSpeedRatio)
 		}
 		if !slices.ContainsFunc(cs, func(c Comparison) bool { return c.ActivityRatioLatency > 0 }) {
@@ -537,7 +569,7 @@ func (res *MedianResult) Markdown() []byte {
 			if c.ActivityRatioLatency == 0 {
 				continue
 			}
-			fmt.Fprintf(&b, "| %d | %d | %.1f× | %.1f× | %.1f× | %.1f× |\n", c.IntP, c.RVFL8P, c.EnergyRatioDynamic, c.ActivityRatioLatency,
+			fmt.Fprintf(&b, "| %d | %s | %.1f× | %.1f× | %.1f× | %.1f× |\n", c.IntP, c.rvfl8Label(), c.EnergyRatioDynamic, c.ActivityRatioLatency,
 				c.VectorlessRatioStream, c.ActivityRatioStream)
 		}
 	}
@@ -574,10 +606,37 @@ func (res *MedianResult) activityMarkdown(b *bytes.Buffer) {
 			duty = fmt.Sprintf("%.2f", a.Single.BRAMDuty)
 		}
 		fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s (%s) | %s (%s) |\n",
-			d.Net, d.P, a.Vectors, rate(power.ClassLUT), rate(power.ClassFF), rate(power.ClassCARRY4), rate(power.ClassMUXF), rate(power.ClassDSP), duty,
+			d.label(), d.P, a.Vectors, rate(power.ClassLUT), rate(power.ClassFF), rate(power.ClassCARRY4), rate(power.ClassMUXF), rate(power.ClassDSP), duty,
 			fw(a.Single.DynamicW), fw(a.Stream.DynamicW), fw(d.Estimate.DynamicW),
 			fj(a.Single.EnergyJ), fj(d.Estimate.DynamicJ), fj(a.Stream.EnergyJ), fj(a.VectorlessStreamJ))
 	}
+}
+
+// label names the row's design in tables: the network, and for the lean
+// rvfl8 where its ROMs are.
+func (d MedianRow) label() string {
+	if d.ROMStyle == plan.ROMStyleBlock {
+		return string(d.Net) + ", ROMs in block RAM"
+	}
+	return string(d.Net)
+}
+
+// dirName is the row's design directory under the work directory.
+func (d MedianRow) dirName() string {
+	name := fmt.Sprintf("median_%s_p%d", d.Net, d.P)
+	if d.ROMStyle == plan.ROMStyleBlock {
+		name += "_block"
+	}
+	return name
+}
+
+// rvfl8Label is the rvfl8 column of a comparison: P, and where its ROMs are
+// when they are in block RAM.
+func (c Comparison) rvfl8Label() string {
+	if c.RVFL8ROMStyle == plan.ROMStyleBlock {
+		return fmt.Sprintf("%d, ROMs in block RAM", c.RVFL8P)
+	}
+	return fmt.Sprint(c.RVFL8P)
 }
 
 // emitKeepingBuild emits m into dir, keeping dir/build across the emit.

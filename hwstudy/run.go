@@ -26,9 +26,10 @@ type Synthesized struct {
 
 // emitAndSynth writes model m with parallelism p to dir and synthesises it.
 // Reports persist in so.CacheDir across re-emits (an emit replaces dir/build).
-// adderLevels is hdlgen emit --adder-levels (0: the default rule).
-func emitAndSynth(ctx context.Context, m *model.Model, p, adderLevels int, dir string, so synth.Options) (*Synthesized, error) {
-	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4, AdderLevelsPerStage: adderLevels}, dir)
+// adderLevels is hdlgen emit --adder-levels (0: the default rule), romStyle
+// its --rom-style ("": auto).
+func emitAndSynth(ctx context.Context, m *model.Model, p, adderLevels int, romStyle, dir string, so synth.Options) (*Synthesized, error) {
+	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4, AdderLevelsPerStage: adderLevels, ROMStyle: romStyle}, dir)
 	if err != nil {
 		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, p, err)
 	}
@@ -43,7 +44,8 @@ func emitAndSynth(ctx context.Context, m *model.Model, p, adderLevels int, dir s
 type job struct {
 	m           *model.Model
 	p           int
-	adderLevels int // 0: the default rule
+	adderLevels int    // 0: the default rule
+	romStyle    string // "": auto
 	dir         string
 }
 
@@ -67,7 +69,7 @@ func runJobs(ctx context.Context, jobs []job, workers int, so synth.Options, log
 					errs[i] = ctx.Err()
 					continue
 				}
-				s, err := emitAndSynth(ctx, jobs[i].m, jobs[i].p, jobs[i].adderLevels, jobs[i].dir, so)
+				s, err := emitAndSynth(ctx, jobs[i].m, jobs[i].p, jobs[i].adderLevels, jobs[i].romStyle, jobs[i].dir, so)
 				out[i], errs[i] = s, err
 				mu.Lock()
 				if err != nil {

@@ -25,6 +25,7 @@ func DesignOf(pl *plan.Plan) Design {
 	if pl.ArgmaxLevelsPerStage != plan.DefaultArgmaxLevelsPerStage {
 		d.ArgmaxLevels = pl.ArgmaxLevelsPerStage
 	}
+	d.BlockROMs = pl.BlockROMs()
 	return d
 }
 

@@ -110,12 +110,12 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	// distinct column); a block-RAM ROM keeps the register inside the RAM.
 	rom := &hw.rom
 	if d.Win == model.WinStored {
-		rom[0] = mapROM(st.G, st.WinW)
+		rom[0] = mapROM(st.G, st.WinW, d.BlockROMs)
 	} // else no W_in ROM: the generator is counted in the front (intrvfl.go)
-	rom[1] = mapROM(st.G, st.WoutW)
+	rom[1] = mapROM(st.G, st.WoutW, d.BlockROMs)
 	if !rom[1].BRAM && st.QWEff < st.QW {
 		// Only QWEff of each code's QW bit columns differ (the rest copy the sign).
-		eff := mapROM(st.G, d.P*d.L*st.QWEff)
+		eff := mapROM(st.G, d.P*d.L*st.QWEff, false)
 		if !eff.BRAM {
 			rom[1].LUTs, rom[1].Columns = eff.LUTs, eff.Columns
 		}

@@ -33,12 +33,15 @@ type romMapping struct {
 	Columns        float64 // expected distinct non-constant columns (logic ROMs): read-register FFs
 }
 
-func mapROM(depth, width int) romMapping {
+// mapROM places a ROM of depth words × width bits by the rule above. block
+// forces block RAM (the rom_style "block" attribute of hdlgen emit
+// --rom-style block): the cheapest configuration, whatever the logic cost.
+func mapROM(depth, width int, block bool) romMapping {
 	logic := float64(depth*width) / 64
 	best := math.Inf(1)
 	var bm romMapping
 	cells := bramCells
-	if logic <= bramCells[0].cost+2 { // cheaper than any block RAM: skip the search
+	if !block && logic <= bramCells[0].cost+2 { // cheaper than any block RAM: skip the search
 		cells = nil
 	}
 	for _, c := range cells {
@@ -58,7 +61,7 @@ func mapROM(depth, width int) romMapping {
 			}
 		}
 	}
-	if best < logic {
+	if block || best < logic {
 		return bm
 	}
 	cols := distinctColumns(depth, width)

@@ -37,6 +37,9 @@ type Design struct {
 	// (hdlgen emit --adder-levels, --argmax-levels); 0 means the defaults.
 	AdderLevels  int `json:"adder_levels,omitempty"`
 	ArgmaxLevels int `json:"argmax_levels,omitempty"`
+	// BlockROMs: the W_in and readout ROMs are asked to be block RAM (hdlgen
+	// emit --rom-style block); false leaves them to Yosys's cost model.
+	BlockROMs bool `json:"block_roms,omitempty"`
 }
 
 // adderLevels is the adder levels per pipeline stage of d (plan.New's rule).

@@ -22,7 +22,7 @@ func TestGeneratorReplacesWinROM(t *testing.T) {
 			st := newStructure(stored)
 			cs, hs := componentsOf(stored, st)
 			cg, hg := componentsOf(gen, st)
-			winROM := mapROM(st.G, st.WinW)
+			winROM := mapROM(st.G, st.WinW, false)
 			if diff := cmp.Diff(hs.rom[0], winROM); diff != "" {
 				t.Fatalf("stored design's W_in ROM mapping (-want +got):\n%s", diff)
 			}

@@ -66,6 +66,9 @@ type Options struct {
 	ReloadableReadout bool
 	// SystemNoScores sends one-beat records (class only) from the system top.
 	SystemNoScores bool
+	// ROMStyle places the W_in and readout ROMs (plan.Options.ROMStyle):
+	// "" or plan.ROMStyleAuto, or plan.ROMStyleBlock.
+	ROMStyle string
 }
 
 // Report describes an emitted design.
@@ -127,7 +130,7 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 	}
 	pl, err := plan.New(m, plan.Options{Parallel: opts.Parallel,
 		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage,
-		ReloadableReadout: opts.ReloadableReadout})
+		ReloadableReadout: opts.ReloadableReadout, ROMStyle: opts.ROMStyle})
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtl: %w", err)
 	}

@@ -116,6 +116,11 @@ func verilogFiles(m *model.Model, pl *plan.Plan, axis bool, sys *sysSpec) (names
 		if err != nil {
 			return nil, nil, fmt.Errorf("rtl: primitive %s: %w", p, err)
 		}
+		if p == "hdlgen_rom.v" && pl.BlockROMs() {
+			if b, err = templates.BlockROM(b); err != nil {
+				return nil, nil, fmt.Errorf("rtl: %w", err)
+			}
+		}
 		name := "rtl/" + p
 		names = append(names, name)
 		files[name] = b

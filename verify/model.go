@@ -53,17 +53,11 @@ func checkModel(ctx context.Context, dir string) Result {
 	if err != nil {
 		return fail("%v", err)
 	}
-	var rules struct {
-		P          int  `json:"p"`
-		Adder      int  `json:"adder_levels_per_stage"`
-		Argmax     int  `json:"argmax_levels_per_stage"`
-		Reloadable bool `json:"reloadable_readout"`
-	}
-	if err := json.Unmarshal(design, &rules); err != nil {
+	opts, err := plan.RecordedOptions(design)
+	if err != nil {
 		return fail("%s: %v", designPath, err)
 	}
-	pl, err := plan.New(m, plan.Options{Parallel: rules.P, AdderLevelsPerStage: rules.Adder,
-		ArgmaxLevelsPerStage: rules.Argmax, ReloadableReadout: rules.Reloadable})
+	pl, err := plan.New(m, opts)
 	if err != nil {
 		return fail("model.json does not give the design of design.json: %v", err)
 	}

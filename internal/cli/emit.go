@@ -31,6 +31,7 @@ type emitOptions struct {
 	noScores      bool
 	adderLevels   int
 	argmaxLevels  int
+	romStyle      string
 }
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
@@ -88,6 +89,7 @@ Then run "hdlgen verify DIR".`,
 	f.BoolVar(&o.force, "force", false, "replace a non-empty DIR that hdlgen did not write")
 	f.IntVar(&o.adderLevels, "adder-levels", 0, "adder levels between pipeline registers in the popcount, pre-activation and lane-sum trees (0: the default rule, docs/timing.md)")
 	f.IntVar(&o.argmaxLevels, "argmax-levels", 0, "compare-and-select levels between pipeline registers in the argmax tree (0: the default rule)")
+	f.StringVar(&o.romStyle, "rom-style", plan.ROMStyleAuto, "where the W_in and readout ROMs go: auto (the synthesis tool decides) or block (block RAM: fewer LUTs and FFs, same function and latency)")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -116,6 +118,9 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	if !(o.ready > 0 && o.ready <= 1) {
 		return usagef("--ready %v outside (0, 1]", o.ready)
 	}
+	if !slices.Contains(plan.ROMStyles, o.romStyle) {
+		return usagef("--rom-style %q: want %s", o.romStyle, strings.Join(plan.ROMStyles, ", "))
+	}
 	if o.adderLevels < 0 || o.argmaxLevels < 0 {
 		return usagef("--adder-levels %d, --argmax-levels %d: want ≥ 0 (0: the default rule)", o.adderLevels, o.argmaxLevels)
 	}
@@ -129,13 +134,14 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	if err := inRange("--parallel", o.parallel, 1, m.N()); err != nil {
 		return err
 	}
-	pipe := plan.Options{Parallel: o.parallel, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels}
+	pipe := plan.Options{Parallel: o.parallel, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels, ROMStyle: o.romStyle}
 	if err := checkVectorCycles(app, m, pipe, o.vectors, o.ready, o.axis); err != nil {
 		return err
 	}
 	opt := rtl.Options{Parallel: o.parallel, Axis: o.axis, Vectors: o.vectors, Seed: o.seed,
 		ReadyProbability: o.ready, Force: o.force, System: o.system, ReloadableReadout: o.reloadable,
-		SystemNoScores: o.noScores, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels}
+		SystemNoScores: o.noScores, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels,
+		ROMStyle: o.romStyle}
 	if o.data != "" {
 		d, err := loadLabelledColumn(o.data, o.dataset, o.labelCol)
 		if err != nil {

@@ -34,6 +34,8 @@ type powerOptions struct {
 	yosys     string
 	medianPs  string
 	medianR8  string
+	medianR8B string
+	medianIB  string
 	reg       string
 	activity  bool
 	actVecs   int
@@ -154,6 +156,8 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.IntVar(&o.actVecs, "activity-vectors", 0, "vectors per activity simulation run, for --activity and median-table (default 16)")
 	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
 	f.StringVar(&o.medianR8, "median-rvfl8-p", "", "comma-separated P values of median-table for the rvfl8 alone (default: --median-p)")
+	f.StringVar(&o.medianIB, "median-int-block-p", "", "comma-separated P values of median-table for the intRVFL with its ROMs in block RAM, for reference (default: none)")
+	f.StringVar(&o.medianR8B, "median-rvfl8-block-p", "", "comma-separated P values of median-table for the rvfl8 with its ROMs in block RAM (emit --rom-style block), or none (default: the rvfl8's P values above 1)")
 }
 
 // studyParams checks the flags of a study run.
@@ -365,7 +369,21 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 			return err
 		}
 	}
-	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps,
+	var r8BlockPs []int // nil: the default rule
+	switch o.medianR8B {
+	case "":
+	case "none":
+		r8BlockPs = []int{}
+	default:
+		if r8BlockPs, err = medianPs("--median-rvfl8-block-p", o.medianR8B); err != nil {
+			return err
+		}
+	}
+	intBlockPs, err := medianPs("--median-int-block-p", o.medianIB)
+	if err != nil {
+		return err
+	}
+	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps, RVFL8BlockPs: r8BlockPs, IntBlockPs: intBlockPs,
 		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err,
 		Activity: !o.noAct, ActivityVectors: o.actVecs})
 	if err != nil {
@@ -379,8 +397,12 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 			c.IntP, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.SpeedRatio, hwstudy.PaperEnergyRatio, hwstudy.PaperSpeedRatio)
 	}
 	for _, c := range res.EqualLUT {
-		fmt.Fprintf(app.Out, "equal LUT %d vs %d: energy ×%.1f (dynamic), ×%.2f (total); speed ×%.2f (int P=%d, rvfl8 P=%d)\n",
-			c.IntLUT, c.RVFL8LUT, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.SpeedRatio, c.IntP, c.RVFL8P)
+		where := ""
+		if c.RVFL8ROMStyle != "" {
+			where = ", ROMs in block RAM"
+		}
+		fmt.Fprintf(app.Out, "equal LUT %d vs %d: energy ×%.1f (dynamic), ×%.2f (total); speed ×%.2f (int P=%d, rvfl8 P=%d%s)\n",
+			c.IntLUT, c.RVFL8LUT, c.EnergyRatioDynamic, c.EnergyRatioTotal, c.SpeedRatio, c.IntP, c.RVFL8P, where)
 	}
 	fmt.Fprintf(app.Out, "%s\n", filepath.Join(o.out, "median.md"))
 	return nil

@@ -67,6 +67,7 @@ func TestOutOfRangeFlags(t *testing.T) {
 		{[]string{"quantize", f.float, "--ga", "best", "-o", out}, `--ga "best": want none, rounded or random`},
 		{[]string{"emit", f.quant, "--ready", "0", "-o", hw}, "--ready 0 outside (0, 1]"},
 		{[]string{"emit", f.quant, "--ready", "1.5", "-o", hw}, "--ready 1.5 outside (0, 1]"},
+		{[]string{"emit", f.quant, "--rom-style", "distributed", "-o", hw}, `--rom-style "distributed": want auto, block`},
 		{[]string{"emit", f.quant, "--vectors", "0", "-o", hw}, "--vectors 0 outside [1, 1000000]"},
 		{[]string{"emit", f.quant, "--vectors", "1000000000", "-o", hw}, "--vectors 1000000000 outside [1, 1000000]"},
 		{[]string{"emit", f.quant, "--parallel", "0", "-o", hw}, "--parallel 0 outside [1, 20]"},

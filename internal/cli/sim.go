@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,12 +63,6 @@ so "hdlgen sim DIR --data FILE.csv" gives the numbers of the design itself
 
 // designRules are the fields of an emitted DIR/design.json that, with
 // DIR/model.json, give the design's plan (as verify's model step reads them).
-type designRules struct {
-	P          int  `json:"p"`
-	Adder      int  `json:"adder_levels_per_stage"`
-	Argmax     int  `json:"argmax_levels_per_stage"`
-	Reloadable bool `json:"reloadable_readout"`
-}
 
 // loadSimTarget reads the model and plan options of arg: a model.json (P from
 // --parallel) or a design directory written by "hdlgen emit" (its model.json
@@ -96,18 +89,18 @@ func (o *simOptions) loadSimTarget(arg string, parallelGiven bool) (*model.Model
 	if err != nil {
 		return nil, plan.Options{}, fmt.Errorf("sim: %s is not a design directory written by hdlgen emit: %w", arg, err)
 	}
-	var r designRules
-	if err := json.Unmarshal(b, &r); err != nil {
+	r, err := plan.RecordedOptions(b)
+	if err != nil {
 		return nil, plan.Options{}, fmt.Errorf("sim: %s: %w", designPath, err)
 	}
-	if r.P < 1 {
-		return nil, plan.Options{}, fmt.Errorf("sim: %s has no P (\"p\": %d)", designPath, r.P)
+	if r.Parallel < 1 {
+		return nil, plan.Options{}, fmt.Errorf("sim: %s has no P (\"p\": %d)", designPath, r.Parallel)
 	}
-	if parallelGiven && o.parallel != r.P {
-		return nil, plan.Options{}, usagef("--parallel %d disagrees with the design's P = %d (%s); leave --parallel out to simulate the design", o.parallel, r.P, designPath)
+	if parallelGiven && o.parallel != r.Parallel {
+		return nil, plan.Options{}, usagef("--parallel %d disagrees with the design's P = %d (%s); leave --parallel out to simulate the design", o.parallel, r.Parallel, designPath)
 	}
-	o.parallel = r.P
-	return m, plan.Options{Parallel: r.P, AdderLevelsPerStage: r.Adder, ArgmaxLevelsPerStage: r.Argmax, ReloadableReadout: r.Reloadable}, nil
+	o.parallel = r.Parallel
+	return m, r, nil
 }
 
 // simRows reads the rows of --data in the model's feature order: with

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -49,7 +50,25 @@ type Options struct {
 	// ReloadableReadout makes the readout ROM a two-bank RAM with a write port
 	// (docs/system-interface.md): the core and stream top get the ro_* ports.
 	ReloadableReadout bool
+	// ROMStyle places the W_in and readout ROMs: ROMStyleAuto ("" too) leaves
+	// it to the synthesis tool, ROMStyleBlock asks for block RAM.
+	ROMStyle string
 }
+
+// ROM styles (Options.ROMStyle).
+const (
+	// ROMStyleAuto leaves the placement of each ROM to the synthesis tool:
+	// Yosys 0.23 puts a ROM in block RAM when that is cheaper by its cost
+	// model, which keeps the shallow, wide ROMs of P ≥ 2 in LUTs.
+	ROMStyleAuto = "auto"
+	// ROMStyleBlock puts the W_in and readout ROMs in block RAM whatever their
+	// size (the rom_style "block" attribute, which Yosys and Vivado read): fewer
+	// LUTs and FFs for a few block RAMs, the same function and latency.
+	ROMStyleBlock = "block"
+)
+
+// ROMStyles are the accepted values of Options.ROMStyle.
+var ROMStyles = []string{ROMStyleAuto, ROMStyleBlock}
 
 // Plan is everything structural about one emitted design, derived from a model and
 // Options by New. Field names follow docs/rtl-interface.md; all widths are in bits.
@@ -126,6 +145,9 @@ type Plan struct {
 	// ReloadableReadout: the readout memory is a two-bank RAM with a write port
 	// (Options.ReloadableReadout); its ROM entry then describes both banks.
 	ReloadableReadout bool `json:"reloadable_readout,omitempty"`
+	// ROMStyle is ROMStyleBlock when the W_in and readout ROMs are asked to be
+	// block RAM (Options.ROMStyle); empty when the synthesis tool decides.
+	ROMStyle string `json:"rom_style,omitempty"`
 
 	// WinGenerator is set when the intRVFL's W_in signs come from the on-chip
 	// PRBS31 generator (hdlgen_win_lfsr, docs/semantics.md §3a) instead of a
@@ -154,12 +176,13 @@ type Tree struct {
 
 // ROM is one $readmemh-initialised ROM.
 type ROM struct {
-	Name      string `json:"name"`      // role: win, wout, lut
-	File      string `json:"file"`      // path relative to DIR, e.g. mem/iris_win.mem
-	Depth     int    `json:"depth"`     // words
-	Width     int    `json:"width"`     // bits per word
-	AddrW     int    `json:"addr_w"`    // address width
-	Instances int    `json:"instances"` // copies in the design (the sigmoid LUT has one per lane)
+	Name      string `json:"name"`            // role: win, wout, lut
+	File      string `json:"file"`            // path relative to DIR, e.g. mem/iris_win.mem
+	Depth     int    `json:"depth"`           // words
+	Width     int    `json:"width"`           // bits per word
+	AddrW     int    `json:"addr_w"`          // address width
+	Instances int    `json:"instances"`       // copies in the design (the sigmoid LUT has one per lane)
+	Block     bool   `json:"block,omitempty"` // asked to be block RAM (rom_style "block", Options.ROMStyle)
 	Purpose   string `json:"purpose"`
 }
 
@@ -248,12 +271,21 @@ func New(m *model.Model, o Options) (*Plan, error) {
 	if ra < 1 || rm < 1 {
 		return nil, fmt.Errorf("plan: levels per pipeline stage %d (adders), %d (argmax), want ≥ 1", ra, rm)
 	}
+	romStyle := ""
+	switch o.ROMStyle {
+	case "", ROMStyleAuto:
+	case ROMStyleBlock:
+		romStyle = ROMStyleBlock
+	default:
+		return nil, fmt.Errorf("plan: ROM style %q, want one of %s", o.ROMStyle, strings.Join(ROMStyles, ", "))
+	}
 	pl := &Plan{
 		Name: m.Name, Prefix: SanitizePrefix(m.Name), Arch: m.Arch(),
 		K: k, N: n, L: l,
 		ReadoutBits: m.Readout.Bits, ReadoutBound: m.Readout.Bound,
 		P: p, Groups: (n + p - 1) / p,
 		AdderLevelsPerStage: ra, ArgmaxLevelsPerStage: rm, ReloadableReadout: o.ReloadableReadout,
+		ROMStyle: romStyle,
 	}
 	pl.IdleLanes = pl.Groups*p - n
 	pl.GroupW = max(1, Clog2(pl.Groups))
@@ -352,6 +384,7 @@ func (pl *Plan) buildROMs() {
 	if pl.WinGenerator == model.WinStored {
 		win := ROM{Name: ROMWin, File: pl.MemFile(ROMWin), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1}
 		win.Width, win.Purpose = pl.Layer().winROM(pl)
+		win.Block = pl.BlockROMs()
 		roms = append(roms, win)
 	}
 	wout := ROM{Name: ROMWout, File: pl.MemFile(ROMWout), Depth: pl.Groups, AddrW: pl.GroupW, Instances: 1,
@@ -362,9 +395,14 @@ func (pl *Plan) buildROMs() {
 		// with the readout (words G…2^GroupW−1 of a bank are zero).
 		wout.Depth, wout.AddrW = 2<<pl.GroupW, pl.GroupW+1
 		wout.Purpose += fmt.Sprintf("; two banks (RAM, address {bank, g}) of %d words, both holding the model's readout at reset", 1<<pl.GroupW)
+	} else {
+		wout.Block = pl.BlockROMs()
 	}
 	pl.ROMs = append(append(roms, wout), pl.Layer().extraROMs(pl)...)
 }
+
+// BlockROMs reports whether the W_in and readout ROMs are asked to be block RAM.
+func (pl *Plan) BlockROMs() bool { return pl.ROMStyle == ROMStyleBlock }
 
 // HasROM reports whether the design has a ROM with the given role (a design
 // with a W_in generator has no "win" ROM).
@@ -443,4 +481,22 @@ func (pl *Plan) JSON() ([]byte, error) {
 		return nil, fmt.Errorf("plan: encode design.json: %w", err)
 	}
 	return append(b, '\n'), nil
+}
+
+// RecordedOptions returns the Options that the plan in design (the bytes of
+// a design.json, Plan.JSON) was derived with: New(m, RecordedOptions(…))
+// gives that plan again for the same model.
+func RecordedOptions(design []byte) (Options, error) {
+	var r struct {
+		P          int    `json:"p"`
+		Adder      int    `json:"adder_levels_per_stage"`
+		Argmax     int    `json:"argmax_levels_per_stage"`
+		Reloadable bool   `json:"reloadable_readout"`
+		ROMStyle   string `json:"rom_style"`
+	}
+	if err := json.Unmarshal(design, &r); err != nil {
+		return Options{}, fmt.Errorf("plan: design.json: %w", err)
+	}
+	return Options{Parallel: r.P, AdderLevelsPerStage: r.Adder, ArgmaxLevelsPerStage: r.Argmax,
+		ReloadableReadout: r.Reloadable, ROMStyle: r.ROMStyle}, nil
 }

@@ -156,6 +156,7 @@ func TestNewErrors(t *testing.T) {
 		{"P > N", testmodel.Random(intShape, "x", 1), Options{Parallel: 6}, "outside [1, N=5]"},
 		{"P < 0", testmodel.Random(intShape, "x", 1), Options{Parallel: -1}, "outside"},
 		{"levels", testmodel.Random(intShape, "x", 1), Options{AdderLevelsPerStage: -2}, "levels per pipeline stage"},
+		{"ROM style", testmodel.Random(intShape, "x", 1), Options{ROMStyle: "distributed"}, `ROM style "distributed", want one of auto, block`},
 	}
 	for _, tc := range tests {
 		_, err := New(tc.m, tc.o)
@@ -219,5 +220,86 @@ func TestWinGenerator(t *testing.T) {
 		if diff := cmp.Diff(&want, gen); diff != "" {
 			t.Errorf("%v: generator plan (-want +got):\n%s", tc, diff)
 		}
+	}
+}
+
+// TestROMStyle: --rom-style block marks the W_in and readout ROMs (not the
+// rvfl8's sigmoid table, not a reloadable readout RAM) and records the style;
+// auto is the default and leaves design.json as it was.
+func TestROMStyle(t *testing.T) {
+	r8 := testmodel.Shape{Arch: model.RVFL8, K: 4, N: 9, L: 3}
+	in := testmodel.Shape{Arch: model.IntRVFL, K: 4, N: 9, L: 3, Kappa: 3, Bits: 5}
+	blocks := func(pl *Plan) map[string]bool {
+		m := map[string]bool{}
+		for _, r := range pl.ROMs {
+			m[r.Name] = r.Block
+		}
+		return m
+	}
+	tests := []struct {
+		name  string
+		s     testmodel.Shape
+		o     Options
+		style string
+		want  map[string]bool
+	}{
+		{"rvfl8 default", r8, Options{Parallel: 2}, "", map[string]bool{ROMWin: false, ROMWout: false, ROMLUT: false}},
+		{"rvfl8 auto", r8, Options{Parallel: 2, ROMStyle: ROMStyleAuto}, "", map[string]bool{ROMWin: false, ROMWout: false, ROMLUT: false}},
+		{"rvfl8 block", r8, Options{Parallel: 2, ROMStyle: ROMStyleBlock}, ROMStyleBlock, map[string]bool{ROMWin: true, ROMWout: true, ROMLUT: false}},
+		{"intrvfl block", in, Options{Parallel: 3, ROMStyle: ROMStyleBlock}, ROMStyleBlock, map[string]bool{ROMWin: true, ROMWout: true}},
+		{"reloadable readout", in, Options{Parallel: 3, ROMStyle: ROMStyleBlock, ReloadableReadout: true}, ROMStyleBlock, map[string]bool{ROMWin: true, ROMWout: false}},
+	}
+	for _, tc := range tests {
+		pl := mustPlan(t, tc.s, tc.o)
+		if pl.ROMStyle != tc.style || pl.BlockROMs() != (tc.style == ROMStyleBlock) {
+			t.Errorf("%s: style %q (block %v), want %q", tc.name, pl.ROMStyle, pl.BlockROMs(), tc.style)
+		}
+		if diff := cmp.Diff(tc.want, blocks(pl)); diff != "" {
+			t.Errorf("%s: ROMs marked block (-want +got):\n%s", tc.name, diff)
+		}
+		b, err := pl.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(b), `"rom_style"`); got != (tc.style != "") {
+			t.Errorf("%s: design.json mentions rom_style: %v", tc.name, got)
+		}
+	}
+}
+
+// TestRecordedOptions: the options read back from a design.json give the
+// same plan again, for every option.
+func TestRecordedOptions(t *testing.T) {
+	s := testmodel.Shape{Arch: model.IntRVFL, K: 5, N: 40, L: 3, Kappa: 3, Bits: 5}
+	m := testmodel.Random(s, "x", 1)
+	for _, o := range []Options{
+		{},
+		{Parallel: 7},
+		{Parallel: 7, AdderLevelsPerStage: 1, ArgmaxLevelsPerStage: 1},
+		{Parallel: 4, ReloadableReadout: true},
+		{Parallel: 4, ROMStyle: ROMStyleBlock},
+	} {
+		pl, err := New(m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := pl.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ro, err := RecordedOptions(b)
+		if err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		again, err := New(m, ro)
+		if err != nil {
+			t.Fatalf("%+v → %+v: %v", o, ro, err)
+		}
+		if diff := cmp.Diff(pl, again); diff != "" {
+			t.Errorf("%+v → %+v: another plan (-want +got):\n%s", o, ro, diff)
+		}
+	}
+	if _, err := RecordedOptions([]byte("{")); err == nil || !strings.Contains(err.Error(), "design.json") {
+		t.Errorf("bad JSON: %v", err)
 	}
 }

@@ -1,6 +1,10 @@
 package templates
 
-import "embed"
+import (
+	"embed"
+	"errors"
+	"strings"
+)
 
 // FS holds the primitives (hdlgen_*.v) and the templates (*.tmpl).
 //
@@ -8,7 +12,8 @@ import "embed"
 var FS embed.FS
 
 // Primitives are the hand-written modules, in the order they are listed in file
-// lists (dependencies first). Every emitted design gets all of them, unchanged.
+// lists (dependencies first). A design gets those it uses, unchanged (but for
+// hdlgen_rom.v with --rom-style block: BlockROM).
 var Primitives = []string{
 	"hdlgen_sext.v",
 	"hdlgen_delay.v",
@@ -30,4 +35,22 @@ var Primitives = []string{
 	"hdlgen_axis_fifo.v",
 	"hdlgen_axis_records.v",
 	"hdlgen_axil.v",
+}
+
+// romStorage is the storage declaration of hdlgen_rom.v that BlockROM marks.
+const romStorage = "  // Storage, loaded once at elaboration.\n  reg [Width-1:0] mem [0:Depth-1];\n"
+
+// BlockROM returns hdlgen_rom.v (src, as embedded) with its storage marked
+// rom_style "block", the attribute by which Yosys and Vivado put a memory in
+// block RAM whatever its size: the primitive of a design emitted with
+// --rom-style block. Every other line is unchanged, so a default design's
+// primitive, and what synthesis makes of it, stay as they are.
+func BlockROM(src []byte) ([]byte, error) {
+	s := string(src)
+	if strings.Count(s, romStorage) != 1 {
+		return nil, errors.New("templates: hdlgen_rom.v has no single storage declaration to mark rom_style \"block\"")
+	}
+	return []byte(strings.Replace(s, romStorage,
+		"  // Storage, loaded once at elaboration; in block RAM (hdlgen emit --rom-style block).\n"+
+			"  (* rom_style = \"block\" *)\n  reg [Width-1:0] mem [0:Depth-1];\n", 1)), nil
 }
