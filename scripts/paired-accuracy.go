@@ -5,9 +5,12 @@
 // holds: the mean accuracy (accuracy_mean) of each, B − A, wins/ties/losses
 // of B, Pearson's r and the p-values of protocol.Compare (paired t,
 // two-sample t, Wilcoxon signed-rank). Every dataset of B must be in A.
-// Used for the generated-W_in study (results/uci121-win-lfsr/compare.txt).
+// NETWORK may be A_NETWORK:B_NETWORK to compare two networks (e.g.
+// rvfl:intrvfl). Used for the generated-W_in study
+// (results/uci121-win-lfsr/compare.txt) and the pinv-cutoff intRVFL.
 //
 //	go run scripts/paired-accuracy.go results/uci121/accuracy.tsv results/uci121-win-lfsr/accuracy.tsv intrvfl
+//	go run scripts/paired-accuracy.go results/uci121-pinv/accuracy.tsv results/uci121-pinv-intrvfl/accuracy.tsv rvfl:intrvfl
 package main
 
 import (
@@ -23,14 +26,18 @@ import (
 
 func main() {
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: go run scripts/paired-accuracy.go A/accuracy.tsv B/accuracy.tsv NETWORK")
+		fmt.Fprintln(os.Stderr, "usage: go run scripts/paired-accuracy.go A/accuracy.tsv B/accuracy.tsv NETWORK|A_NETWORK:B_NETWORK")
 		os.Exit(2)
 	}
-	a, err := read(os.Args[1], os.Args[3])
+	nwA, nwB, cross := strings.Cut(os.Args[3], ":")
+	if !cross {
+		nwB = nwA
+	}
+	a, err := read(os.Args[1], nwA)
 	if err != nil {
 		fail(err)
 	}
-	b, err := read(os.Args[2], os.Args[3])
+	b, err := read(os.Args[2], nwB)
 	if err != nil {
 		fail(err)
 	}
@@ -47,7 +54,11 @@ func main() {
 		xa, xb = append(xa, a[d]), append(xb, b[d])
 	}
 	c := protocol.Compare(xa, xb)
-	fmt.Printf("# A = %s\n# B = %s\n# network %s, %d datasets (those of B)\n", os.Args[1], os.Args[2], os.Args[3], len(names))
+	if cross {
+		fmt.Printf("# A = %s (%s)\n# B = %s (%s)\n# %d datasets (those of B)\n", os.Args[1], nwA, os.Args[2], nwB, len(names))
+	} else {
+		fmt.Printf("# A = %s\n# B = %s\n# network %s, %d datasets (those of B)\n", os.Args[1], os.Args[2], nwA, len(names))
+	}
 	fmt.Printf("mean A %.4f, mean B %.4f, B − A %+.4f\n", c.MeanA, c.MeanB, c.MeanB-c.MeanA)
 	fmt.Printf("B wins/ties/losses %d/%d/%d; Pearson %.3f; p-values: paired t %.3g, two-sample t %.3g, Wilcoxon signed-rank %.3g\n",
 		c.Wins, c.Ties, c.Losses, c.Pearson, c.PairedT, c.TwoSampleT, c.Wilcoxon)
