@@ -23,6 +23,19 @@ func needTools(t *testing.T) {
 	}
 }
 
+// needGateLevel skips what needs the simulators and Yosys (CI installs them),
+// and in -short mode: synthesis and gate-level simulation take minutes.
+func needGateLevel(t *testing.T) {
+	t.Helper()
+	needTools(t)
+	if _, err := exec.LookPath("yosys"); err != nil {
+		t.Skip("yosys not installed")
+	}
+	if testing.Short() {
+		t.Skip("synthesis and gate-level simulation take minutes")
+	}
+}
+
 // blobs is a learnable synthetic data set: L Gaussian blobs in K dimensions, so
 // trained readouts have structure (not all-zero weights).
 func blobs(m, k, l int, seed uint64) model.Data {

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -27,17 +26,12 @@ var blockROMMatrix = []shape{
 
 // TestBlockROMs: a design whose ROMs are asked to be block RAM is verified on
 // both simulators and both tops, then at gate level on both simulators, and
-// Yosys puts its W_in and readout ROMs (and only those) in block RAM. The
-// option changes one attribute of hdlgen_rom.v, not the function, so the
-// expected outputs are the default design's.
+// Yosys puts its W_in and readout ROMs (and the rvfl8's sigmoid table) in
+// block RAM. The option changes attributes (hdlgen_rom.v, the sigmoid table
+// of hdlgen_rvfl8_hidden.v), not the function, so the expected outputs are
+// the default design's.
 func TestBlockROMs(t *testing.T) {
-	needTools(t)
-	if _, err := exec.LookPath("yosys"); err != nil {
-		t.Skip("yosys not installed")
-	}
-	if testing.Short() {
-		t.Skip("synthesis and gate-level simulation take about a minute")
-	}
+	needGateLevel(t)
 	root := t.TempDir()
 	for _, s := range blockROMMatrix {
 		t.Run(s.String(), func(t *testing.T) {
@@ -65,7 +59,7 @@ func TestBlockROMs(t *testing.T) {
 			}
 			want := map[string]string{plan.ROMWin: "bram", plan.ROMWout: "bram"}
 			if s.arch == model.RVFL8 {
-				want[plan.ROMLUT] = "logic" // the sigmoid table stays in LUTs (synth flow)
+				want[plan.ROMLUT] = "bram" // the sigmoid table too (templates.BlockSigmoid)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("ROM placement by Yosys (-want +got):\n%s", diff)

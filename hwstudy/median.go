@@ -64,6 +64,12 @@ type MedianOptions struct {
 	// block RAM, shown for reference and left out of the comparisons (its
 	// ROMs are narrow: block RAM does not make it leaner); nil means none.
 	IntBlockPs []int
+	// LeanPs are the parallelisms of the lean cores: both networks emitted
+	// with their ROMs in block RAM and without the input register (hdlgen emit
+	// --rom-style block --hold-input), set against issue 14's hand-written
+	// reference cores (LeanReferences) and left out of the comparisons; nil
+	// means none.
+	LeanPs []int
 	// Regularizer is the ridge penalty of both networks, in the λ search and
 	// the final fit ("" means model.RegIdentity, the penalty docs/semantics.md
 	// §6 recommends for an integer readout; model.Train's own default is
@@ -100,13 +106,15 @@ type MedianRow struct {
 	P   int        `json:"p"`
 	// ROMStyle is plan.ROMStyleBlock for a design with its ROMs in block RAM
 	// (MedianOptions.RVFL8BlockPs, IntBlockPs), empty for the default designs.
-	ROMStyle string          `json:"rom_style,omitempty"`
-	Analytic power.Resources `json:"analytic"`
-	Estimate power.Estimate  `json:"estimate"` // with the Yosys resources
-	Fits     bool            `json:"fits"`
-	Over     string          `json:"over,omitempty"`
-	Depth    int             `json:"logic_depth"`
-	Seconds  float64         `json:"yosys_seconds"`
+	ROMStyle string `json:"rom_style,omitempty"`
+	// HoldInput: the design has no input register (MedianOptions.LeanPs).
+	HoldInput bool            `json:"hold_input,omitempty"`
+	Analytic  power.Resources `json:"analytic"`
+	Estimate  power.Estimate  `json:"estimate"` // with the Yosys resources
+	Fits      bool            `json:"fits"`
+	Over      string          `json:"over,omitempty"`
+	Depth     int             `json:"logic_depth"`
+	Seconds   float64         `json:"yosys_seconds"`
 	// LUTCells counts the LUT1…LUT6 cells of the netlist; the Estimate's
 	// Resources.LUTs is Yosys's estimate of occupied LUT6 sites (LC).
 	LUTCells int `json:"lut_cells"`
@@ -351,6 +359,12 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 	for _, p := range o.IntBlockPs {
 		jobs = append(jobs, job{m: intM, p: p, romStyle: plan.ROMStyleBlock, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_intrvfl_p%d_block", p))})
 	}
+	for _, p := range o.LeanPs {
+		for _, m := range []*model.Model{intM, r8M} {
+			jobs = append(jobs, job{m: m, p: p, romStyle: plan.ROMStyleBlock, holdInput: true,
+				dir: filepath.Join(o.WorkDir, fmt.Sprintf("%s_p%d_lean", m.Name, p))})
+		}
+	}
 	syn, err := runJobs(ctx, jobs, o.Workers, o.Synth, o.Log)
 	if err != nil {
 		return nil, err
@@ -371,7 +385,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 			return nil, err
 		}
 		res.Yosys = s.Yosys.Yosys
-		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, ROMStyle: s.Plan.ROMStyle, Analytic: a, Estimate: e,
+		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, ROMStyle: s.Plan.ROMStyle, HoldInput: s.Plan.HoldInput, Analytic: a, Estimate: e,
 			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds, LUTCells: s.Yosys.LUTs, Timing: t})
 	}
 	if o.Activity {
@@ -407,7 +421,7 @@ func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, int
 		}
 		// Emit rewrites the directory; the Verilator build of a previous run
 		// survives it when it is current (verify's make-like check).
-		eo := rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true, ROMStyle: row.ROMStyle}
+		eo := rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true, ROMStyle: row.ROMStyle, HoldInput: row.HoldInput}
 		if err := emitKeepingBuild(ctx, m, eo, dir); err != nil {
 			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.label(), row.P, err)
 		}
@@ -441,8 +455,8 @@ func (res *MedianResult) compare() {
 	var ints, r8s []MedianRow
 	for _, d := range res.Designs {
 		switch {
-		case d.Net == model.IntRVFL && d.ROMStyle != "":
-			// for reference only (MedianOptions.IntBlockPs)
+		case d.HoldInput, d.Net == model.IntRVFL && d.ROMStyle != "":
+			// for reference only (MedianOptions.IntBlockPs, LeanPs)
 		case d.Net == model.IntRVFL:
 			ints = append(ints, d)
 		default:
@@ -575,6 +589,7 @@ func (res *MedianResult) Markdown() []byte {
 	}
 	table("(a) Same P", res.SameP)
 	table("(b) Equal LUT area (for each rvfl8 design, the intRVFL design with the closest LUT count)", res.EqualLUT)
+	res.leanMarkdown(&b)
 	b.WriteString(medianDiscussion)
 	return b.Bytes()
 }
@@ -615,6 +630,9 @@ func (res *MedianResult) activityMarkdown(b *bytes.Buffer) {
 // label names the row's design in tables: the network, and for the lean
 // rvfl8 where its ROMs are.
 func (d MedianRow) label() string {
+	if d.HoldInput {
+		return string(d.Net) + ", lean"
+	}
 	if d.ROMStyle == plan.ROMStyleBlock {
 		return string(d.Net) + ", ROMs in block RAM"
 	}
@@ -624,6 +642,9 @@ func (d MedianRow) label() string {
 // dirName is the row's design directory under the work directory.
 func (d MedianRow) dirName() string {
 	name := fmt.Sprintf("median_%s_p%d", d.Net, d.P)
+	if d.HoldInput {
+		return name + "_lean"
+	}
 	if d.ROMStyle == plan.ROMStyleBlock {
 		name += "_block"
 	}
@@ -687,3 +708,80 @@ order of magnitude can be compared; static power (PL static in the middle
 column, whole-device static in the next) compresses the ratio towards the speed
 ratio, which is why the paper's 11× at 2.5× implies a mostly dynamic figure.
 `
+
+// LeanReference is a hand-written reference core of issue 14's synthesis
+// review (Yosys 0.23, same flags): the figures a lean core must not exceed.
+type LeanReference struct {
+	Net      model.Arch
+	P        int
+	LUTCells int // the reference's LUT cells: the target
+	FF       int // the reference's flip-flops
+	FFTarget int // the issue's flip-flop target (0: none)
+}
+
+// LeanReferences are the review's reference cores with the issue's targets:
+// LUT cells at most the reference's; flip-flops at most 300 and 600 for the
+// intRVFL (the rvfl8 has no flip-flop target).
+var LeanReferences = []LeanReference{
+	{model.IntRVFL, 1, 524, 288, 300},
+	{model.IntRVFL, 8, 1682, 591, 600},
+	{model.RVFL8, 1, 348, 56, 0},
+	{model.RVFL8, 8, 3681, 1603, 0},
+}
+
+// leanMarkdown renders the lean cores against the references and, where
+// both networks have a lean core at the same P, their energy ratio.
+func (res *MedianResult) leanMarkdown(b *bytes.Buffer) {
+	var lean []MedianRow
+	for _, d := range res.Designs {
+		if d.HoldInput {
+			lean = append(lean, d)
+		}
+	}
+	if len(lean) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## Lean cores against hand-written references\n\n")
+	fmt.Fprintf(b, "The lean cores are both networks emitted with `--rom-style block --hold-input`: the W_in and readout ROMs in block RAM and no input register (the stream top reads the vector in place; the sender holds it until the transfer, as the stream protocol requires). Same II as the default designs, one cycle less latency (docs/rtl-interface.md). The references are issue 14's hand-written cores of the same function (Yosys 0.23, same flags); the targets are LUT cells ≤ the reference's and, for the intRVFL, FF ≤ 300 (P = 1) and ≤ 600 (P = 8).\n\n")
+	fmt.Fprintf(b, "| network | P | LUT cells | FF | BRAM36 | est. Fmax | cycles | II | reference LUT cells / FF | target LUT cells / FF | met |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, d := range lean {
+		e := d.Estimate
+		fmax := "?"
+		if d.Timing != nil && d.Timing.FmaxMHz > 0 {
+			fmax = fmt.Sprintf("%.0f MHz", d.Timing.FmaxMHz)
+		}
+		ref, target, met := "–", "–", "–"
+		if i := slices.IndexFunc(LeanReferences, func(r LeanReference) bool { return r.Net == d.Net && r.P == d.P }); i >= 0 {
+			r := LeanReferences[i]
+			ref = fmt.Sprintf("%d / %d", r.LUTCells, r.FF)
+			ok := d.LUTCells <= r.LUTCells
+			target = fmt.Sprintf("≤ %d / –", r.LUTCells)
+			if r.FFTarget > 0 {
+				target = fmt.Sprintf("≤ %d / ≤ %d", r.LUTCells, r.FFTarget)
+				ok = ok && e.Resources.FFs <= r.FFTarget
+			}
+			met = map[bool]string{true: "yes", false: "no"}[ok]
+		}
+		fmt.Fprintf(b, "| %s | %d | %d | %d | %.1f | %s | %d | %d | %s | %s | %s |\n",
+			d.label(), d.P, d.LUTCells, e.Resources.FFs, e.Resources.BRAM36, fmax, e.Cycles, e.II, ref, target, met)
+	}
+	var pairs []string
+	for _, b8 := range lean {
+		if b8.Net != model.RVFL8 {
+			continue
+		}
+		for _, a := range lean {
+			if a.Net != model.IntRVFL || a.P != b8.P {
+				continue
+			}
+			text := fmt.Sprintf("P = %d: dynamic energy ratio rvfl8 / intRVFL %.1f× vectorless", a.P, b8.Estimate.DynamicJ/a.Estimate.DynamicJ)
+			if a.Activity != nil && b8.Activity != nil {
+				text += fmt.Sprintf(", %.1f× by activity", b8.Activity.Single.EnergyJ/a.Activity.Single.EnergyJ)
+			}
+			pairs = append(pairs, text+fmt.Sprintf("; speed ratio %.2f×", float64(b8.Estimate.Cycles)/float64(a.Estimate.Cycles)))
+		}
+	}
+	if len(pairs) > 0 {
+		fmt.Fprintf(b, "\nLean against lean (estimated by hdlgen's models): %s.\n", strings.Join(pairs, "; "))
+	}
+}

@@ -26,10 +26,11 @@ type Synthesized struct {
 
 // emitAndSynth writes model m with parallelism p to dir and synthesises it.
 // Reports persist in so.CacheDir across re-emits (an emit replaces dir/build).
-// adderLevels is hdlgen emit --adder-levels (0: the default rule), romStyle
-// its --rom-style ("": auto).
-func emitAndSynth(ctx context.Context, m *model.Model, p, adderLevels int, romStyle, dir string, so synth.Options) (*Synthesized, error) {
-	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4, AdderLevelsPerStage: adderLevels, ROMStyle: romStyle}, dir)
+// j's adderLevels is hdlgen emit --adder-levels (0: the default rule),
+// romStyle its --rom-style ("": auto), holdInput its --hold-input.
+func emitAndSynth(ctx context.Context, j job, so synth.Options) (*Synthesized, error) {
+	m, p, dir := j.m, j.p, j.dir
+	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4, AdderLevelsPerStage: j.adderLevels, ROMStyle: j.romStyle, HoldInput: j.holdInput}, dir)
 	if err != nil {
 		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, p, err)
 	}
@@ -46,6 +47,7 @@ type job struct {
 	p           int
 	adderLevels int    // 0: the default rule
 	romStyle    string // "": auto
+	holdInput   bool
 	dir         string
 }
 
@@ -69,7 +71,7 @@ func runJobs(ctx context.Context, jobs []job, workers int, so synth.Options, log
 					errs[i] = ctx.Err()
 					continue
 				}
-				s, err := emitAndSynth(ctx, jobs[i].m, jobs[i].p, jobs[i].adderLevels, jobs[i].romStyle, jobs[i].dir, so)
+				s, err := emitAndSynth(ctx, jobs[i], so)
 				out[i], errs[i] = s, err
 				mu.Lock()
 				if err != nil {

@@ -59,7 +59,7 @@ func TestCIMatrixTiming(t *testing.T) {
 		}
 		m := RandomModel(s, 1)
 		dir := filepath.Join(root, s.Name())
-		syn, err := emitAndSynth(context.Background(), m, s.P, s.AdderLevels, "", dir, synth.Options{})
+		syn, err := emitAndSynth(context.Background(), job{m: m, p: s.P, adderLevels: s.AdderLevels, dir: dir}, synth.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

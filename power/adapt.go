@@ -26,6 +26,7 @@ func DesignOf(pl *plan.Plan) Design {
 		d.ArgmaxLevels = pl.ArgmaxLevelsPerStage
 	}
 	d.BlockROMs = pl.BlockROMs()
+	d.HoldInput = pl.HoldInput
 	return d
 }
 

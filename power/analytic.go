@@ -129,8 +129,13 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	add(cROM, romLUT, romFF, 0)
 
 	// Front: input register, busy, group counter (GroupW-bit incrementer),
-	// stage-A valid, and the network's own part (hb.front).
-	add(cFront, float64(st.GroupW+2)+hb.front.RawLUT, float64(st.IW+1+st.GroupW+1)+hb.front.RawFF,
+	// stage-A valid, and the network's own part (hb.front). Without the input
+	// register (HoldInput) the vector and the busy flag are gone.
+	inputFF := float64(st.IW + 1)
+	if d.HoldInput {
+		inputFF = 0
+	}
+	add(cFront, float64(st.GroupW+2)+hb.front.RawLUT, inputFF+float64(st.GroupW+1)+hb.front.RawFF,
 		carryChain(st.GroupW)+int(hb.front.RawCarry))
 	add(cLanes, hb.lanes.RawLUT, hb.lanes.RawFF, int(hb.lanes.RawCarry))
 	if hb.preact != nil {
@@ -190,6 +195,9 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 type hardCounts struct {
 	dsp int           // DSP48E1
 	rom [2]romMapping // W_in and readout ROMs: logic or block RAM
+	// sigmoidRAMB18 is the rvfl8's sigmoid tables in block RAM (BlockROMs):
+	// one true-dual-port RAMB18 per two lanes.
+	sigmoidRAMB18 int
 }
 
 // popcountCutBits is the register bits of one lane's popcount-tree cuts
@@ -309,5 +317,6 @@ func analytic(d Design) Resources {
 	for _, m := range hw.rom {
 		r.BRAM36 += float64(m.RAMB36) + 0.5*float64(m.RAMB18)
 	}
+	r.BRAM36 += 0.5 * float64(hw.sigmoidRAMB18)
 	return r
 }

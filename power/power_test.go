@@ -95,7 +95,8 @@ func TestStructureMatchesPlan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for i := 0; i < 300; i++ {
 		d := randomDesign(rng)
-		pl, err := plan.New(randomModel(d, uint64(i)), plan.Options{Parallel: d.P})
+		d.HoldInput = i%3 == 0
+		pl, err := plan.New(randomModel(d, uint64(i)), plan.Options{Parallel: d.P, HoldInput: d.HoldInput})
 		if err != nil {
 			t.Fatalf("%s: %v", d, err)
 		}

@@ -65,7 +65,15 @@ func (rvfl8Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBl
 	hw.dsp += d.P * d.K
 	preStages := float64(1 + st.HiddenCut)
 	laneFF := P*8 + preStages*float64(1+tag) + 1 + 2 + biasBits
-	hb.lanes = raw(P*(8*4+float64(st.ZW)), laneFF, 0)
+	sigmoidLUT := 8 * 4.0
+	if d.BlockROMs {
+		// With --rom-style block the sigmoid tables are block RAM, two lanes
+		// per RAMB18 (one per port), which hold the read register h too.
+		sigmoidLUT = 0
+		laneFF -= P * 8
+		hw.sigmoidRAMB18 = (d.P + 1) / 2
+	}
+	hb.lanes = raw(P*(sigmoidLUT+float64(st.ZW)), laneFF, 0)
 	// Pre-activation adders: of the K adders of each lane's tree the
 	// first-level ones become DSP post-adders; the other ⌊K/2⌋ stay in the
 	// fabric, one ZW-bit sum per segment node (treeSums). The tree's cut

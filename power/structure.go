@@ -40,6 +40,9 @@ type Design struct {
 	// BlockROMs: the W_in and readout ROMs are asked to be block RAM (hdlgen
 	// emit --rom-style block); false leaves them to Yosys's cost model.
 	BlockROMs bool `json:"block_roms,omitempty"`
+	// HoldInput: no input register, the vector is read in place (hdlgen emit
+	// --hold-input): IW + 1 fewer flip-flops and one cycle less latency.
+	HoldInput bool `json:"hold_input,omitempty"`
 }
 
 // adderLevels is the adder levels per pipeline stage of d (plan.New's rule).
@@ -146,6 +149,9 @@ func newStructure(d Design) structure {
 	// product register).
 	s.Flight = 1 + s.HiddenCut + 1 + 1 + s.LaneCut + d.net().extraFlight()
 	s.Latency = s.G + s.Flight + s.ArgCut + 2
+	if d.HoldInput {
+		s.Latency-- // no input register
+	}
 	s.II = max(s.G, 2)
 	return s
 }
@@ -171,8 +177,9 @@ func EffectiveReadoutBits(q []int32, bits int) int {
 	return bits
 }
 
-// Latency is the exact number of cycles from the input transfer to the first
-// cycle of out_valid_o (rtl/plan's Latency), and II the initiation interval.
+// Latency is the exact number of cycles from a vector's offer to an idle
+// pipeline to the first cycle of out_valid_o (rtl/plan's Latency), and II the
+// initiation interval.
 func Latency(d Design) (latency, ii int, err error) {
 	if err := d.Check(); err != nil {
 		return 0, 0, err

@@ -69,6 +69,8 @@ type Options struct {
 	// ROMStyle places the W_in and readout ROMs (plan.Options.ROMStyle):
 	// "" or plan.ROMStyleAuto, or plan.ROMStyleBlock.
 	ROMStyle string
+	// HoldInput drops the stream top's input register (plan.Options.HoldInput).
+	HoldInput bool
 }
 
 // Report describes an emitted design.
@@ -130,7 +132,8 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 	}
 	pl, err := plan.New(m, plan.Options{Parallel: opts.Parallel,
 		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage,
-		ReloadableReadout: opts.ReloadableReadout, ROMStyle: opts.ROMStyle})
+		ReloadableReadout: opts.ReloadableReadout, ROMStyle: opts.ROMStyle,
+		HoldInput: opts.HoldInput})
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtl: %w", err)
 	}

@@ -121,6 +121,11 @@ func verilogFiles(m *model.Model, pl *plan.Plan, axis bool, sys *sysSpec) (names
 				return nil, nil, fmt.Errorf("rtl: %w", err)
 			}
 		}
+		if p == "hdlgen_rvfl8_hidden.v" && pl.BlockROMs() {
+			if b, err = templates.BlockSigmoid(b); err != nil {
+				return nil, nil, fmt.Errorf("rtl: %w", err)
+			}
+		}
 		name := "rtl/" + p
 		names = append(names, name)
 		files[name] = b
@@ -198,6 +203,10 @@ func primitivesFor(pl *plan.Plan, axis, system bool) []string {
 	}
 	if pl.ReloadableReadout {
 		use["hdlgen_ro_ram.v"] = true
+	}
+	if pl.HoldInput {
+		use["hdlgen_issue.v"] = false
+		use["hdlgen_issue_hold.v"] = true
 	}
 	if pl.WinGenerator != "" {
 		use["hdlgen_win_lfsr.v"] = true

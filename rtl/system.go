@@ -52,6 +52,9 @@ func checkSystem(pl *plan.Plan, o *Options) error {
 		}
 		return nil
 	}
+	if pl.HoldInput {
+		return fmt.Errorf("rtl: --hold-input is for the stream and AXI4-Stream tops; the system top (--system %s) keeps the input register", SystemZynq)
+	}
 	if o.System != SystemZynq {
 		return fmt.Errorf("rtl: unknown system top %q (want %s)", o.System, strings.Join(Systems, ", "))
 	}

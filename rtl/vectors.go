@@ -195,7 +195,7 @@ func vectorFiles(m *model.Model, pl *plan.Plan, st sim.Stimulus, stream, axis *s
 	params := []param{
 		{"TV_VECTORS", nv}, {"TV_READY_LEN", len(st.Ready)}, {"TV_IN_W", pl.IW}, {"TV_LW", pl.LW},
 		{"TV_K", pl.K}, {"TV_L", pl.L}, {"TV_AW", pl.AW}, {"TV_CW", pl.CW}, {"TV_EXP_W", pl.OW},
-		{"TV_LATENCY", pl.Latency}, {"TV_AXIS_LATENCY", pl.AxisLatency}, {"TV_MAX_CYCLES", maxCycles},
+		{"TV_LATENCY", pl.AcceptLatency()}, {"TV_AXIS_LATENCY", pl.AxisLatency}, {"TV_MAX_CYCLES", maxCycles},
 		{"TV_AXIS_DROPS", drops},
 	}
 	if pl.ReloadableReadout {

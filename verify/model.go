@@ -189,7 +189,7 @@ func checkParams(path string, pl *plan.Plan) string {
 		value int
 	}{
 		{"TV_IN_W", pl.IW}, {"TV_LW", pl.LW}, {"TV_K", pl.K}, {"TV_L", pl.L}, {"TV_AW", pl.AW}, {"TV_CW", pl.CW},
-		{"TV_EXP_W", pl.OW}, {"TV_LATENCY", pl.Latency}, {"TV_AXIS_LATENCY", pl.AxisLatency},
+		{"TV_EXP_W", pl.OW}, {"TV_LATENCY", pl.AcceptLatency()}, {"TV_AXIS_LATENCY", pl.AxisLatency},
 	} {
 		if got := have[p.name]; got != strconv.Itoa(p.value) {
 			return fmt.Sprintf("%s: %s is %q, model.json gives %d", path, p.name, got, p.value)

@@ -32,6 +32,7 @@ type emitOptions struct {
 	adderLevels   int
 	argmaxLevels  int
 	romStyle      string
+	holdInput     bool
 }
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
@@ -90,6 +91,7 @@ Then run "hdlgen verify DIR".`,
 	f.IntVar(&o.adderLevels, "adder-levels", 0, "adder levels between pipeline registers in the popcount, pre-activation and lane-sum trees (0: the default rule, docs/timing.md)")
 	f.IntVar(&o.argmaxLevels, "argmax-levels", 0, "compare-and-select levels between pipeline registers in the argmax tree (0: the default rule)")
 	f.StringVar(&o.romStyle, "rom-style", plan.ROMStyleAuto, "where the W_in and readout ROMs go: auto (the synthesis tool decides) or block (block RAM: fewer LUTs and FFs, same function and latency)")
+	f.BoolVar(&o.holdInput, "hold-input", false, "no input register: the stream top reads the vector in place from in_data_i, which the sender holds until the transfer (fewer FFs, same II; the AXI4-Stream wrapper's II becomes G+K-1); not with --system")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -111,6 +113,8 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 		return usagef("--reloadable-readout needs --system %s", rtl.SystemZynq)
 	case o.system == "" && o.noScores:
 		return usagef("--no-scores needs --system %s", rtl.SystemZynq)
+	case o.system != "" && o.holdInput:
+		return usagef("--hold-input is for the stream and AXI4-Stream tops; --system %s keeps the input register", o.system)
 	}
 	if err := inRange("--vectors", o.vectors, 1, maxVectors); err != nil {
 		return err
@@ -134,14 +138,15 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	if err := inRange("--parallel", o.parallel, 1, m.N()); err != nil {
 		return err
 	}
-	pipe := plan.Options{Parallel: o.parallel, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels, ROMStyle: o.romStyle}
+	pipe := plan.Options{Parallel: o.parallel, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels, ROMStyle: o.romStyle,
+		HoldInput: o.holdInput}
 	if err := checkVectorCycles(app, m, pipe, o.vectors, o.ready, o.axis); err != nil {
 		return err
 	}
 	opt := rtl.Options{Parallel: o.parallel, Axis: o.axis, Vectors: o.vectors, Seed: o.seed,
 		ReadyProbability: o.ready, Force: o.force, System: o.system, ReloadableReadout: o.reloadable,
 		SystemNoScores: o.noScores, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels,
-		ROMStyle: o.romStyle}
+		ROMStyle: o.romStyle, HoldInput: o.holdInput}
 	if o.data != "" {
 		d, err := loadLabelledColumn(o.data, o.dataset, o.labelCol)
 		if err != nil {

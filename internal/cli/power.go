@@ -36,6 +36,7 @@ type powerOptions struct {
 	medianR8  string
 	medianR8B string
 	medianIB  string
+	medianLn  string
 	reg       string
 	activity  bool
 	actVecs   int
@@ -157,6 +158,7 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
 	f.StringVar(&o.medianR8, "median-rvfl8-p", "", "comma-separated P values of median-table for the rvfl8 alone (default: --median-p)")
 	f.StringVar(&o.medianIB, "median-int-block-p", "", "comma-separated P values of median-table for the intRVFL with its ROMs in block RAM, for reference (default: none)")
+	f.StringVar(&o.medianLn, "median-lean-p", "", "comma-separated P values of median-table for the lean cores of both networks (emit --rom-style block --hold-input), set against the hand-written references (default: none)")
 	f.StringVar(&o.medianR8B, "median-rvfl8-block-p", "", "comma-separated P values of median-table for the rvfl8 with its ROMs in block RAM (emit --rom-style block), or none (default: the rvfl8's P values above 1)")
 }
 
@@ -383,7 +385,11 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	if err != nil {
 		return err
 	}
-	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps, RVFL8BlockPs: r8BlockPs, IntBlockPs: intBlockPs,
+	leanPs, err := medianPs("--median-lean-p", o.medianLn)
+	if err != nil {
+		return err
+	}
+	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps, RVFL8BlockPs: r8BlockPs, IntBlockPs: intBlockPs, LeanPs: leanPs,
 		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err,
 		Activity: !o.noAct, ActivityVectors: o.actVecs})
 	if err != nil {

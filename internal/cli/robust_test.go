@@ -68,6 +68,7 @@ func TestOutOfRangeFlags(t *testing.T) {
 		{[]string{"emit", f.quant, "--ready", "0", "-o", hw}, "--ready 0 outside (0, 1]"},
 		{[]string{"emit", f.quant, "--ready", "1.5", "-o", hw}, "--ready 1.5 outside (0, 1]"},
 		{[]string{"emit", f.quant, "--rom-style", "distributed", "-o", hw}, `--rom-style "distributed": want auto, block`},
+		{[]string{"emit", f.quant, "--hold-input", "--system", "zynq", "-o", hw}, "--hold-input is for the stream and AXI4-Stream tops; --system zynq keeps the input register"},
 		{[]string{"emit", f.quant, "--vectors", "0", "-o", hw}, "--vectors 0 outside [1, 1000000]"},
 		{[]string{"emit", f.quant, "--vectors", "1000000000", "-o", hw}, "--vectors 1000000000 outside [1, 1000000]"},
 		{[]string{"emit", f.quant, "--parallel", "0", "-o", hw}, "--parallel 0 outside [1, 20]"},

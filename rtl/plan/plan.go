@@ -53,6 +53,10 @@ type Options struct {
 	// ROMStyle places the W_in and readout ROMs: ROMStyleAuto ("" too) leaves
 	// it to the synthesis tool, ROMStyleBlock asks for block RAM.
 	ROMStyle string
+	// HoldInput drops the input register: the stream top reads the vector in
+	// place from in_data_i, which the sender holds until the transfer, and takes
+	// it with its last group (hdlgen_issue_hold, docs/rtl-interface.md §3).
+	HoldInput bool
 }
 
 // ROM styles (Options.ROMStyle).
@@ -120,23 +124,29 @@ type Plan struct {
 	// issue stage and the accumulator (stage A, the hidden stages, the product
 	// register, the lane-tree stages).
 	FlightStages int `json:"flight_stages"`
-	// Latency is the exact number of cycles from the input transfer (in_valid_i &&
-	// in_ready_o) to the first cycle of out_valid_o for a vector that finds the
-	// pipeline's output free (the first vector after reset or an idle period, and
-	// every vector when G ≥ 2 and the output is always ready):
-	// G + FlightStages + ArgmaxTree.Stages + 2 (the input register, G groups issued
-	// back to back, the flight stages, the accumulator, the argmax registers, the
-	// output register).
+	// Latency is the exact number of cycles from the first cycle a vector is
+	// offered (in_valid_i) to an idle pipeline to the first cycle of out_valid_o,
+	// for a vector that finds the pipeline's output free (the first vector after
+	// reset or an idle period, and every vector when G ≥ 2 and the output is
+	// always ready): G + FlightStages + ArgmaxTree.Stages + 2 (the input register,
+	// G groups issued back to back, the flight stages, the accumulator, the
+	// argmax registers, the output register). An idle pipeline takes a vector at
+	// once, so this is also the count from the input transfer (in_valid_i &&
+	// in_ready_o) — except with HoldInput, which has no input register (+1
+	// becomes +0 … +1: G + F + T_argmax + 1) and transfers the vector with its
+	// last group, G − 1 cycles after the offer: see AcceptLatency.
 	Latency        int    `json:"latency"`
 	LatencyFormula string `json:"latency_formula"`
-	// AxisLatency is the same from the last input beat to the first output beat of
-	// the AXI4-Stream wrapper: Latency (the last beat goes straight into the
-	// stream top's input register).
+	// AxisLatency is the count from the transfer of the last input beat to the
+	// first output beat of the AXI4-Stream wrapper: AcceptLatency (the last beat
+	// goes straight into the stream top).
 	AxisLatency int `json:"axis_latency"`
 	// II is the stream top's steady-state initiation interval with an always-ready
 	// output: max(G, 2) cycles per vector (a result leaves the output register at
 	// most every second cycle, see hdlgen_outreg). AxisII is the wrapper's:
-	// max(G, K, L+2) (K input beats; L+1 output beats plus one cycle to reload).
+	// max(G, K, L+2) (K input beats; L+1 output beats plus one cycle to reload),
+	// or with HoldInput max(G+K−1, L+2, 2): the wrapper's deserialiser then holds
+	// the last beat until the last group, so beats and groups no longer overlap.
 	II     int `json:"ii"`
 	AxisII int `json:"axis_ii"`
 	// AxisOK reports whether the AXI4-Stream wrapper can be emitted (AW ≤ 32, LW ≤ 16).
@@ -148,6 +158,9 @@ type Plan struct {
 	// ROMStyle is ROMStyleBlock when the W_in and readout ROMs are asked to be
 	// block RAM (Options.ROMStyle); empty when the synthesis tool decides.
 	ROMStyle string `json:"rom_style,omitempty"`
+	// HoldInput: no input register; the vector is read in place from in_data_i
+	// and transferred with its last group (Options.HoldInput).
+	HoldInput bool `json:"hold_input,omitempty"`
 
 	// WinGenerator is set when the intRVFL's W_in signs come from the on-chip
 	// PRBS31 generator (hdlgen_win_lfsr, docs/semantics.md §3a) instead of a
@@ -285,7 +298,7 @@ func New(m *model.Model, o Options) (*Plan, error) {
 		ReadoutBits: m.Readout.Bits, ReadoutBound: m.Readout.Bound,
 		P: p, Groups: (n + p - 1) / p,
 		AdderLevelsPerStage: ra, ArgmaxLevelsPerStage: rm, ReloadableReadout: o.ReloadableReadout,
-		ROMStyle: romStyle,
+		ROMStyle: romStyle, HoldInput: o.HoldInput,
 	}
 	pl.IdleLanes = pl.Groups*p - n
 	pl.GroupW = max(1, Clog2(pl.Groups))
@@ -315,12 +328,18 @@ func New(m *model.Model, o Options) (*Plan, error) {
 			pl.FlightStages += s.Registers
 		}
 	}
-	pl.Latency = pl.Groups + pl.FlightStages + pl.ArgmaxTree.Stages + 2
-	pl.LatencyFormula = fmt.Sprintf("G + F + T_argmax + 2 = %d + %d + %d + 2 = %d (F = %d flight stages: %s)",
-		pl.Groups, pl.FlightStages, pl.ArgmaxTree.Stages, pl.Latency, pl.FlightStages, pl.flightText())
-	pl.AxisLatency = pl.Latency
+	input := pl.inputRegisters()
+	pl.Latency = pl.Groups + pl.FlightStages + pl.ArgmaxTree.Stages + 1 + input
+	pl.LatencyFormula = fmt.Sprintf("G + F + T_argmax + %d = %d + %d + %d + %d = %d (F = %d flight stages: %s)",
+		1+input, pl.Groups, pl.FlightStages, pl.ArgmaxTree.Stages, 1+input, pl.Latency, pl.FlightStages, pl.flightText())
+	pl.AxisLatency = pl.AcceptLatency()
 	pl.II = max(pl.Groups, 2)
 	pl.AxisII = max(pl.Groups, k, l+2)
+	if pl.HoldInput {
+		// The wrapper's last beat waits for the last group, so the next vector's
+		// K beats follow the G groups instead of overlapping them.
+		pl.AxisII = max(pl.Groups+k-1, l+2, 2)
+	}
 	pl.buildROMs()
 	pl.Resources = pl.countResources()
 	return pl, nil
@@ -340,9 +359,33 @@ const (
 	stageOutput     = "output"
 )
 
+// inputRegisters is the register stages before stage A: the input register,
+// or none with HoldInput.
+func (pl *Plan) inputRegisters() int {
+	if pl.HoldInput {
+		return 0
+	}
+	return 1
+}
+
+// AcceptLatency is the exact number of cycles from the input transfer
+// (in_valid_i && in_ready_o) to the first cycle of out_valid_o for a vector that
+// finds the pipeline's output free: Latency, or with HoldInput, where the
+// transfer comes with the last group, Latency − (G − 1) = F + T_argmax + 2. The
+// testbenches check it.
+func (pl *Plan) AcceptLatency() int {
+	if pl.HoldInput {
+		return pl.Latency - (pl.Groups - 1)
+	}
+	return pl.Latency
+}
+
 func (pl *Plan) buildStages() {
 	s := []Stage{
 		{stageInput, 1, "input register: the accepted vector, held while its G groups issue (one per clock)"},
+	}
+	if pl.HoldInput {
+		s[0] = Stage{stageInput, 0, "no input register: the vector is read in place from in_data_i, held by the sender until its transfer with the last group"}
 	}
 	s = append(s, pl.Layer().stages(pl)...)
 	s = append(s,
@@ -401,7 +444,8 @@ func (pl *Plan) buildROMs() {
 	pl.ROMs = append(append(roms, wout), pl.Layer().extraROMs(pl)...)
 }
 
-// BlockROMs reports whether the W_in and readout ROMs are asked to be block RAM.
+// BlockROMs reports whether the W_in and readout ROMs (and the rvfl8's sigmoid
+// table) are asked to be block RAM.
 func (pl *Plan) BlockROMs() bool { return pl.ROMStyle == ROMStyleBlock }
 
 // HasROM reports whether the design has a ROM with the given role (a design
@@ -436,7 +480,11 @@ func (pl *Plan) countResources() Resources {
 	// Declared registers, stage by stage (docs in rtl/doc.go).
 	tag := 2 + pl.GroupW // first, last, group
 	regs := 0
-	regs += pl.IW + 1 + pl.GroupW // input register, busy, group counter
+	if pl.HoldInput {
+		regs += pl.GroupW // group counter
+	} else {
+		regs += pl.IW + 1 + pl.GroupW // input register, busy, group counter
+	}
 	regs += pl.Layer().registers(pl, tag, &r)
 	regs += pl.ROM(ROMWout).Width              // readout ROM read register
 	regs += pl.P * pl.Layer().hiddenRegW(pl)   // h registers
@@ -493,10 +541,11 @@ func RecordedOptions(design []byte) (Options, error) {
 		Argmax     int    `json:"argmax_levels_per_stage"`
 		Reloadable bool   `json:"reloadable_readout"`
 		ROMStyle   string `json:"rom_style"`
+		HoldInput  bool   `json:"hold_input"`
 	}
 	if err := json.Unmarshal(design, &r); err != nil {
 		return Options{}, fmt.Errorf("plan: design.json: %w", err)
 	}
 	return Options{Parallel: r.P, AdderLevelsPerStage: r.Adder, ArgmaxLevelsPerStage: r.Argmax,
-		ReloadableReadout: r.Reloadable, ROMStyle: r.ROMStyle}, nil
+		ReloadableReadout: r.Reloadable, ROMStyle: r.ROMStyle, HoldInput: r.HoldInput}, nil
 }

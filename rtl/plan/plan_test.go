@@ -245,7 +245,7 @@ func TestROMStyle(t *testing.T) {
 	}{
 		{"rvfl8 default", r8, Options{Parallel: 2}, "", map[string]bool{ROMWin: false, ROMWout: false, ROMLUT: false}},
 		{"rvfl8 auto", r8, Options{Parallel: 2, ROMStyle: ROMStyleAuto}, "", map[string]bool{ROMWin: false, ROMWout: false, ROMLUT: false}},
-		{"rvfl8 block", r8, Options{Parallel: 2, ROMStyle: ROMStyleBlock}, ROMStyleBlock, map[string]bool{ROMWin: true, ROMWout: true, ROMLUT: false}},
+		{"rvfl8 block", r8, Options{Parallel: 2, ROMStyle: ROMStyleBlock}, ROMStyleBlock, map[string]bool{ROMWin: true, ROMWout: true, ROMLUT: true}},
 		{"intrvfl block", in, Options{Parallel: 3, ROMStyle: ROMStyleBlock}, ROMStyleBlock, map[string]bool{ROMWin: true, ROMWout: true}},
 		{"reloadable readout", in, Options{Parallel: 3, ROMStyle: ROMStyleBlock, ReloadableReadout: true}, ROMStyleBlock, map[string]bool{ROMWin: true, ROMWout: false}},
 	}

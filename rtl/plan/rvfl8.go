@@ -82,7 +82,7 @@ func (rvfl8Layer) winROM(pl *Plan) (int, string) {
 
 func (rvfl8Layer) extraROMs(pl *Plan) []ROM {
 	return []ROM{{Name: ROMLUT, File: pl.MemFile(ROMLUT), Depth: model.LUTSize, Width: rvfl8CodeW, AddrW: rvfl8CodeW,
-		Instances: pl.P, Purpose: "sigmoid LUT: word t+128 = LUT[t] (one copy per lane)"}}
+		Instances: pl.P, Block: pl.BlockROMs(), Purpose: "sigmoid LUT: word t+128 = LUT[t] (one copy per lane)"}}
 }
 
 func (rvfl8Layer) registers(pl *Plan, tag int, r *Resources) int {

@@ -50,11 +50,20 @@ type AxisOutputs struct {
 // carries TLAST.
 func (a *Axis) atLast() bool { return a.beat == a.k-1 && !a.long }
 
-// Outputs returns s_axis_tready, the m_axis beat on offer, tlast_error_o and
-// drop_count_o.
+// sReady is s_axis_tready for a beat with TLAST sLast: at the vector's last
+// beat it waits for the stream top. Without the input register (HoldInput) a
+// beat without TLAST there (a too-long frame) does not: the stream top is
+// ready only with the last group of a vector it issues.
+func (a *Axis) sReady(sLast bool) bool {
+	t := a.top
+	return !a.atLast() || (t.c.pl.HoldInput && !sLast) || t.inReady(t.en())
+}
+
+// Outputs returns s_axis_tready (for a beat with TLAST; see SReady), the m_axis
+// beat on offer, tlast_error_o and drop_count_o.
 func (a *Axis) Outputs() AxisOutputs {
 	t := a.top
-	o := AxisOutputs{SReady: !a.atLast() || t.inReady(t.en()), MValid: t.outValid, MLast: a.obeat == a.l,
+	o := AxisOutputs{SReady: a.sReady(true), MValid: t.outValid, MLast: a.obeat == a.l,
 		TLastError: a.tlastErr, DropCount: a.drops}
 	if a.obeat == 0 {
 		o.MData = uint32(t.outClass)
@@ -64,11 +73,14 @@ func (a *Axis) Outputs() AxisOutputs {
 	return o
 }
 
+// SReady is s_axis_tready for a beat with TLAST sLast.
+func (a *Axis) SReady(sLast bool) bool { return a.sReady(sLast) }
+
 // Clock applies one rising edge. tdata carries one feature in its low LW bits.
 func (a *Axis) Clock(sValid bool, tdata uint16, sLast bool, mReady bool) {
 	t := a.top
 	atLast := a.atLast()
-	sReady := !atLast || t.inReady(t.en())
+	sReady := a.sReady(sLast)
 	beat := sValid && sReady
 	feature := int(tdata) & (1<<a.lw - 1)
 	mLast := a.obeat == a.l

@@ -2,11 +2,13 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // TestAxisResync is the regression test of the wrapper's framing: a frame of the
@@ -31,34 +33,43 @@ func TestAxisResync(t *testing.T) {
 	for ti, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testmodel.Random(tc.shape, "t", uint64(ti+1))
-			c := newCore(t, m, tc.p)
-			for _, mode := range []struct {
-				name   string
-				readyP float64
-				maxGap int
-			}{{"free", 1, 0}, {"both", 0.5, 4}} {
-				st := stimulus(c, 8, mode.readyP, mode.maxGap, uint64(ti))
-				st.AxisJunk = make([]int, len(st.Inputs))
-				for v, n := range tc.junk {
-					st.AxisJunk[v] = n
-				}
-				run, err := c.RunAxis(context.Background(), st)
-				if err != nil {
-					t.Fatalf("%s: %v", mode.name, err)
-				}
-				for v, o := range run.Outputs {
-					want := reference(m, st.Inputs[v])
-					if !cmp.Equal(want, o.Scores) || o.Class != model.ArgmaxInt(want) {
-						t.Fatalf("%s vector %d: got %d %v, want %d %v", mode.name, v, o.Class, o.Scores, model.ArgmaxInt(want), want)
-					}
-					if o.Latency() < c.Plan().AxisLatency {
-						t.Errorf("%s vector %d: latency %d < %d", mode.name, v, o.Latency(), c.Plan().AxisLatency)
-					}
-				}
-				if run.Dropped != len(tc.junk) {
-					t.Errorf("%s: dropped %d frames, want %d", mode.name, run.Dropped, len(tc.junk))
-				}
+			for _, hold := range []bool{false, true} {
+				c := newCoreWith(t, m, plan.Options{Parallel: tc.p, HoldInput: hold})
+				resync(t, c, m, hold, tc.junk, uint64(ti))
 			}
 		})
+	}
+}
+
+// resync runs TestAxisResync's stimulus with junk frames on one design.
+func resync(t *testing.T, c *Core, m *model.Model, hold bool, junk map[int]int, seed uint64) {
+	t.Helper()
+	for _, mode := range []struct {
+		name   string
+		readyP float64
+		maxGap int
+	}{{"free", 1, 0}, {"both", 0.5, 4}} {
+		mode.name += fmt.Sprintf(" hold=%v", hold)
+		st := stimulus(c, 8, mode.readyP, mode.maxGap, seed)
+		st.AxisJunk = make([]int, len(st.Inputs))
+		for v, n := range junk {
+			st.AxisJunk[v] = n
+		}
+		run, err := c.RunAxis(context.Background(), st)
+		if err != nil {
+			t.Fatalf("%s: %v", mode.name, err)
+		}
+		for v, o := range run.Outputs {
+			want := reference(m, st.Inputs[v])
+			if !cmp.Equal(want, o.Scores) || o.Class != model.ArgmaxInt(want) {
+				t.Fatalf("%s vector %d: got %d %v, want %d %v", mode.name, v, o.Class, o.Scores, model.ArgmaxInt(want), want)
+			}
+			if o.Latency() < c.Plan().AxisLatency {
+				t.Errorf("%s vector %d: latency %d < %d", mode.name, v, o.Latency(), c.Plan().AxisLatency)
+			}
+		}
+		if run.Dropped != len(junk) {
+			t.Errorf("%s: dropped %d frames, want %d", mode.name, run.Dropped, len(junk))
+		}
 	}
 }

@@ -22,5 +22,6 @@
 // or 8-bit codes (rvfl8), one int per feature.
 //
 // Invariants (tested): scores equal model.IntScores for every input; the latency of
-// an unstalled vector equals plan.Plan.Latency (AxisLatency for the wrapper).
+// an unstalled vector, from its transfer, equals plan.Plan.AcceptLatency (AxisLatency
+// for the wrapper); from its offer to an idle pipeline, plan.Plan.Latency.
 package sim

@@ -198,7 +198,7 @@ func (c *Core) RunAxis(ctx context.Context, st Stimulus) (*Run, error) {
 		}
 		mReady := st.Ready[cyc%len(st.Ready)]
 		out := a.Outputs()
-		if sValid && out.SReady {
+		if sValid && a.SReady(sLast) {
 			if b == j+c.k-1 {
 				run.Outputs[v].Accept = cyc
 				v, b = v+1, 0
@@ -236,12 +236,14 @@ func (c *Core) RunAxis(ctx context.Context, st Stimulus) (*Run, error) {
 }
 
 // Classify runs one input vector through a fresh stream top with an always-ready
-// output and returns its class, scores and latency in cycles.
+// output and returns its class, scores and latency in cycles: from its offer
+// at cycle 0 to its result, plan.Plan.Latency (with HoldInput the transfer
+// comes later, with the last group).
 func (c *Core) Classify(in []int) (class int, scores []int64, latency int, err error) {
 	run, err := c.RunStream(context.Background(), Stimulus{Inputs: [][]int{in}, Gaps: []int{0}, Ready: []bool{true}})
 	if err != nil {
 		return 0, nil, 0, err
 	}
 	o := run.Outputs[0]
-	return o.Class, o.Scores, o.Latency(), nil
+	return o.Class, o.Scores, o.FirstValid, nil
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -61,7 +62,13 @@ func simCases() []simCase {
 
 func newCore(t testing.TB, m *model.Model, p int) *Core {
 	t.Helper()
-	pl, err := plan.New(m, plan.Options{Parallel: p})
+	return newCoreWith(t, m, plan.Options{Parallel: p})
+}
+
+// newCoreWith is newCore with every plan option.
+func newCoreWith(t testing.TB, m *model.Model, o plan.Options) *Core {
+	t.Helper()
+	pl, err := plan.New(m, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,10 +155,12 @@ func stimulus(c *Core, n int, readyP float64, maxGap int, seed uint64) Stimulus 
 
 func TestRunStream(t *testing.T) {
 	for ci, tc := range simCases() {
-		for _, p := range []int{1, tc.p} {
+		for _, pc := range holdCases(tc.p) {
+			p := pc.p
 			m := testmodel.Random(tc.shape, "t", uint64(ci+7))
-			c := newCore(t, m, p)
+			c := newCoreWith(t, m, plan.Options{Parallel: p, HoldInput: pc.hold})
 			pl := c.Plan()
+			lat := pl.AcceptLatency()
 			for _, mode := range []struct {
 				name   string
 				readyP float64
@@ -160,20 +169,20 @@ func TestRunStream(t *testing.T) {
 				st := stimulus(c, 40, mode.readyP, mode.maxGap, uint64(ci))
 				run, err := c.RunStream(context.Background(), st)
 				if err != nil {
-					t.Fatalf("%s P=%d %s: %v", tc.shape, p, mode.name, err)
+					t.Fatalf("%s %s %s: %v", tc.shape, pc, mode.name, err)
 				}
 				for v, o := range run.Outputs {
 					want := reference(m, st.Inputs[v])
 					if !cmp.Equal(want, o.Scores) || o.Class != model.ArgmaxInt(want) {
-						t.Fatalf("%s P=%d %s vector %d: got %d %v, want %d %v", tc.shape, p, mode.name, v, o.Class, o.Scores, model.ArgmaxInt(want), want)
+						t.Fatalf("%s %s %s vector %d: got %d %v, want %d %v", tc.shape, pc, mode.name, v, o.Class, o.Scores, model.ArgmaxInt(want), want)
 					}
-					if o.Latency() < pl.Latency || o.Transfer < o.FirstValid {
-						t.Fatalf("%s P=%d %s vector %d: cycles %+v, latency %d", tc.shape, p, mode.name, v, o, pl.Latency)
+					if o.Latency() < lat || o.Transfer < o.FirstValid {
+						t.Fatalf("%s %s %s vector %d: cycles %+v, latency %d", tc.shape, pc, mode.name, v, o, lat)
 					}
 					if v > 0 {
 						prev := run.Outputs[v-1]
 						if o.Accept < prev.Accept+st.Gaps[v]+1 || o.FirstValid <= prev.Transfer {
-							t.Fatalf("%s P=%d %s vector %d: cycles %+v after %+v", tc.shape, p, mode.name, v, o, prev)
+							t.Fatalf("%s %s %s vector %d: cycles %+v after %+v", tc.shape, pc, mode.name, v, o, prev)
 						}
 					}
 				}
@@ -182,13 +191,17 @@ func TestRunStream(t *testing.T) {
 					// G ≥ 2; with G = 1 vectors arrive faster than the II of 2 and queue)
 					// and initiation interval.
 					for v, o := range run.Outputs {
-						if (v == 0 || pl.Groups >= 2) && o.Latency() != pl.Latency {
-							t.Errorf("%s P=%d vector %d: latency %d, plan %d", tc.shape, p, v, o.Latency(), pl.Latency)
+						if (v == 0 || pl.Groups >= 2) && o.Latency() != lat {
+							t.Errorf("%s %s vector %d: latency %d, plan %d", tc.shape, pc, v, o.Latency(), lat)
+						}
+						// The first vector is offered at cycle 0 to an idle pipeline.
+						if v == 0 && o.FirstValid != pl.Latency {
+							t.Errorf("%s %s: first result at cycle %d, plan's latency %d", tc.shape, pc, o.FirstValid, pl.Latency)
 						}
 						// Steady state (the pipeline has filled): one result every II cycles.
 						if v >= len(run.Outputs)/2 {
 							if d := o.FirstValid - run.Outputs[v-1].FirstValid; d != pl.II {
-								t.Errorf("%s P=%d vector %d: result %d cycles after the previous, II %d", tc.shape, p, v, d, pl.II)
+								t.Errorf("%s %s vector %d: result %d cycles after the previous, II %d", tc.shape, pc, v, d, pl.II)
 							}
 						}
 					}
@@ -200,9 +213,10 @@ func TestRunStream(t *testing.T) {
 
 func TestRunAxis(t *testing.T) {
 	for ci, tc := range simCases() {
-		for _, p := range []int{1, tc.p} {
+		for _, pc := range holdCases(tc.p) {
+			p := pc.p
 			m := testmodel.Random(tc.shape, "t", uint64(ci+11))
-			c := newCore(t, m, p)
+			c := newCoreWith(t, m, plan.Options{Parallel: p, HoldInput: pc.hold})
 			pl := c.Plan()
 			if !pl.AxisOK {
 				continue
@@ -215,25 +229,25 @@ func TestRunAxis(t *testing.T) {
 				st := stimulus(c, 40, mode.readyP, mode.maxGap, uint64(ci))
 				run, err := c.RunAxis(context.Background(), st)
 				if err != nil {
-					t.Fatalf("%s P=%d %s: %v", tc.shape, p, mode.name, err)
+					t.Fatalf("%s %s %s: %v", tc.shape, pc, mode.name, err)
 				}
 				for v, o := range run.Outputs {
 					want := reference(m, st.Inputs[v])
 					if !cmp.Equal(want, o.Scores) || o.Class != model.ArgmaxInt(want) {
-						t.Fatalf("%s P=%d %s vector %d: got %d %v, want %d %v", tc.shape, p, mode.name, v, o.Class, o.Scores, model.ArgmaxInt(want), want)
+						t.Fatalf("%s %s %s vector %d: got %d %v, want %d %v", tc.shape, pc, mode.name, v, o.Class, o.Scores, model.ArgmaxInt(want), want)
 					}
 					if o.Latency() < pl.AxisLatency {
-						t.Fatalf("%s P=%d %s vector %d: latency %d < %d", tc.shape, p, mode.name, v, o.Latency(), pl.AxisLatency)
+						t.Fatalf("%s %s %s vector %d: latency %d < %d", tc.shape, pc, mode.name, v, o.Latency(), pl.AxisLatency)
 					}
 				}
 				if mode.name == "free" {
 					for v, o := range run.Outputs {
 						if v == 0 && o.Latency() != pl.AxisLatency {
-							t.Errorf("%s P=%d: first vector latency %d, plan %d", tc.shape, p, o.Latency(), pl.AxisLatency)
+							t.Errorf("%s %s: first vector latency %d, plan %d", tc.shape, pc, o.Latency(), pl.AxisLatency)
 						}
 						if v >= len(run.Outputs)/2 {
 							if d := o.FirstValid - run.Outputs[v-1].FirstValid; d != pl.AxisII {
-								t.Errorf("%s P=%d vector %d: steady-state interval %d, plan %d", tc.shape, p, v, d, pl.AxisII)
+								t.Errorf("%s %s vector %d: steady-state interval %d, plan %d", tc.shape, pc, v, d, pl.AxisII)
 							}
 						}
 					}
@@ -241,6 +255,20 @@ func TestRunAxis(t *testing.T) {
 			}
 		}
 	}
+}
+
+// holdCase is a parallelism with or without the input register.
+type holdCase struct {
+	p    int
+	hold bool
+}
+
+func (h holdCase) String() string { return fmt.Sprintf("P=%d hold=%v", h.p, h.hold) }
+
+// holdCases are P = 1 and P = p, each with the input register and without
+// (plan.Options.HoldInput).
+func holdCases(p int) []holdCase {
+	return []holdCase{{1, false}, {p, false}, {1, true}, {p, true}}
 }
 
 func TestStimulusErrors(t *testing.T) {

@@ -22,7 +22,8 @@ type amToken struct {
 type Top struct {
 	c *Core
 
-	// hdlgen_issue
+	// hdlgen_issue (with plan.HoldInput, hdlgen_issue_hold: no busy flag and no
+	// input register, the vector is read in place)
 	busy  bool
 	group int
 	base  int
@@ -97,9 +98,14 @@ func (t *Top) lastValid() bool {
 // en is hdlgen_outreg's advance: no stall unless a result waits for a full output register.
 func (t *Top) en() bool { return !(t.lastValid() && t.outValid) }
 
-// inReady is hdlgen_issue's in_ready_o.
+// inReady is hdlgen_issue's in_ready_o (hdlgen_issue_hold's: the transfer
+// comes with the last group).
 func (t *Top) inReady(en bool) bool {
-	return !t.busy || (en && t.group == t.c.pl.Groups-1)
+	last := t.group == t.c.pl.Groups-1
+	if t.c.pl.HoldInput {
+		return en && last
+	}
+	return !t.busy || (en && last)
 }
 
 // Outputs is the combinational view of the current state.
@@ -156,16 +162,32 @@ func (t *Top) Clock(inValid bool, in []int, outReady bool) {
 		}
 		t.done = out.valid && out.last
 		// Flight stages shift; stage A takes the issued group (or a bubble).
+		issuing, data := t.busy, t.data
+		if c.pl.HoldInput {
+			issuing, data = inValid, in
+		}
 		t.head = (t.head + n - 1) % n
 		a := &t.flight[t.head]
-		a.valid = t.busy
-		if t.busy {
+		a.valid = issuing
+		if issuing {
 			a.first = t.group == 0
 			a.last = t.group == c.pl.Groups-1
-			c.groupInto(a.contrib, t.data, t.base)
+			c.groupInto(a.contrib, data, t.base)
 		}
 	}
 
+	// hdlgen_issue_hold: the group counter advances with every issued group.
+	if c.pl.HoldInput {
+		if inValid && en {
+			if t.group == c.pl.Groups-1 {
+				t.group, t.base = 0, 0
+			} else {
+				t.group++
+				t.base += c.p
+			}
+		}
+		return
+	}
 	// hdlgen_issue.
 	switch {
 	case accept:
