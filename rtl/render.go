@@ -194,19 +194,19 @@ func streamTopFiles(pl *plan.Plan, names []string) []string {
 
 // primitivesFor lists the primitives a design uses, dependencies first.
 func primitivesFor(pl *plan.Plan, axis, system bool) []string {
+	issue := "hdlgen_issue.v"
+	if pl.HoldInput {
+		issue = "hdlgen_issue_hold.v" // no input register
+	}
 	use := map[string]bool{
 		"hdlgen_delay.v": true, "hdlgen_rom.v": true, "hdlgen_addtree.v": true,
-		"hdlgen_argmax.v": true, "hdlgen_issue.v": true, "hdlgen_outreg.v": true, "hdlgen_mac.v": true,
+		"hdlgen_argmax.v": true, issue: true, "hdlgen_outreg.v": true, "hdlgen_mac.v": true,
 	}
 	for _, p := range pl.Layer().Primitives() {
 		use[p] = true
 	}
 	if pl.ReloadableReadout {
 		use["hdlgen_ro_ram.v"] = true
-	}
-	if pl.HoldInput {
-		use["hdlgen_issue.v"] = false
-		use["hdlgen_issue_hold.v"] = true
 	}
 	if pl.WinGenerator != "" {
 		use["hdlgen_win_lfsr.v"] = true

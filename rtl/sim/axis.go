@@ -50,11 +50,11 @@ type AxisOutputs struct {
 // carries TLAST.
 func (a *Axis) atLast() bool { return a.beat == a.k-1 && !a.long }
 
-// sReady is s_axis_tready for a beat with TLAST sLast: at the vector's last
+// SReady is s_axis_tready for a beat with TLAST sLast: at the vector's last
 // beat it waits for the stream top. Without the input register (HoldInput) a
 // beat without TLAST there (a too-long frame) does not: the stream top is
 // ready only with the last group of a vector it issues.
-func (a *Axis) sReady(sLast bool) bool {
+func (a *Axis) SReady(sLast bool) bool {
 	t := a.top
 	return !a.atLast() || (t.c.pl.HoldInput && !sLast) || t.inReady(t.en())
 }
@@ -63,7 +63,7 @@ func (a *Axis) sReady(sLast bool) bool {
 // beat on offer, tlast_error_o and drop_count_o.
 func (a *Axis) Outputs() AxisOutputs {
 	t := a.top
-	o := AxisOutputs{SReady: a.sReady(true), MValid: t.outValid, MLast: a.obeat == a.l,
+	o := AxisOutputs{SReady: a.SReady(true), MValid: t.outValid, MLast: a.obeat == a.l,
 		TLastError: a.tlastErr, DropCount: a.drops}
 	if a.obeat == 0 {
 		o.MData = uint32(t.outClass)
@@ -73,14 +73,11 @@ func (a *Axis) Outputs() AxisOutputs {
 	return o
 }
 
-// SReady is s_axis_tready for a beat with TLAST sLast.
-func (a *Axis) SReady(sLast bool) bool { return a.sReady(sLast) }
-
 // Clock applies one rising edge. tdata carries one feature in its low LW bits.
 func (a *Axis) Clock(sValid bool, tdata uint16, sLast bool, mReady bool) {
 	t := a.top
 	atLast := a.atLast()
-	sReady := a.sReady(sLast)
+	sReady := a.SReady(sLast)
 	beat := sValid && sReady
 	feature := int(tdata) & (1<<a.lw - 1)
 	mLast := a.obeat == a.l
