@@ -65,6 +65,9 @@ func TestDrawLegal(t *testing.T) {
 			if d.Axis && !pl.AxisOK {
 				t.Errorf("seed %d design %d: axis on a design without AxisOK", seed, i)
 			}
+			if d.HoldInput && d.System != "" {
+				t.Errorf("seed %d design %d: %s: --hold-input with a system top", seed, i, d.Options())
+			}
 			if (d.Reloadable || d.NoScores) && d.System == "" {
 				t.Errorf("seed %d design %d: %s without a system top", seed, i, d.Options())
 			}
@@ -84,6 +87,9 @@ func TestDrawLegal(t *testing.T) {
 				"ready 1": d.Ready == 1, "adder levels 1": d.AdderLevels == 1, "argmax levels 1": d.ArgmaxLevels == 1,
 				"default levels": d.AdderLevels == 0 && d.ArgmaxLevels == 0,
 				"W_in generator": s.Win == model.WinPRBS31, "stored W_in intrvfl": s.Arch == model.IntRVFL && s.Win == model.WinStored,
+				"hold input": d.HoldInput, "register sums": d.RegisterSums, "block ROMs": d.ROMStyle != "",
+				"all three lean options": d.HoldInput && d.RegisterSums && d.ROMStyle != "",
+				"rvfl8 lean":             s.Arch == model.RVFL8 && d.HoldInput && d.RegisterSums,
 			} {
 				if ok {
 					seen[name]++

@@ -44,6 +44,11 @@ type Design struct {
 	AdderLevels  int     `json:"adder_levels_per_stage"`  // 0: plan's default
 	ArgmaxLevels int     `json:"argmax_levels_per_stage"` // 0: plan's default
 	VectorSeed   uint64  `json:"vector_seed"`
+	// The lean-core options (hdlgen emit --rom-style block, --hold-input,
+	// --register-sums); HoldInput never with System.
+	ROMStyle     string `json:"rom_style,omitempty"`
+	HoldInput    bool   `json:"hold_input,omitempty"`
+	RegisterSums bool   `json:"register_sums,omitempty"`
 }
 
 // Name is the design's model name and directory stem: "d0007".
@@ -64,6 +69,15 @@ func (d Design) Options() string {
 	if d.NoScores {
 		s += " no-scores"
 	}
+	if d.ROMStyle != "" {
+		s += " rom-style=" + d.ROMStyle
+	}
+	if d.HoldInput {
+		s += " hold-input"
+	}
+	if d.RegisterSums {
+		s += " register-sums"
+	}
 	return s
 }
 
@@ -74,13 +88,15 @@ func (d Design) Model() *model.Model { return randmodel.Random(d.Shape, d.Name()
 func (d Design) EmitOptions(v int) rtl.Options {
 	return rtl.Options{Parallel: d.P, Axis: d.Axis, Vectors: v, Seed: d.VectorSeed,
 		ReadyProbability: d.Ready, AdderLevelsPerStage: d.AdderLevels, ArgmaxLevelsPerStage: d.ArgmaxLevels,
-		System: d.System, ReloadableReadout: d.Reloadable, SystemNoScores: d.NoScores}
+		System: d.System, ReloadableReadout: d.Reloadable, SystemNoScores: d.NoScores,
+		ROMStyle: d.ROMStyle, HoldInput: d.HoldInput, RegisterSums: d.RegisterSums}
 }
 
 // Plan returns the design's plan.
 func (d Design) Plan() (*plan.Plan, error) {
 	return plan.New(d.Model(), plan.Options{Parallel: d.P, AdderLevelsPerStage: d.AdderLevels,
-		ArgmaxLevelsPerStage: d.ArgmaxLevels, ReloadableReadout: d.Reloadable})
+		ArgmaxLevelsPerStage: d.ArgmaxLevels, ReloadableReadout: d.Reloadable,
+		ROMStyle: d.ROMStyle, HoldInput: d.HoldInput, RegisterSums: d.RegisterSums})
 }
 
 // Draw returns design index of the campaign with seed seed. Design i depends
@@ -168,6 +184,10 @@ func Draw(seed uint64, index int) Design {
 	if lfsr := r.IntN(3) == 0; lfsr && s.Arch == model.IntRVFL {
 		s.Win = model.WinPRBS31
 	}
+	// A third of the designs get a lean-core option (--hold-input,
+	// --register-sums, --rom-style block) or all three. Drawn after the
+	// generator, for the same reason.
+	lean := r.IntN(12)
 	// Options the design cannot have are dropped (the draws above are made
 	// anyway, so that every design uses the same number of random values).
 	pl, err := d.Plan()
@@ -185,6 +205,17 @@ func Draw(seed uint64, index int) Design {
 			}
 		}
 	}
+	switch lean {
+	case 0:
+		d.HoldInput = true
+	case 1:
+		d.RegisterSums = true
+	case 2:
+		d.ROMStyle = plan.ROMStyleBlock
+	case 3:
+		d.HoldInput, d.RegisterSums, d.ROMStyle = true, true, plan.ROMStyleBlock
+	}
+	d.HoldInput = d.HoldInput && d.System == "" // the system top keeps its input register
 	return d
 }
 

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,10 +14,11 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // TSVHeader is the first line of results.tsv.
-const TSVHeader = "index\tarch\tk\tn\tl\tkappa\tbits\tp\taxis\tsystem\treloadable\tno_scores\tready\tadder_levels\targmax_levels\tgate_level\tvectors\tlatency\tii\tsteps\tsteps_passed\tmismatches\tseconds\tcpu_seconds\tresult\terror"
+const TSVHeader = "index\tarch\tk\tn\tl\tkappa\tbits\tp\taxis\tsystem\treloadable\tno_scores\tready\tadder_levels\targmax_levels\twin\trom_style\thold_input\tregister_sums\tgate_level\tvectors\tlatency\tii\tsteps\tsteps_passed\tmismatches\tseconds\tcpu_seconds\tresult\terror"
 
 // TSV returns results.tsv: one row per record.
 func TSV(s *Summary) []byte {
@@ -35,10 +37,10 @@ func TSV(s *Summary) []byte {
 			result = "FAIL"
 		}
 		errText := strings.NewReplacer("\t", " ", "\n", " | ").Replace(r.Error)
-		fmt.Fprintf(&b, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%t\t%s\t%t\t%t\t%.2f\t%d\t%d\t%t\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%s\t%s\n",
+		fmt.Fprintf(&b, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%t\t%s\t%t\t%t\t%.2f\t%d\t%d\t%s\t%s\t%t\t%t\t%t\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%s\t%s\n",
 			d.Index, d.Shape.Arch, d.Shape.K, d.Shape.N, d.Shape.L, d.Shape.Kappa, d.Shape.Bits, d.P,
 			d.Axis, d.System, d.Reloadable, d.NoScores, d.Ready, d.AdderLevels, d.ArgmaxLevels,
-			r.GateLevel, r.Vectors, r.Latency, r.II, len(r.Steps), passed, r.Mismatches, r.Seconds, r.CPUSeconds, result, errText)
+			d.Shape.Win.Flag(), cmp.Or(d.ROMStyle, plan.ROMStyleAuto), d.HoldInput, d.RegisterSums, r.GateLevel, r.Vectors, r.Latency, r.II, len(r.Steps), passed, r.Mismatches, r.Seconds, r.CPUSeconds, result, errText)
 	}
 	return b.Bytes()
 }
@@ -212,6 +214,12 @@ func writeDistribution(b *bytes.Buffer, recs []Record, ran bool) {
 			{"--system zynq", func(r Record) bool { return r.Design.System != "" }},
 			{"--reloadable-readout", func(r Record) bool { return r.Design.Reloadable }},
 			{"--no-scores", func(r Record) bool { return r.Design.NoScores }},
+			{"--rom-style block", func(r Record) bool { return r.Design.ROMStyle == plan.ROMStyleBlock }},
+			{"--hold-input", func(r Record) bool { return r.Design.HoldInput }},
+			{"--register-sums", func(r Record) bool { return r.Design.RegisterSums }},
+			{"all three", func(r Record) bool {
+				return r.Design.ROMStyle == plan.ROMStyleBlock && r.Design.HoldInput && r.Design.RegisterSums
+			}},
 			{"ready = 1", func(r Record) bool { return r.Design.Ready == 1 }},
 			{"ready < 0.5", func(r Record) bool { return r.Design.Ready < 0.5 }},
 			{"adder levels set", func(r Record) bool { return r.Design.AdderLevels != 0 }},

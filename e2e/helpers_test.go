@@ -10,6 +10,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/verify"
 )
 
@@ -34,6 +35,49 @@ func needGateLevel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("synthesis and gate-level simulation take minutes")
 	}
+}
+
+// emitVerified emits m with opt into dir and verifies it on both simulators
+// and every emitted top, at gate level on both simulators too when
+// gateLevel; it fails the test on any error or mismatch.
+func emitVerified(t *testing.T, m *model.Model, opt rtl.Options, dir string, gateLevel bool) *rtl.Report {
+	t.Helper()
+	rep, err := rtl.Emit(context.Background(), m, opt, dir)
+	if err != nil {
+		t.Fatalf("emit: %v", err)
+	}
+	steps := append([]verify.Step(nil), verify.AllSteps...)
+	if gateLevel {
+		steps = append(steps, verify.StepGateVerilator, verify.StepGateIcarus)
+	}
+	vrep, err := verify.Run(context.Background(), dir, verify.Options{Steps: steps})
+	if err != nil {
+		t.Fatalf("verify: %v", err)
+	}
+	if !vrep.Passed() {
+		t.Fatalf("verification failed:\n%s", text(vrep))
+	}
+	return rep
+}
+
+// synthVariant returns the synthesis report that the gate-level steps left in
+// dir, and emits m with opt (another variant of the same design) into
+// variantDir and synthesises it.
+func synthVariant(t *testing.T, dir string, m *model.Model, opt rtl.Options, variantDir string) (here, variant *synth.Report, variantRep *rtl.Report) {
+	t.Helper()
+	here, err := synth.Cached(context.Background(), dir, synth.Options{})
+	if err != nil || here == nil {
+		t.Fatalf("the gate-level steps left no current synthesis report: %v", err)
+	}
+	variantRep, err = rtl.Emit(context.Background(), m, opt, variantDir)
+	if err != nil {
+		t.Fatalf("emit the variant: %v", err)
+	}
+	variant, err = synth.Run(context.Background(), variantDir, synth.Options{})
+	if err != nil {
+		t.Fatalf("synth the variant: %v", err)
+	}
+	return here, variant, variantRep
 }
 
 // blobs is a learnable synthetic data set: L Gaussian blobs in K dimensions, so

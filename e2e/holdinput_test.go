@@ -1,15 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
-	"github.com/hdlgen/hdlgen/synth"
-	"github.com/hdlgen/hdlgen/verify"
 )
 
 // holdInputMatrix are designs emitted with --hold-input: both networks, P not
@@ -45,39 +42,13 @@ func TestHoldInput(t *testing.T) {
 			m := trainShape(t, s.shape)
 			dir := filepath.Join(root, name)
 			opt := rtl.Options{Parallel: s.p, Axis: true, Vectors: 150, Seed: 5, ROMStyle: s.romStyle, HoldInput: true}
-			rep, err := rtl.Emit(context.Background(), m, opt, dir)
-			if err != nil {
-				t.Fatalf("emit: %v", err)
-			}
-			steps := append([]verify.Step(nil), verify.AllSteps...)
-			if s.gateLevel {
-				steps = append(steps, verify.StepGateVerilator, verify.StepGateIcarus)
-			}
-			vrep, err := verify.Run(context.Background(), dir, verify.Options{Steps: steps})
-			if err != nil {
-				t.Fatalf("verify: %v", err)
-			}
-			if !vrep.Passed() {
-				t.Fatalf("verification failed:\n%s", text(vrep))
-			}
+			rep := emitVerified(t, m, opt, dir, s.gateLevel)
 			if i != 0 {
 				return
 			}
 			// The same design with the input register: more flip-flops, one more cycle.
-			held, err := synth.Cached(context.Background(), dir, synth.Options{})
-			if err != nil || held == nil {
-				t.Fatalf("the gate-level steps left no current synthesis report: %v", err)
-			}
-			regDir := filepath.Join(root, name+"_register")
 			opt.HoldInput = false
-			regRep, err := rtl.Emit(context.Background(), m, opt, regDir)
-			if err != nil {
-				t.Fatalf("emit with the input register: %v", err)
-			}
-			reg, err := synth.Run(context.Background(), regDir, synth.Options{})
-			if err != nil {
-				t.Fatalf("synth with the input register: %v", err)
-			}
+			held, reg, regRep := synthVariant(t, dir, m, opt, filepath.Join(root, name+"_register"))
 			if saved := reg.FFs - held.FFs; saved < rep.Plan.IW {
 				t.Errorf("FFs %d with the input register, %d without: %d saved, want ≥ IW = %d", reg.FFs, held.FFs, saved, rep.Plan.IW)
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,6 +141,45 @@ func TestCompareBlockROMs(t *testing.T) {
 	}
 	md := string(res.Markdown())
 	for _, want := range []string{"| rvfl8, ROMs in block RAM | 8 |", "| 8 | 8, ROMs in block RAM |", "| intrvfl, ROMs in block RAM | 16 |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+}
+
+// TestLeanMarkdown: the lean cores (block ROMs, and the intRVFL with its ROMs
+// left to Yosys) are in no comparison, get their own directories and labels,
+// are checked against the references, and each lean intRVFL is set against
+// the lean rvfl8 of the same P.
+func TestLeanMarkdown(t *testing.T) {
+	lean := func(net model.Arch, p, cells, ff int, style string, dynW float64) MedianRow {
+		r := medianRow(net, p, cells, 68, dynW)
+		r.HoldInput, r.RegisterSums, r.ROMStyle, r.LUTCells = true, net == model.IntRVFL, style, cells
+		r.Estimate.Resources.FFs = ff
+		return r
+	}
+	intBlock := lean(model.IntRVFL, 8, 1632, 317, plan.ROMStyleBlock, 0.008)
+	intLUT := lean(model.IntRVFL, 8, 1546, 601, "", 0.005)
+	r8 := lean(model.RVFL8, 8, 2359, 499, plan.ROMStyleBlock, 0.120)
+	res := &MedianResult{Designs: []MedianRow{
+		medianRow(model.IntRVFL, 8, 1800, 69, 0.006),
+		medianRow(model.RVFL8, 8, 4000, 71, 0.045),
+		intBlock, intLUT, r8,
+	}}
+	res.compare()
+	if len(res.SameP) != 1 || len(res.EqualLUT) != 1 {
+		t.Errorf("the lean cores entered the comparisons: same P %+v, equal area %+v", res.SameP, res.EqualLUT)
+	}
+	if got := []string{intBlock.dirName(), intLUT.dirName(), r8.dirName()}; !slices.Equal(got, []string{
+		"median_intrvfl_p8_lean", "median_intrvfl_p8_lean_lut", "median_rvfl8_p8_lean"}) {
+		t.Errorf("directories %q", got)
+	}
+	md := string(res.Markdown())
+	for _, want := range []string{
+		"| intrvfl, lean | 8 | 1632 | 317 |", "| ≤ 1682 / ≤ 600 | yes |",
+		"| intrvfl, lean, ROMs by Yosys | 8 | 1546 | 601 |", "| ≤ 1682 / ≤ 600 | no |",
+		"| intrvfl, lean | rvfl8, lean | 8 | 15.0× |", "| intrvfl, lean, ROMs by Yosys | rvfl8, lean | 8 | 24.0× |",
+	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q", want)
 		}

@@ -66,10 +66,16 @@ type MedianOptions struct {
 	IntBlockPs []int
 	// LeanPs are the parallelisms of the lean cores: both networks emitted
 	// with their ROMs in block RAM and without the input register (hdlgen emit
-	// --rom-style block --hold-input), set against issue 14's hand-written
-	// reference cores (LeanReferences) and left out of the comparisons; nil
-	// means none.
+	// --rom-style block --hold-input), the intRVFL also with its lane sums
+	// registered instead of its products (--register-sums; the rvfl8's
+	// products are DSP48E1s with the register inside, where it would cost
+	// flip-flops), set against issue 14's hand-written reference cores
+	// (LeanReferences) and left out of the comparisons; nil means none.
 	LeanPs []int
+	// LeanLUTPs are the parallelisms of a lean intRVFL whose ROMs are left to
+	// Yosys (--hold-input --register-sums, no --rom-style): at P > 1 its
+	// shallow ROMs stay in LUTs, which costs less energy than block RAM reads.
+	LeanLUTPs []int
 	// Regularizer is the ridge penalty of both networks, in the λ search and
 	// the final fit ("" means model.RegIdentity, the penalty docs/semantics.md
 	// §6 recommends for an integer readout; model.Train's own default is
@@ -107,14 +113,16 @@ type MedianRow struct {
 	// ROMStyle is plan.ROMStyleBlock for a design with its ROMs in block RAM
 	// (MedianOptions.RVFL8BlockPs, IntBlockPs), empty for the default designs.
 	ROMStyle string `json:"rom_style,omitempty"`
-	// HoldInput: the design has no input register (MedianOptions.LeanPs).
-	HoldInput bool            `json:"hold_input,omitempty"`
-	Analytic  power.Resources `json:"analytic"`
-	Estimate  power.Estimate  `json:"estimate"` // with the Yosys resources
-	Fits      bool            `json:"fits"`
-	Over      string          `json:"over,omitempty"`
-	Depth     int             `json:"logic_depth"`
-	Seconds   float64         `json:"yosys_seconds"`
+	// HoldInput: the design has no input register (MedianOptions.LeanPs,
+	// LeanLUTPs); RegisterSums: its readout registers the lane sums.
+	HoldInput    bool            `json:"hold_input,omitempty"`
+	RegisterSums bool            `json:"register_sums,omitempty"`
+	Analytic     power.Resources `json:"analytic"`
+	Estimate     power.Estimate  `json:"estimate"` // with the Yosys resources
+	Fits         bool            `json:"fits"`
+	Over         string          `json:"over,omitempty"`
+	Depth        int             `json:"logic_depth"`
+	Seconds      float64         `json:"yosys_seconds"`
 	// LUTCells counts the LUT1…LUT6 cells of the netlist; the Estimate's
 	// Resources.LUTs is Yosys's estimate of occupied LUT6 sites (LC).
 	LUTCells int `json:"lut_cells"`
@@ -361,9 +369,13 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 	}
 	for _, p := range o.LeanPs {
 		for _, m := range []*model.Model{intM, r8M} {
-			jobs = append(jobs, job{m: m, p: p, romStyle: plan.ROMStyleBlock, holdInput: true,
+			jobs = append(jobs, job{m: m, p: p, romStyle: plan.ROMStyleBlock, holdInput: true, registerSums: m == intM,
 				dir: filepath.Join(o.WorkDir, fmt.Sprintf("%s_p%d_lean", m.Name, p))})
 		}
+	}
+	for _, p := range o.LeanLUTPs {
+		jobs = append(jobs, job{m: intM, p: p, holdInput: true, registerSums: true,
+			dir: filepath.Join(o.WorkDir, fmt.Sprintf("%s_p%d_lean_lut", intM.Name, p))})
 	}
 	syn, err := runJobs(ctx, jobs, o.Workers, o.Synth, o.Log)
 	if err != nil {
@@ -385,7 +397,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 			return nil, err
 		}
 		res.Yosys = s.Yosys.Yosys
-		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, ROMStyle: s.Plan.ROMStyle, HoldInput: s.Plan.HoldInput, Analytic: a, Estimate: e,
+		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, ROMStyle: s.Plan.ROMStyle, HoldInput: s.Plan.HoldInput, RegisterSums: s.Plan.RegisterSums, Analytic: a, Estimate: e,
 			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds, LUTCells: s.Yosys.LUTs, Timing: t})
 	}
 	if o.Activity {
@@ -421,7 +433,8 @@ func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, int
 		}
 		// Emit rewrites the directory; the Verilator build of a previous run
 		// survives it when it is current (verify's make-like check).
-		eo := rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true, ROMStyle: row.ROMStyle, HoldInput: row.HoldInput}
+		eo := rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true, ROMStyle: row.ROMStyle, HoldInput: row.HoldInput,
+			RegisterSums: row.RegisterSums}
 		if err := emitKeepingBuild(ctx, m, eo, dir); err != nil {
 			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.label(), row.P, err)
 		}
@@ -630,6 +643,9 @@ func (res *MedianResult) activityMarkdown(b *bytes.Buffer) {
 // label names the row's design in tables: the network, and for the lean
 // rvfl8 where its ROMs are.
 func (d MedianRow) label() string {
+	if d.HoldInput && d.ROMStyle == "" {
+		return string(d.Net) + ", lean, ROMs by Yosys"
+	}
 	if d.HoldInput {
 		return string(d.Net) + ", lean"
 	}
@@ -642,6 +658,9 @@ func (d MedianRow) label() string {
 // dirName is the row's design directory under the work directory.
 func (d MedianRow) dirName() string {
 	name := fmt.Sprintf("median_%s_p%d", d.Net, d.P)
+	if d.HoldInput && d.ROMStyle == "" {
+		return name + "_lean_lut"
+	}
 	if d.HoldInput {
 		return name + "_lean"
 	}
@@ -742,7 +761,7 @@ func (res *MedianResult) leanMarkdown(b *bytes.Buffer) {
 		return
 	}
 	fmt.Fprintf(b, "\n## Lean cores against hand-written references\n\n")
-	fmt.Fprintf(b, "The lean cores are both networks emitted with `--rom-style block --hold-input`: the W_in and readout ROMs in block RAM and no input register (the stream top reads the vector in place; the sender holds it until the transfer, as the stream protocol requires). Same II as the default designs, one cycle less latency (docs/rtl-interface.md). The references are issue 14's hand-written cores of the same function (Yosys 0.23, same flags); the targets are LUT cells ≤ the reference's and, for the intRVFL, FF ≤ 300 (P = 1) and ≤ 600 (P = 8).\n\n")
+	fmt.Fprintf(b, "The lean cores are both networks emitted with `--rom-style block --hold-input`: the W_in and readout ROMs in block RAM and no input register (the stream top reads the vector in place; the sender holds it until the transfer, as the stream protocol requires). The intRVFL also gets `--register-sums`: its readout registers the L lane sums instead of the P·L products (the rvfl8's products are DSP48E1s with their register inside, where the option would add flip-flops). *lean, ROMs by Yosys* is the intRVFL with `--hold-input --register-sums` alone: its shallow ROMs stay in LUTs at P > 1. Same II as the default designs, one cycle less latency (docs/rtl-interface.md). The references are issue 14's hand-written cores of the same function (Yosys 0.23, same flags); the targets are LUT cells ≤ the reference's and, for the intRVFL, FF ≤ 300 (P = 1) and ≤ 600 (P = 8).\n\n")
 	fmt.Fprintf(b, "| network | P | LUT cells | FF | BRAM36 | est. Fmax | cycles | II | reference LUT cells / FF | target LUT cells / FF | met |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range lean {
 		e := d.Estimate
@@ -774,14 +793,17 @@ func (res *MedianResult) leanMarkdown(b *bytes.Buffer) {
 			if a.Net != model.IntRVFL || a.P != b8.P {
 				continue
 			}
-			text := fmt.Sprintf("P = %d: dynamic energy ratio rvfl8 / intRVFL %.1f× vectorless", a.P, b8.Estimate.DynamicJ/a.Estimate.DynamicJ)
+			act := "–"
 			if a.Activity != nil && b8.Activity != nil {
-				text += fmt.Sprintf(", %.1f× by activity", b8.Activity.Single.EnergyJ/a.Activity.Single.EnergyJ)
+				act = fmt.Sprintf("%.1f×", b8.Activity.Single.EnergyJ/a.Activity.Single.EnergyJ)
 			}
-			pairs = append(pairs, text+fmt.Sprintf("; speed ratio %.2f×", float64(b8.Estimate.Cycles)/float64(a.Estimate.Cycles)))
+			pairs = append(pairs, fmt.Sprintf("| %s | %s | %d | %.1f× | %s | %.2f× |", a.label(), b8.label(), a.P,
+				b8.Estimate.DynamicJ/a.Estimate.DynamicJ, act, float64(b8.Estimate.Cycles)/float64(a.Estimate.Cycles)))
 		}
 	}
 	if len(pairs) > 0 {
-		fmt.Fprintf(b, "\nLean against lean (estimated by hdlgen's models): %s.\n", strings.Join(pairs, "; "))
+		fmt.Fprintf(b, "\nLean against lean at the same P (ratios rvfl8 / intRVFL, estimated by hdlgen's models):\n\n")
+		fmt.Fprintf(b, "| intRVFL | rvfl8 | P | dynamic energy, vectorless | dynamic energy, activity-based | speed |\n|---|---|---|---|---|---|\n")
+		fmt.Fprintf(b, "%s\n", strings.Join(pairs, "\n"))
 	}
 }

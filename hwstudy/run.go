@@ -27,10 +27,12 @@ type Synthesized struct {
 // emitAndSynth writes model m with parallelism p to dir and synthesises it.
 // Reports persist in so.CacheDir across re-emits (an emit replaces dir/build).
 // j's adderLevels is hdlgen emit --adder-levels (0: the default rule),
-// romStyle its --rom-style ("": auto), holdInput its --hold-input.
+// romStyle its --rom-style ("": auto), holdInput its --hold-input,
+// registerSums its --register-sums.
 func emitAndSynth(ctx context.Context, j job, so synth.Options) (*Synthesized, error) {
 	m, p, dir := j.m, j.p, j.dir
-	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4, AdderLevelsPerStage: j.adderLevels, ROMStyle: j.romStyle, HoldInput: j.holdInput}, dir)
+	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4, AdderLevelsPerStage: j.adderLevels, ROMStyle: j.romStyle, HoldInput: j.holdInput,
+		RegisterSums: j.registerSums}, dir)
 	if err != nil {
 		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, p, err)
 	}
@@ -43,12 +45,13 @@ func emitAndSynth(ctx context.Context, j job, so synth.Options) (*Synthesized, e
 
 // job is one design to emit and synthesise.
 type job struct {
-	m           *model.Model
-	p           int
-	adderLevels int    // 0: the default rule
-	romStyle    string // "": auto
-	holdInput   bool
-	dir         string
+	m            *model.Model
+	p            int
+	adderLevels  int    // 0: the default rule
+	romStyle     string // "": auto
+	holdInput    bool
+	registerSums bool
+	dir          string
 }
 
 // runJobs synthesises jobs on `workers` goroutines (Yosys is single-threaded);

@@ -27,6 +27,7 @@ func DesignOf(pl *plan.Plan) Design {
 	}
 	d.BlockROMs = pl.BlockROMs()
 	d.HoldInput = pl.HoldInput
+	d.RegisterSums = pl.RegisterSums
 	return d
 }
 

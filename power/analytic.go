@@ -145,12 +145,17 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	// Readout products Q·h: LUT multipliers of QW×HW bits (≈ QW·HW/2 LUTs;
 	// Yosys makes each a $macc of its partial products: one PW-bit carry
 	// chain) and their product register, or DSP48E1s that take the product
-	// register in.
+	// register in. With RegisterSums the register holds the L lane sums of
+	// TW bits instead, after the lane-sum tree (counted with the products).
 	laneAdds := P - 1
 	from := 0 // first lane-tree level in the fabric
+	sumsFF := 0.0
+	if d.RegisterSums {
+		sumsFF = L * float64(st.TW)
+	}
 	if mac {
 		hw.dsp += d.P * d.L
-		add(cMAC, 0, 0, 0)
+		add(cMAC, 0, sumsFF, 0)
 		// First-level adders become DSP post-adders, and so does the adder the
 		// lone last product of an odd P first meets (productTreeSums).
 		laneAdds = P - 1 - math.Floor(P/2)
@@ -163,7 +168,11 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	} else {
 		// The product register keeps the declared PW bits even when the codes
 		// use fewer (Yosys cannot see their range).
-		add(cMAC, P*L*float64(st.QWEff*st.HW)/2, P*L*float64(st.PW), d.P*d.L*carryChain(st.PW))
+		productFF := P * L * float64(st.PW)
+		if d.RegisterSums {
+			productFF = sumsFF
+		}
+		add(cMAC, P*L*float64(st.QWEff*st.HW)/2, productFF, d.P*d.L*carryChain(st.PW))
 	}
 	// Lane-sum trees: L trees of adders of TW bits in the fabric, cut registers
 	// of the declared width TW, tags. Yosys turns each cut-to-cut segment of

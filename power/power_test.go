@@ -96,7 +96,8 @@ func TestStructureMatchesPlan(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		d := randomDesign(rng)
 		d.HoldInput = i%3 == 0
-		pl, err := plan.New(randomModel(d, uint64(i)), plan.Options{Parallel: d.P, HoldInput: d.HoldInput})
+		d.RegisterSums = i%4 == 1
+		pl, err := plan.New(randomModel(d, uint64(i)), plan.Options{Parallel: d.P, HoldInput: d.HoldInput, RegisterSums: d.RegisterSums})
 		if err != nil {
 			t.Fatalf("%s: %v", d, err)
 		}
@@ -433,6 +434,30 @@ func TestAnalyticBasics(t *testing.T) {
 		di := Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: tc.kappa, Bits: tc.bits}, N: 512, P: 8}
 		if r, _ := Analytic(di); r.DSP48E1 != tc.dsp {
 			t.Errorf("κ=%d b=%d: %d DSP48E1, want %d", tc.kappa, tc.bits, r.DSP48E1, tc.dsp)
+		}
+	}
+	// --register-sums: L·TW flip-flops for the LUT products' P·L·PW (median
+	// intRVFL P = 8: 4·11 for 4·8·8), L·TW more next to DSP48E1 products.
+	for _, tc := range []struct {
+		d      Design
+		diffFF int
+	}{
+		{Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, P: 8}, 4*11 - 4*8*8},
+		{Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, P: 1}, 0},
+		{d, 4 * newStructure(d).TW},
+	} {
+		base, err := Analytic(tc.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := tc.d
+		s.RegisterSums = true
+		sums, err := Analytic(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sums.FFs - base.FFs; got != tc.diffFF || sums.LUTs != base.LUTs {
+			t.Errorf("%s --register-sums: %+d FF (want %+d), LUTs %d vs %d", tc.d, got, tc.diffFF, sums.LUTs, base.LUTs)
 		}
 	}
 	comps, err := Breakdown(d)

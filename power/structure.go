@@ -43,6 +43,11 @@ type Design struct {
 	// HoldInput: no input register, the vector is read in place (hdlgen emit
 	// --hold-input): IW + 1 fewer flip-flops and one cycle less latency.
 	HoldInput bool `json:"hold_input,omitempty"`
+	// RegisterSums: the readout registers its L lane sums, not its P·L
+	// products (hdlgen emit --register-sums): L·TW flip-flops instead of
+	// P·L·PW, or L·TW more with DSP48E1 products (which keep their product
+	// register inside).
+	RegisterSums bool `json:"register_sums,omitempty"`
 }
 
 // adderLevels is the adder levels per pipeline stage of d (plan.New's rule).

@@ -71,6 +71,9 @@ type Options struct {
 	ROMStyle string
 	// HoldInput drops the stream top's input register (plan.Options.HoldInput).
 	HoldInput bool
+	// RegisterSums registers the readout's lane sums instead of its products
+	// (plan.Options.RegisterSums).
+	RegisterSums bool
 }
 
 // Report describes an emitted design.
@@ -133,7 +136,7 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 	pl, err := plan.New(m, plan.Options{Parallel: opts.Parallel,
 		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage,
 		ReloadableReadout: opts.ReloadableReadout, ROMStyle: opts.ROMStyle,
-		HoldInput: opts.HoldInput})
+		HoldInput: opts.HoldInput, RegisterSums: opts.RegisterSums})
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtl: %w", err)
 	}

@@ -198,9 +198,13 @@ func primitivesFor(pl *plan.Plan, axis, system bool) []string {
 	if pl.HoldInput {
 		issue = "hdlgen_issue_hold.v" // no input register
 	}
+	mac := "hdlgen_mac.v"
+	if pl.RegisterSums {
+		mac = "hdlgen_mac_sums.v" // the register after the lane sums
+	}
 	use := map[string]bool{
 		"hdlgen_delay.v": true, "hdlgen_rom.v": true, "hdlgen_addtree.v": true,
-		"hdlgen_argmax.v": true, issue: true, "hdlgen_outreg.v": true, "hdlgen_mac.v": true,
+		"hdlgen_argmax.v": true, issue: true, "hdlgen_outreg.v": true, mac: true,
 	}
 	for _, p := range pl.Layer().Primitives() {
 		use[p] = true

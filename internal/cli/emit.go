@@ -33,6 +33,7 @@ type emitOptions struct {
 	argmaxLevels  int
 	romStyle      string
 	holdInput     bool
+	registerSums  bool
 }
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
@@ -92,6 +93,7 @@ Then run "hdlgen verify DIR".`,
 	f.IntVar(&o.argmaxLevels, "argmax-levels", 0, "compare-and-select levels between pipeline registers in the argmax tree (0: the default rule)")
 	f.StringVar(&o.romStyle, "rom-style", plan.ROMStyleAuto, "where the W_in and readout ROMs go: auto (the synthesis tool decides) or block (block RAM: fewer LUTs and FFs, same function and latency)")
 	f.BoolVar(&o.holdInput, "hold-input", false, "no input register: the stream top reads the vector in place from in_data_i, which the sender holds until the transfer (fewer FFs, same II; the AXI4-Stream wrapper's II becomes G+K-1); not with --system")
+	f.BoolVar(&o.registerSums, "register-sums", false, "register the readout's L lane sums instead of its P·L products (fewer FFs for P > 1 with LUT products, e.g. the intRVFL's; same latency, the products and lane-sum tree share a cycle)")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -139,14 +141,14 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 		return err
 	}
 	pipe := plan.Options{Parallel: o.parallel, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels, ROMStyle: o.romStyle,
-		HoldInput: o.holdInput}
+		HoldInput: o.holdInput, RegisterSums: o.registerSums}
 	if err := checkVectorCycles(app, m, pipe, o.vectors, o.ready, o.axis); err != nil {
 		return err
 	}
 	opt := rtl.Options{Parallel: o.parallel, Axis: o.axis, Vectors: o.vectors, Seed: o.seed,
 		ReadyProbability: o.ready, Force: o.force, System: o.system, ReloadableReadout: o.reloadable,
 		SystemNoScores: o.noScores, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels,
-		ROMStyle: o.romStyle, HoldInput: o.holdInput}
+		ROMStyle: o.romStyle, HoldInput: o.holdInput, RegisterSums: o.registerSums}
 	if o.data != "" {
 		d, err := loadLabelledColumn(o.data, o.dataset, o.labelCol)
 		if err != nil {

@@ -37,6 +37,7 @@ type powerOptions struct {
 	medianR8B string
 	medianIB  string
 	medianLn  string
+	medianLL  string
 	reg       string
 	activity  bool
 	actVecs   int
@@ -158,7 +159,8 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
 	f.StringVar(&o.medianR8, "median-rvfl8-p", "", "comma-separated P values of median-table for the rvfl8 alone (default: --median-p)")
 	f.StringVar(&o.medianIB, "median-int-block-p", "", "comma-separated P values of median-table for the intRVFL with its ROMs in block RAM, for reference (default: none)")
-	f.StringVar(&o.medianLn, "median-lean-p", "", "comma-separated P values of median-table for the lean cores of both networks (emit --rom-style block --hold-input), set against the hand-written references (default: none)")
+	f.StringVar(&o.medianLn, "median-lean-p", "", "comma-separated P values of median-table for the lean cores of both networks (emit --rom-style block --hold-input, and --register-sums for the intRVFL), set against the hand-written references (default: none)")
+	f.StringVar(&o.medianLL, "median-lean-lut-p", "", "comma-separated P values of median-table for a lean intRVFL whose ROMs Yosys places (emit --hold-input --register-sums) (default: none)")
 	f.StringVar(&o.medianR8B, "median-rvfl8-block-p", "", "comma-separated P values of median-table for the rvfl8 with its ROMs in block RAM (emit --rom-style block), or none (default: the rvfl8's P values above 1)")
 }
 
@@ -389,7 +391,11 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	if err != nil {
 		return err
 	}
-	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps, RVFL8BlockPs: r8BlockPs, IntBlockPs: intBlockPs, LeanPs: leanPs,
+	leanLUTPs, err := medianPs("--median-lean-lut-p", o.medianLL)
+	if err != nil {
+		return err
+	}
+	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps, RVFL8BlockPs: r8BlockPs, IntBlockPs: intBlockPs, LeanPs: leanPs, LeanLUTPs: leanLUTPs,
 		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err,
 		Activity: !o.noAct, ActivityVectors: o.actVecs})
 	if err != nil {

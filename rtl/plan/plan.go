@@ -57,6 +57,11 @@ type Options struct {
 	// place from in_data_i, which the sender holds until the transfer, and takes
 	// it with its last group (hdlgen_issue_hold, docs/rtl-interface.md §3).
 	HoldInput bool
+	// RegisterSums moves the readout's pipeline register from its P·L products
+	// to its L lane sums (hdlgen_mac_sums): L·TW instead of P·L·PW flip-flops,
+	// the same latency and results; the products and the lane-sum tree's first
+	// levels then share a clock cycle (docs/rtl-interface.md §3).
+	RegisterSums bool
 }
 
 // ROM styles (Options.ROMStyle).
@@ -161,6 +166,9 @@ type Plan struct {
 	// HoldInput: no input register; the vector is read in place from in_data_i
 	// and transferred with its last group (Options.HoldInput).
 	HoldInput bool `json:"hold_input,omitempty"`
+	// RegisterSums: the readout registers its lane sums, not its products
+	// (Options.RegisterSums).
+	RegisterSums bool `json:"register_sums,omitempty"`
 
 	// WinGenerator is set when the intRVFL's W_in signs come from the on-chip
 	// PRBS31 generator (hdlgen_win_lfsr, docs/semantics.md §3a) instead of a
@@ -298,7 +306,7 @@ func New(m *model.Model, o Options) (*Plan, error) {
 		ReadoutBits: m.Readout.Bits, ReadoutBound: m.Readout.Bound,
 		P: p, Groups: (n + p - 1) / p,
 		AdderLevelsPerStage: ra, ArgmaxLevelsPerStage: rm, ReloadableReadout: o.ReloadableReadout,
-		ROMStyle: romStyle, HoldInput: o.HoldInput,
+		ROMStyle: romStyle, HoldInput: o.HoldInput, RegisterSums: o.RegisterSums,
 	}
 	pl.IdleLanes = pl.Groups*p - n
 	pl.GroupW = max(1, Clog2(pl.Groups))
@@ -353,6 +361,7 @@ const (
 	stageHiddenTree = "hidden_tree"
 	stageHidden     = "hidden"
 	stageMACProduct = "mac_products"
+	stageMACSums    = "mac_sums"
 	stageLaneTree   = "lane_tree"
 	stageAccumulate = "accumulate"
 	stageArgmax     = "argmax_tree"
@@ -388,9 +397,13 @@ func (pl *Plan) buildStages() {
 		s[0] = Stage{stageInput, 0, "no input register: the vector is read in place from in_data_i, held by the sender until its transfer with the last group"}
 	}
 	s = append(s, pl.Layer().stages(pl)...)
+	tree := Stage{stageLaneTree, pl.LaneTree.Stages, fmt.Sprintf("lane-sum tree registers (depth %d, a register every %d levels)", pl.LaneTree.Depth, pl.AdderLevelsPerStage)}
+	if pl.RegisterSums {
+		s = append(s, tree, Stage{stageMACSums, 1, "L readout lane sums of the P products q_lj·h_j, registered after the lane-sum tree (--register-sums)"})
+	} else {
+		s = append(s, Stage{stageMACProduct, 1, "P·L readout products q_lj·h_j"}, tree)
+	}
 	s = append(s,
-		Stage{stageMACProduct, 1, "P·L readout products q_lj·h_j"},
-		Stage{stageLaneTree, pl.LaneTree.Stages, fmt.Sprintf("lane-sum tree registers (depth %d, a register every %d levels)", pl.LaneTree.Depth, pl.AdderLevelsPerStage)},
 		Stage{stageAccumulate, 1, "L accumulators: acc = (first ? 0 : acc) + lane sum; they hold the scores after the last group"},
 		Stage{stageArgmax, pl.ArgmaxTree.Stages, fmt.Sprintf("argmax tree registers (depth %d, a register every %d levels), scores carried along", pl.ArgmaxTree.Depth, pl.ArgmaxLevelsPerStage)},
 		Stage{stageOutput, 1, "output register {scores, class}, held until out_ready_i"},
@@ -486,10 +499,14 @@ func (pl *Plan) countResources() Resources {
 		regs += pl.IW + 1 + pl.GroupW // input register, busy, group counter
 	}
 	regs += pl.Layer().registers(pl, tag, &r)
-	regs += pl.ROM(ROMWout).Width              // readout ROM read register
-	regs += pl.P * pl.Layer().hiddenRegW(pl)   // h registers
-	regs += 1 + 2                              // tag at H: valid, first, last
-	regs += pl.P * pl.L * pl.PW                // MAC product register
+	regs += pl.ROM(ROMWout).Width            // readout ROM read register
+	regs += pl.P * pl.Layer().hiddenRegW(pl) // h registers
+	regs += 1 + 2                            // tag at H: valid, first, last
+	if pl.RegisterSums {
+		regs += pl.L * pl.TW // MAC lane-sum register
+	} else {
+		regs += pl.P * pl.L * pl.PW // MAC product register
+	}
 	regs += (1 + pl.LaneTree.Stages) * (1 + 2) // tags alongside
 	regs += pl.L * pl.treeRegBits(pl.P, pl.TW, pl.LaneTree.Depth)
 	regs += pl.L*pl.AW + 1     // accumulators, done flag
@@ -542,10 +559,11 @@ func RecordedOptions(design []byte) (Options, error) {
 		Reloadable bool   `json:"reloadable_readout"`
 		ROMStyle   string `json:"rom_style"`
 		HoldInput  bool   `json:"hold_input"`
+		Sums       bool   `json:"register_sums"`
 	}
 	if err := json.Unmarshal(design, &r); err != nil {
 		return Options{}, fmt.Errorf("plan: design.json: %w", err)
 	}
 	return Options{Parallel: r.P, AdderLevelsPerStage: r.Adder, ArgmaxLevelsPerStage: r.Argmax,
-		ReloadableReadout: r.Reloadable, ROMStyle: r.ROMStyle, HoldInput: r.HoldInput}, nil
+		ReloadableReadout: r.Reloadable, ROMStyle: r.ROMStyle, HoldInput: r.HoldInput, RegisterSums: r.Sums}, nil
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -267,6 +268,45 @@ func TestROMStyle(t *testing.T) {
 	}
 }
 
+// TestRegisterSums: --register-sums swaps the readout's product register
+// (P·L·PW bits) for a lane-sum register (L·TW bits) after the lane-sum tree,
+// for both networks and any P: same latency, II and widths, the stage listed
+// after the tree.
+func TestRegisterSums(t *testing.T) {
+	for _, tc := range []struct {
+		s testmodel.Shape
+		p int
+	}{
+		{testmodel.Shape{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5}, 8},
+		{testmodel.Shape{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5}, 1},
+		{testmodel.Shape{Arch: model.IntRVFL, K: 3, N: 37, L: 2, Kappa: 1, Bits: 3}, 36},
+		{testmodel.Shape{Arch: model.RVFL8, K: 5, N: 9, L: 3}, 4},
+	} {
+		products := mustPlan(t, tc.s, Options{Parallel: tc.p})
+		sums := mustPlan(t, tc.s, Options{Parallel: tc.p, RegisterSums: true})
+		want := *products
+		want.RegisterSums = true
+		want.Resources.RegisterBits += sums.L*sums.TW - sums.P*sums.L*sums.PW
+		want.Stages = sums.Stages                 // checked below
+		want.LatencyFormula = sums.LatencyFormula // names the stages
+		if diff := cmp.Diff(&want, sums); diff != "" {
+			t.Errorf("%v P=%d: plan with --register-sums (-want +got):\n%s", tc.s, tc.p, diff)
+		}
+		names := func(pl *Plan) (s []string) {
+			for _, st := range pl.Stages {
+				s = append(s, st.Name)
+			}
+			return s
+		}
+		got, base := names(sums), names(products)
+		i := slices.Index(base, stageMACProduct)
+		wantNames := slices.Concat(base[:i], []string{stageLaneTree, stageMACSums}, base[i+2:])
+		if diff := cmp.Diff(wantNames, got); diff != "" {
+			t.Errorf("%v P=%d: stages (-want +got):\n%s", tc.s, tc.p, diff)
+		}
+	}
+}
+
 // TestRecordedOptions: the options read back from a design.json give the
 // same plan again, for every option.
 func TestRecordedOptions(t *testing.T) {
@@ -278,6 +318,8 @@ func TestRecordedOptions(t *testing.T) {
 		{Parallel: 7, AdderLevelsPerStage: 1, ArgmaxLevelsPerStage: 1},
 		{Parallel: 4, ReloadableReadout: true},
 		{Parallel: 4, ROMStyle: ROMStyleBlock},
+		{Parallel: 4, HoldInput: true},
+		{Parallel: 6, RegisterSums: true},
 	} {
 		pl, err := New(m, o)
 		if err != nil {

@@ -31,6 +31,7 @@ var Primitives = []string{
 	"hdlgen_win_lfsr.v",
 	"hdlgen_rvfl8_hidden.v",
 	"hdlgen_mac.v",
+	"hdlgen_mac_sums.v",
 	"hdlgen_axis_hold.v",
 	"hdlgen_axis_in.v",
 	"hdlgen_axis_out.v",
