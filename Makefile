@@ -43,10 +43,10 @@ test: deps fmt-check vet staticcheck
 test-all: $(addprefix test-slow/,$(SLOW_TESTS)) test-rest
 
 $(addprefix test-slow/,$(SLOW_TESTS)): test-slow/%:
-	@$(TEST_ENV) $(GO) test -count=1 -timeout $(lastword $(subst $(comma), ,$*)) ./$(firstword $(subst $(comma), ,$*))
+	@$(TEST_ENV) $(GO) test $(GOTESTFLAGS) -count=1 -timeout $(lastword $(subst $(comma), ,$*)) ./$(firstword $(subst $(comma), ,$*))
 
 test-rest:
-	@$(TEST_ENV) $(GO) test -count=1 -p 1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | sed 's|^github.com/hdlgen/hdlgen|.|' | grep -v -x -F $(addprefix -e ,$(SLOW_PKGS)))
+	@$(TEST_ENV) $(GO) test $(GOTESTFLAGS) -count=1 -p 1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | sed 's|^github.com/hdlgen/hdlgen|.|' | grep -v -x -F $(addprefix -e ,$(SLOW_PKGS)))
 
 vet:
 	$(GO) vet ./...

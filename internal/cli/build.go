@@ -80,6 +80,8 @@ README.md.`,
 	f.StringVar(&o.VerifySteps, "verify-steps", "", "verify only these steps (model, lint, verilator, icarus; default all)")
 	_ = cmd.MarkFlagRequired("data")
 	_ = cmd.MarkFlagRequired("out")
+	markInputs(cmd, "data")
+	markOutput(cmd, "out", outputDir)
 	return cmd
 }
 
@@ -117,9 +119,6 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	if o.Dir == "" {
 		return usagef("-o: empty path")
-	}
-	if exists(o.Data) && inside(o.Data, o.Dir) {
-		return usagef("--data %s lies inside -o %s, where build writes its own data files: write the build elsewhere", o.Data, o.Dir)
 	}
 	// Read the data once here for its errors' hints and the label warnings.
 	d, err := loadLabelledColumn(o.Data, "", o.LabelColumn)

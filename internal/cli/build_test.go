@@ -215,7 +215,7 @@ func TestBuildBadInput(t *testing.T) {
 		{"bad budget", []string{"--data", "example:iris", "--budget", "3 bananas"}, exitUsage, "--budget"},
 		{"bad grid", []string{"--data", "example:iris", "--grid", "huge"}, exitUsage, "--grid"},
 		{"holdout", []string{"--data", "example:iris", "--holdout", "1"}, exitUsage, "--holdout"},
-		{"data inside out", []string{"--data", inside, "-o", filepath.Join(dir, "b")}, exitUsage, "lies inside -o"},
+		{"data inside out", []string{"--data", inside, "-o", filepath.Join(dir, "b")}, exitUsage, "holds the input --data"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,6 +58,7 @@ design is built in a temporary directory, removed when the design passes and kep
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "print every tool's output to stderr")
 	_ = cmd.MarkFlagRequired("designs")
 
+	markOutput(cmd, "out", outputDir)
 	return cmd
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -112,14 +111,4 @@ func ensureDir(dir string) error {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
 	return nil
-}
-
-// dataInput is what --data (with --dataset) reads, for the output checks: the
-// CSV file, or the dataset's folder of a collection (not the whole
-// collection, which may well hold the output folder).
-func dataInput(dataPath, name string) input {
-	if name == "" || skipInput(dataPath) {
-		return input{"--data", dataPath}
-	}
-	return input{"--data/--dataset", filepath.Join(dataPath, name)}
 }

@@ -69,7 +69,7 @@ The same commands, one by one, are in the README.`,
 			if err := ensureDir(o.out); err != nil {
 				return err
 			}
-			if err := writeModel(ctx, floatPath, m); err != nil {
+			if err := app.writeModel(ctx, "-o", floatPath, m); err != nil {
 				return err
 			}
 			acc := accuracies(m, s)[0]
@@ -78,7 +78,7 @@ The same commands, one by one, are in the README.`,
 				return err
 			}
 			intPath := filepath.Join(o.out, "iris-5bit.json")
-			if err := writeModel(ctx, intPath, m); err != nil {
+			if err := app.writeModel(ctx, "-o", intPath, m); err != nil {
 				return err
 			}
 			acc = accuracies(m, s)[1]
@@ -119,6 +119,7 @@ The same commands, one by one, are in the README.`,
 	f.IntVar(&o.bits, "bits", 5, fmt.Sprintf("readout bits (%d…%d)", quant.MinBits, quant.MaxBits))
 	f.IntVar(&o.parallel, "parallel", 4, "P: hidden neurons per clock (1…N)")
 	f.BoolVar(&o.noVerify, "no-verify", false, "stop after emitting (no simulators needed)")
+	markOutput(cmd, "out", outputDir)
 	return cmd
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -95,6 +94,9 @@ Then run "hdlgen verify DIR".`,
 	f.BoolVar(&o.holdInput, "hold-input", false, "no input register: the stream top reads the vector in place from in_data_i, which the sender holds until the transfer (fewer FFs, same II; the AXI4-Stream wrapper's II becomes G+K-1); not with --system")
 	f.BoolVar(&o.registerSums, "register-sums", false, "register the readout's L lane sums instead of its P·L products (fewer FFs for P > 1 with LUT products, e.g. the intRVFL's; same latency, the products and lane-sum tree share a cycle)")
 	_ = cmd.MarkFlagRequired("out")
+	argsAreInputs(cmd, "model.json")
+	markInputs(cmd, "data")
+	markOutput(cmd, "out", outputDesign)
 	return cmd
 }
 
@@ -129,9 +131,6 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	}
 	if o.adderLevels < 0 || o.argmaxLevels < 0 {
 		return usagef("--adder-levels %d, --argmax-levels %d: want ≥ 0 (0: the default rule)", o.adderLevels, o.argmaxLevels)
-	}
-	if err := checkDirOutput("-o", o.out, filepath.Join(o.out, "model.json"), input{"model.json", modelPath}, dataInput(o.data, o.dataset)); err != nil {
-		return err
 	}
 	m, err := model.ReadFile(modelPath)
 	if err != nil {

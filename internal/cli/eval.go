@@ -66,6 +66,8 @@ prints, and -o writes, the result as a JSON document (docs/benchmark.md).`,
 	for _, name := range []string{"data", "n"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
+	markInputs(cmd, "data", "test")
+	markOutput(cmd, "out", outputFile)
 	return cmd
 }
 

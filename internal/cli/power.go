@@ -103,6 +103,8 @@ Studies (subcommands; they run Yosys on many designs, results are cached in --wo
 		}
 	})
 	cmd.AddCommand(newPowerStudyCmd(app, "median-table"), newPowerStudyCmd(app, "calibrate"))
+	argsAreInputs(cmd, "DIR|model.json")
+	markStudyPaths(cmd)
 	return cmd
 }
 
@@ -137,7 +139,15 @@ and calibration.json to --out.`
 		}
 		return o.study(cmd, app, p, reg)
 	}
+	markStudyPaths(cmd)
 	return cmd
+}
+
+// markStudyPaths declares the paths of the study flags (bindStudy).
+func markStudyPaths(cmd *cobra.Command) {
+	markInputs(cmd, "data")
+	markOutput(cmd, "out", outputDir)
+	markOutput(cmd, "work", outputDir)
 }
 
 func (o *powerOptions) bindParams(f *pflag.FlagSet) {

@@ -54,6 +54,8 @@ the accuracy and the confusion matrix (rows: true class, columns: predicted).`,
 	cmd.Flags().BoolVar(&o.score, "score", false, "the file has labels: print the accuracy and the confusion matrix instead of the predictions")
 	cmd.Flags().StringVar(&o.labelCol, "label-column", "", "with --score: the label column, a header name or a 1-based number (default: the training data's label name)")
 	_ = cmd.MarkFlagRequired("data")
+	argsAreInputs(cmd, "model.json")
+	markInputs(cmd, "data")
 	return cmd
 }
 

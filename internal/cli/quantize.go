@@ -78,6 +78,9 @@ held-out accuracy, quantize warns.
 	hiddenAlias(f, "output", "out")
 	f.BoolVar(&o.keepGA, "keep-ga", false, "keep the GA's readout even when it is worse than rounding on the held-out rows")
 	o.held.bind(f)
+	argsAreInputs(cmd, "model.json")
+	markInputs(cmd, "data", "test")
+	markOutput(cmd, "out", outputFile)
 	return cmd
 }
 
@@ -141,9 +144,6 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkFileOutput("-o", o.out, input{"model.json", in}, dataInput(o.data, o.dataset), input{"--test", o.held.test}); err != nil {
-		return err
-	}
 	m, err := model.ReadFile(in)
 	if err != nil {
 		return err
@@ -198,7 +198,7 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 			m.Readout = rounded.Readout
 		}
 	}
-	if err := writeModel(cmd.Context(), o.out, m); err != nil {
+	if err := app.writeModel(cmd.Context(), "-o", o.out, m); err != nil {
 		return err
 	}
 	msg := fmt.Sprintf("%d-level rounded readout (±%d, %d bits)", 2*res.Bound+1, res.Bound, res.Bits)
@@ -227,13 +227,18 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 	return nil
 }
 
-// writeModel writes m to path unless ctx has ended: an interrupted command
+// writeModel writes m to path (the output of flag) through the command's guard
+// unless ctx has ended: an interrupted command
 // writes nothing.
-func writeModel(ctx context.Context, path string, m *model.Model) error {
+func (app *App) writeModel(ctx context.Context, flag, path string, m *model.Model) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return model.WriteFile(path, m)
+	b, err := model.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return app.writeFile(flag, path, b)
 }
 
 // chooseGA decides between the GA's readout and plain rounding by their

@@ -103,6 +103,10 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.win, "win", "stored", "accuracy stage, --networks intrvfl only: "+winHelp)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
+	// --merge names shard stores whose records are copied into --out, which may be
+	// one of them: the job store only adds records, so it is not an input to guard.
+	markInputs(cmd, "data", "hyperparameters")
+	markOutput(cmd, "out", outputDir)
 	return cmd
 }
 

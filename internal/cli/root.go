@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hdlgen/hdlgen/internal/output"
 )
 
 // Exit codes.
@@ -35,6 +37,9 @@ type App struct {
 	MemTotal func() (uint64, bool)
 
 	ctx context.Context // Main's context, for the cause of an interruption
+	// guard holds the running command's inputs; its outputs are checked
+	// against them before it runs and written through it (outputs.go).
+	guard *output.Guard
 }
 
 // usageError marks errors in flags or arguments (exit code 2).
@@ -141,6 +146,18 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 	root.SetErr(app.Err)
 	root.SetIn(app.In)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	addProfileFlag(root)
+	markOutput(root, cpuProfileFlag, outputFile)
+	profile := root.PersistentPreRunE
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := app.checkOutputs(cmd, args); err != nil {
+			return err
+		}
+		if profile != nil {
+			return profile(cmd, args)
+		}
+		return nil
+	}
 	root.AddCommand(
 		newDemoCmd(app),
 		newBuildCmd(app),

@@ -157,6 +157,8 @@ the paper's.`,
 	bindWin(f, &o.win)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
+	markInputs(cmd, "data", "test")
+	markOutput(cmd, "out", outputFile)
 	return cmd
 }
 
@@ -193,6 +195,7 @@ same best configuration by the same tie rule.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	argsAreInputs(cmd, "SHARD.json")
 	return cmd
 }
 
@@ -356,7 +359,7 @@ func (c *csvOptions) emit(app *App, res *tune.Result, asJSON bool) error {
 		return err
 	}
 	if c.out != "" {
-		if err := res.WriteFile(c.out); err != nil {
+		if err := app.writeFile("-o", c.out, doc); err != nil {
 			return err
 		}
 		fmt.Fprintf(app.Err, "wrote %s\n", c.out)

@@ -58,6 +58,8 @@ so "hdlgen sim DIR --data FILE.csv" gives the numbers of the design itself
 	f.BoolVar(&o.levels, "levels", false, "the rows are hardware inputs (levels 0…N, or 8-bit codes), not raw features")
 	f.BoolVar(&o.byPosition, "by-position", false, byPositionHelp)
 	_ = cmd.MarkFlagRequired("data")
+	argsAreInputs(cmd, "model.json|DIR")
+	markInputs(cmd, "data")
 	return cmd
 }
 

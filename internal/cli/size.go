@@ -82,6 +82,7 @@ an error naming both values.`,
 	f.IntVar(&o.argmax, "argmax-levels", 0, "argmax levels between pipeline registers, as hdlgen emit --argmax-levels (0: the default rule)")
 	f.StringVar(&o.win, "win", "stored", "intrvfl: size designs whose W_in is a ROM (stored) or generated on chip (lfsr, no W_in ROM); taken from --model when given")
 	_ = cmd.MarkFlagRequired("budget")
+	markInputs(cmd, "model")
 	return cmd
 }
 

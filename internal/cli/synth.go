@@ -65,6 +65,8 @@ fold into their instance, so the P lanes of the hidden layer add up in one row.`
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.Float64Var(&o.clockMHz, "clock-mhz", 100, "the clock the timing estimate is checked against, in MHz")
 	f.BoolVar(&o.byModule, "by-module", false, "also attribute the netlist's cells to the design's instances (a Markdown table)")
+	argsAreInputs(cmd, "DIR")
+	markOutput(cmd, "cache", outputDir)
 	return cmd
 }
 

@@ -82,6 +82,8 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	o.held.bind(f)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
+	markInputs(cmd, "data", "test")
+	markOutput(cmd, "out", outputFile)
 	return cmd
 }
 
@@ -164,9 +166,6 @@ func (o *trainOptions) run(ctx context.Context, app *App, fl *pflag.FlagSet) err
 	if err != nil {
 		return err
 	}
-	if err := checkFileOutput("-o", o.out, dataInput(o.data, o.dataset), input{"--test", o.held.test}); err != nil {
-		return err
-	}
 	var keep []string
 	if o.classes != "" {
 		keep = strings.Split(o.classes, ",")
@@ -186,7 +185,7 @@ func (o *trainOptions) run(ctx context.Context, app *App, fl *pflag.FlagSet) err
 	if err != nil {
 		return err
 	}
-	if err := writeModel(ctx, o.out, m); err != nil {
+	if err := app.writeModel(ctx, "-o", o.out, m); err != nil {
 		return err
 	}
 	held := "no rows held out"

@@ -68,6 +68,8 @@ changed; --clean removes them afterwards).`,
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "print every command and its output to stderr")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command (gate level)")
 	f.StringVar(&o.cacheDir, "synth-cache", "", "also cache synthesis reports and netlists in this directory (gate level)")
+	argsAreInputs(cmd, "DIR")
+	markOutput(cmd, "synth-cache", outputDir)
 	return cmd
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/weights"
 )
@@ -44,6 +43,9 @@ the same data with the same --n, --kappa and --seed and another --lambda or
 	hiddenAlias(f, "output", "out")
 	_ = cmd.MarkFlagRequired("design")
 	_ = cmd.MarkFlagRequired("out")
+	argsAreInputs(cmd, "model.json")
+	markInputs(cmd, "design")
+	markOutput(cmd, "out", outputFile)
 	return cmd
 }
 
@@ -67,7 +69,7 @@ func (o *weightsOptions) run(app *App, modelPath string) error {
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(o.out, b, 0o644); err != nil {
+	if err := app.writeFile("-o", o.out, b); err != nil {
 		return err
 	}
 	fmt.Fprintf(app.Err, "wrote %s: the %d-bit readout (±%d) of %s for design %s (model hash %s): %d words × %d RO_DATA writes\n",
