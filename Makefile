@@ -1,12 +1,13 @@
 # hdlgen — developer entry points. `make demo` runs the main job on the embedded
-# iris data (train → quantise → emit → verify); `make test` runs every test.
+# iris data (train → quantise → emit → verify); `make test` runs every test;
+# `make check` is the everyday loop (the quick tier, docs/testing.md).
 
 GO      ?= go
 UCI121  ?= $(abspath ../shared/uci121)
 BIN     := bin/hdlgen
 DEMO    ?= build/demo
 
-.PHONY: all build demo test vet staticcheck fmt-check bench bench-report deps clean
+.PHONY: all build demo test check check-go vet staticcheck fmt-check bench bench-report deps clean
 
 all: build
 
@@ -47,6 +48,23 @@ $(addprefix test-slow/,$(SLOW_TESTS)): test-slow/%:
 
 test-rest:
 	@$(TEST_ENV) $(GO) test $(GOTESTFLAGS) -count=1 -p 1 -timeout $(TEST_TIMEOUT) $$($(GO) list ./... | sed 's|^github.com/hdlgen/hdlgen|.|' | grep -v -x -F $(addprefix -e ,$(SLOW_PKGS)))
+
+## check: the everyday loop, a few minutes: gofmt, vet, staticcheck and the
+## quick tier, `go test -short ./...` (internal/hwtest decides what -short
+## skips: Verilator model builds but one, Yosys, qemu, the collection). A
+## package whose tests run longer than CHECK_LIMIT seconds fails, and so does
+## the tier when it takes longer than that as a whole.
+CHECK_LIMIT ?= 300
+check: deps fmt-check vet staticcheck
+	@$(MAKE) --no-print-directory check-go
+
+check-go:
+	@start=$$(date +%s); \
+	$(TEST_ENV) $(GO) test $(GOTESTFLAGS) -short -count=1 -timeout $(CHECK_LIMIT)s ./...; rc=$$?; \
+	took=$$(( $$(date +%s) - start )); \
+	echo "make check: go test -short took $$took s (limit $(CHECK_LIMIT) s)" >&2; \
+	if [ $$rc -ne 0 ]; then exit $$rc; fi; \
+	if [ $$took -gt $(CHECK_LIMIT) ]; then echo "make check: the quick tier took $$took s, more than $(CHECK_LIMIT) s: make it faster (docs/testing.md)" >&2; exit 1; fi
 
 vet:
 	$(GO) vet ./...

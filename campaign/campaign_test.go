@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
 )
@@ -174,23 +174,11 @@ func TestResumeKeepsRecords(t *testing.T) {
 	}
 }
 
-func needTools(t *testing.T) {
-	t.Helper()
-	for _, tool := range []string{"make", "verilator", "g++", "iverilog", "vvp"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
-}
-
 // TestRunEndToEnd runs a 2-design campaign (design 0 first alone, then the
 // rest: a partial run resumed) with both simulators, and checks the records,
 // the reports and that the work directories are gone.
 func TestRunEndToEnd(t *testing.T) {
-	needTools(t)
-	if testing.Short() {
-		t.Skip("two designs take a minute or more of Verilator builds")
-	}
+	hwtest.Require(t, hwtest.Verilator, hwtest.Icarus)
 	work := t.TempDir()
 	c := Config{Designs: 2, Vectors: 30, Seed: 1, Out: t.TempDir(), WorkDir: work, Command: "test"}
 	first := c

@@ -2,6 +2,7 @@ package constraints_test
 
 import (
 	"github.com/hdlgen/hdlgen/internal/golden"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -68,9 +69,7 @@ func TestConstraintLines(t *testing.T) {
 // TestTclSyntax evaluates the XDC in tclsh with the constraint commands
 // stubbed: it must parse as Tcl and only use the expected commands.
 func TestTclSyntax(t *testing.T) {
-	if _, err := exec.LookPath("tclsh"); err != nil {
-		t.Skip("tclsh not installed")
-	}
+	hwtest.Require(t, hwtest.Tclsh)
 	stub := `
 foreach c {set_property create_clock set_false_path} { proc $c {args} "puts \[concat $c \$args\]" }
 proc get_ports {p} { return "port:$p" }

@@ -11,14 +11,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // uci121 returns the collection folder from HDLGEN_UCI121, or skips.
 func uci121(t testing.TB) string {
-	dir := os.Getenv("HDLGEN_UCI121")
-	if dir == "" {
-		t.Skip("HDLGEN_UCI121 not set: skipping the UCI-121 collection")
-	}
+	dir := hwtest.CollectionDir(t)
 	return dir
 }
 

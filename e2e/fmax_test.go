@@ -3,12 +3,12 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/synth"
@@ -40,12 +40,7 @@ var fmaxWide = []shape{{arch: model.IntRVFL, k: 16, n: 512, l: 4, kappa: 3, bits
 // checks the estimated Fmax. With HDLGEN_FMAX_DIR set it keeps the emitted
 // directories there (for hdlgen synth DIR).
 func TestMatrixFmax(t *testing.T) {
-	if _, err := exec.LookPath("yosys"); err != nil {
-		t.Skip("yosys not installed")
-	}
-	if testing.Short() {
-		t.Skip("synthesis takes minutes")
-	}
+	hwtest.Require(t, hwtest.Yosys)
 	all := os.Getenv("HDLGEN_FMAX_ALL") != ""
 	sample := fmaxSample
 	if only := os.Getenv("HDLGEN_FMAX_ONLY"); only != "" {

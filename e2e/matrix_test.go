@@ -4,14 +4,15 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/verify"
 )
 
 // matrix covers every value the project promises, each design verified with both
-// simulators and both tops (stream and AXI4-Stream), 1,000 vectors (Icarus: fewer
-// on the long designs, see matrixVectors), random back-pressure (out_ready 1 with
-// probability 0.7) and random gaps:
+// simulators and both tops (stream and AXI4-Stream), 1,000 vectors (Icarus: a
+// prefix with every corner vector, see matrixVectors), random back-pressure
+// (out_ready 1 with probability 0.7) and random gaps:
 // N ∈ {1, 7, 64, 513}, K ∈ {1, 3, 16, 65}, L ∈ {2, 3, 10}, κ ∈ {1, 15},
 // bits ∈ {2, 5, 8}, P ∈ {1, 3, N} (P = 3 does not divide N = 7, 64 or 513), both
 // networks; plus the paper's median network (K=16, N=512, L=4, κ=3, 5 bits) at P=8.
@@ -33,10 +34,7 @@ var matrix = []shape{
 }
 
 func TestVerificationMatrix(t *testing.T) {
-	needTools(t)
-	if testing.Short() {
-		t.Skip("the verification matrix takes minutes")
-	}
+	hwtest.Require(t, hwtest.Verilator, hwtest.Icarus)
 	root := t.TempDir()
 	for _, s := range matrix {
 		t.Run(s.String(), func(t *testing.T) {

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/verify"
 )
@@ -21,20 +23,72 @@ func text(rep *verify.Report) string {
 	return b.String()
 }
 
+// faultVectors is the number of test vectors of the fault-injection designs.
+const faultVectors = 300
+
+// faultSteps are the simulators a fault must be caught by: Icarus, and
+// Verilator too unless the test runs in the quick tier (-short), which keeps
+// one Verilator build in all (TestVerilatorQuick).
+func faultSteps() []verify.Step {
+	if hwtest.Missing(hwtest.Verilator) != "" {
+		return []verify.Step{verify.StepIcarus}
+	}
+	return []verify.Step{verify.StepVerilator, verify.StepIcarus}
+}
+
+// faultDesign emits m's stream design into a fresh directory and checks that
+// the correct design passes every step on the simulators of faultSteps.
+func faultDesign(t *testing.T, m *model.Model, p int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "design")
+	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: p, Vectors: faultVectors, Seed: 3}, dir); err != nil {
+		t.Fatalf("emit: %v", err)
+	}
+	steps := append([]verify.Step{verify.StepModel, verify.StepLint}, faultSteps()...)
+	rep, err := verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"}, KeepBuild: true, Steps: steps})
+	if err != nil || !rep.Passed() {
+		t.Fatalf("the correct design fails: %v\n%s", err, text(rep))
+	}
+	return dir
+}
+
+// checkFaultCaught runs the simulators of faultSteps on dir, which holds a
+// fault, and requires each to fail with a MISMATCH line naming field.
+func checkFaultCaught(t *testing.T, dir, field string) {
+	t.Helper()
+	rep, err := verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"}, KeepBuild: true, Steps: faultSteps()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Passed() {
+		t.Fatalf("verification passed with the fault:\n%s", text(rep))
+	}
+	for _, r := range rep.Steps {
+		if r.Passed {
+			t.Errorf("%s/%s passed with the fault", r.Step, r.Target)
+			continue
+		}
+		found := false
+		for _, mm := range r.Mismatches {
+			if strings.HasPrefix(mm, "MISMATCH vector=") && strings.Contains(mm, field) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s/%s: no MISMATCH line with %s: %q", r.Step, r.Target, field, r.Mismatches)
+		}
+	}
+}
+
 // TestVerifyCatchesFaults shows that verification is not "pass no matter what":
 // the correct design passes, and each single fault — one expected value changed,
 // one W_in ROM bit flipped, the clip bound off by one in the Verilog — fails on
 // both simulators with a MISMATCH line naming the vector and the field.
 func TestVerifyCatchesFaults(t *testing.T) {
-	needTools(t)
+	hwtest.Require(t, hwtest.Icarus, hwtest.VerilatorLint, hwtest.Make)
 	s := shape{arch: model.IntRVFL, k: 16, n: 64, l: 4, kappa: 3, bits: 5, p: 4}
 	m := trainShape(t, s)
-	dir := filepath.Join(t.TempDir(), "design")
-	opt := verify.Options{Targets: []string{"stream"}, KeepBuild: true}
-	rep, _ := emitAndVerify(t, m, s.p, dir, opt)
-	if !rep.Passed() {
-		t.Fatalf("the correct design fails:\n%s", text(rep))
-	}
+	dir := faultDesign(t, m, s.p)
 	pl, err := plan.New(m, plan.Options{Parallel: s.p})
 	if err != nil {
 		t.Fatal(err)
@@ -60,36 +114,69 @@ func TestVerifyCatchesFaults(t *testing.T) {
 			if err := os.WriteFile(path, []byte(f.mutate(t, string(orig))), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			rep, err := verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"}, KeepBuild: true,
-				Steps: []verify.Step{verify.StepVerilator, verify.StepIcarus}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Passed() {
-				t.Fatalf("verification passed with the fault:\n%s", text(rep))
-			}
-			for _, r := range rep.Steps {
-				if r.Passed {
-					t.Errorf("%s/%s passed with the fault", r.Step, r.Target)
-					continue
-				}
-				found := false
-				for _, mm := range r.Mismatches {
-					if strings.HasPrefix(mm, "MISMATCH vector=") && strings.Contains(mm, f.field) {
-						found = true
-					}
-				}
-				if !found {
-					t.Errorf("%s/%s: no MISMATCH line with %s: %q", r.Step, r.Target, f.field, r.Mismatches)
-				}
-			}
+			checkFaultCaught(t, dir, f.field)
 		})
 	}
 	// With every fault undone the design passes again (the harness is sound).
-	rep, err = verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"},
-		Steps: []verify.Step{verify.StepVerilator, verify.StepIcarus}})
+	rep, err := verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"}, Steps: faultSteps()})
 	if err != nil || !rep.Passed() {
 		t.Fatalf("restored design does not pass: %v\n%s", err, text(rep))
+	}
+}
+
+// TestGeneratorFaultCaught shows that verification of a generator design can
+// fail: with the seed window of the emitted core changed (x_0 flipped), both
+// simulators report score mismatches.
+func TestGeneratorFaultCaught(t *testing.T) {
+	hwtest.Require(t, hwtest.Icarus, hwtest.VerilatorLint, hwtest.Make)
+	s := shape{arch: model.IntRVFL, k: 16, n: 64, l: 4, kappa: 3, bits: 5, p: 4, win: model.WinPRBS31}
+	m := trainShape(t, s)
+	dir := faultDesign(t, m, s.p)
+	pl, err := plan.New(m, plan.Options{Parallel: s.p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	core := filepath.Join(dir, "rtl", pl.Prefix+"_core.v")
+	orig, err := os.ReadFile(core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(WIN_SEED\s*=\s*\d+'h)([0-9a-f]+);`)
+	loc := re.FindSubmatchIndex(orig)
+	if loc == nil {
+		t.Fatalf("no WIN_SEED literal in %s", core)
+	}
+	// Flip x_0, the least significant bit of the last hex digit.
+	mutated := []byte(string(orig))
+	last := loc[5] - 1
+	d := strings.IndexByte("0123456789abcdef", mutated[last])
+	mutated[last] = "0123456789abcdef"[d^1]
+	if err := os.WriteFile(core, mutated, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkFaultCaught(t, dir, "field=score")
+}
+
+// TestVerilatorQuick is the quick tier's one Verilator model build (make
+// check): a small intRVFL with P not dividing N, its stream top verified by
+// Verilator against the Go simulator on every vector.
+func TestVerilatorQuick(t *testing.T) {
+	hwtest.Require(t, hwtest.QuickVerilator)
+	s := shape{arch: model.IntRVFL, k: 3, n: 7, l: 3, kappa: 15, bits: 5, p: 3}
+	m := trainShape(t, s)
+	dir := filepath.Join(t.TempDir(), "design")
+	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: s.p, Vectors: faultVectors, Seed: 3}, dir); err != nil {
+		t.Fatalf("emit: %v", err)
+	}
+	rep, err := verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"},
+		Steps: []verify.Step{verify.StepModel, verify.StepVerilator}})
+	if err != nil || !rep.Passed() {
+		t.Fatalf("verify: %v\n%s", err, text(rep))
+	}
+	for _, r := range rep.Steps {
+		if r.Step == verify.StepVerilator && r.Vectors != faultVectors {
+			t.Errorf("Verilator checked %d vectors, want %d", r.Vectors, faultVectors)
+		}
 	}
 }
 

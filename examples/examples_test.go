@@ -2,13 +2,13 @@ package examples_test
 
 import (
 	"io/fs"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/examples"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 var want = map[string]struct {
@@ -65,10 +65,7 @@ func TestEmbedded(t *testing.T) {
 // TestExamplesMatchCollection checks that the embedded files hold the
 // collection's values and labels (see README.md).
 func TestExamplesMatchCollection(t *testing.T) {
-	dir := os.Getenv("HDLGEN_UCI121")
-	if dir == "" {
-		t.Skip("HDLGEN_UCI121 not set")
-	}
+	dir := hwtest.CollectionDir(t)
 	for _, name := range examples.Names() {
 		d, err := dataset.LoadCSVFS(examples.FS, name, dataset.CSVOptions{})
 		if err != nil {

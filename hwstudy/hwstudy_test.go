@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -187,10 +188,7 @@ func TestLeanMarkdown(t *testing.T) {
 }
 
 func TestLoadMedianData(t *testing.T) {
-	dir := os.Getenv("HDLGEN_UCI121")
-	if dir == "" {
-		t.Skip("HDLGEN_UCI121 not set")
-	}
+	dir := hwtest.CollectionDir(t)
 	train, test, search, err := LoadMedianData(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 )
@@ -86,10 +87,7 @@ func readCommittedMedian(t *testing.T) *MedianResult {
 // the λ search or the data handling without a new table fails here. It also
 // checks that both networks really were trained with that penalty.
 func TestCommittedMedianModels(t *testing.T) {
-	dir := os.Getenv("HDLGEN_UCI121")
-	if dir == "" {
-		t.Skip("HDLGEN_UCI121 not set")
-	}
+	dir := hwtest.CollectionDir(t)
 	res := readCommittedMedian(t)
 	if res.Regularizer == "" {
 		t.Fatal("median.json records no ridge penalty; rerun hdlgen power --median-table")

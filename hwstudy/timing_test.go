@@ -3,10 +3,10 @@ package hwstudy
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/timing"
@@ -48,9 +48,7 @@ func TestCIMatrixTiming(t *testing.T) {
 	if os.Getenv("HDLGEN_TIMING_MATRIX") == "" {
 		t.Skip("set HDLGEN_TIMING_MATRIX=1 (several CPU-minutes of Yosys)")
 	}
-	if _, err := exec.LookPath("yosys"); err != nil {
-		t.Skip("yosys not installed")
-	}
+	hwtest.Require(t, hwtest.Yosys)
 	root := t.TempDir()
 	minF, minName := 0.0, ""
 	for _, s := range ciMatrix {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -23,9 +23,7 @@ import (
 // block RAM exact. The full matrix is `hdlgen power --calibrate`
 // (results/hardware/calibration.md).
 func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
-	if _, err := exec.LookPath("yosys"); err != nil {
-		t.Skip("yosys not installed")
-	}
+	hwtest.Require(t, hwtest.Yosys)
 	shapes := []Shape{
 		{Arch: model.IntRVFL, K: 4, N: 32, L: 2, Kappa: 1, Bits: 3, P: 1},
 		{Arch: model.IntRVFL, K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},

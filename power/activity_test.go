@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -160,14 +160,7 @@ func TestUniformActivityIdentity(t *testing.T) {
 // TestActivityEndToEnd emits a small intRVFL, synthesises it, counts its
 // toggles at gate level in both modes and checks the report's invariants.
 func TestActivityEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("synthesis and a gate-level Verilator build")
-	}
-	for _, tool := range []string{"make", "yosys", "verilator", "g++", "awk"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	hwtest.Require(t, hwtest.Yosys, hwtest.Verilator, hwtest.Awk)
 	m := randmodel.Random(randmodel.Shape{Arch: model.IntRVFL, K: 6, N: 24, L: 3, Kappa: 3, Bits: 4}, "act_small", 3)
 	dir := filepath.Join(t.TempDir(), "hw")
 	rep, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 4, Vectors: 40, Seed: 2}, dir)

@@ -2,12 +2,12 @@ package ridge_test
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/ridge"
 	"github.com/hdlgen/hdlgen/study/protocol"
@@ -22,10 +22,7 @@ import (
 // 500} with the paper's κ; a smaller grid than the paper's to keep the test
 // short. Needs HDLGEN_UCI121.
 func TestPinvFilterApplyCollection(t *testing.T) {
-	dir := os.Getenv("HDLGEN_UCI121")
-	if dir == "" {
-		t.Skip("HDLGEN_UCI121 not set: the UCI-121 collection is not available")
-	}
+	dir := hwtest.CollectionDir(t)
 	lambdas := protocol.PaperGrid().Lambdas
 	kappas := protocol.PaperGrid().Kappas
 	var rvflNs []int

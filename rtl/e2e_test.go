@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -13,7 +14,7 @@ import (
 // 8}, P ∈ {1, 3, N}, both networks, both tops) and requires zero warnings from
 // `verilator --lint-only -Wall --language 1364-2005` and `iverilog -g2005 -Wall`.
 func TestLintMatrix(t *testing.T) {
-	need(t, "verilator", "iverilog")
+	hwtest.Require(t, hwtest.VerilatorLint, hwtest.Icarus)
 	cases := []struct {
 		shape testmodel.Shape
 		p     int
@@ -46,9 +47,11 @@ func TestLintMatrix(t *testing.T) {
 // TestSimulators runs the emitted RTL against the Go simulator's expectations in
 // Icarus (every case, both tops) and Verilator (two cases): values and the exact
 // accept / first-valid / transfer cycle of every vector, with random gaps and
-// back-pressure.
+// back-pressure. The quick tier (-short) runs Icarus on one small design per
+// network (quick: true) and no Verilator.
 func TestSimulators(t *testing.T) {
-	need(t, "verilator", "iverilog", "vvp")
+	hwtest.Require(t, hwtest.Icarus)
+	withVerilator := hwtest.Missing(hwtest.Verilator) == ""
 	cases := []struct {
 		name      string
 		shape     testmodel.Shape
@@ -56,20 +59,24 @@ func TestSimulators(t *testing.T) {
 		trained   bool
 		vectors   int
 		verilator string // harness run under Verilator: "", "stream" or "axis"
+		quick     bool   // also in the quick tier
 	}{
-		{"tiny", intShape(1, 1, 2, 1, 2), 1, false, 300, ""},
-		{"p_not_dividing_n", intShape(3, 7, 3, 15, 8), 3, false, 400, "axis"},
-		{"p_eq_n", intShape(16, 64, 10, 1, 5), 64, false, 300, ""},
-		{"wide_k", intShape(65, 33, 10, 15, 2), 5, false, 200, ""},
-		{"trained", intShape(5, 40, 3, 3, 5), 4, true, 300, ""},
-		{"rvfl8_tiny", r8Shape(1, 1, 2), 1, false, 300, ""},
-		{"rvfl8", r8Shape(16, 64, 4), 3, false, 150, "stream"},
-		{"rvfl8_p_eq_n", r8Shape(5, 7, 10), 7, false, 300, ""},
-		{"rvfl8_trained", r8Shape(5, 30, 3), 4, true, 200, ""},
+		{"tiny", intShape(1, 1, 2, 1, 2), 1, false, 300, "", true},
+		{"p_not_dividing_n", intShape(3, 7, 3, 15, 8), 3, false, 400, "axis", false},
+		{"p_eq_n", intShape(16, 64, 10, 1, 5), 64, false, 300, "", false},
+		{"wide_k", intShape(65, 33, 10, 15, 2), 5, false, 200, "", false},
+		{"trained", intShape(5, 40, 3, 3, 5), 4, true, 300, "", false},
+		{"rvfl8_tiny", r8Shape(1, 1, 2), 1, false, 300, "", true},
+		{"rvfl8", r8Shape(16, 64, 4), 3, false, 150, "stream", false},
+		{"rvfl8_p_eq_n", r8Shape(5, 7, 10), 7, false, 300, "", false},
+		{"rvfl8_trained", r8Shape(5, 30, 3), 4, true, 200, "", false},
 	}
 	for i, tc := range cases {
 		tc := tc
 		t.Run(tc.name, func(t *testing.T) {
+			if !tc.quick {
+				hwtest.Require(t, hwtest.Slow("Icarus on every shape"))
+			}
 			t.Parallel()
 			m := testmodel.Random(tc.shape, tc.name, uint64(i+10))
 			var rows [][]float64
@@ -85,7 +92,7 @@ func TestSimulators(t *testing.T) {
 			dir, rep := emitted(t, m, Options{Parallel: tc.p, Axis: true, Vectors: tc.vectors, Seed: uint64(i), Rows: rows})
 			icarus(t, dir, rep, "stream")
 			icarus(t, dir, rep, "axis")
-			if tc.verilator != "" {
+			if tc.verilator != "" && withVerilator {
 				verilator(t, dir, rep, tc.verilator)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -178,7 +179,7 @@ func TestEmitErrors(t *testing.T) {
 
 // TestModuleNames emits models with awkward names and lints the result.
 func TestModuleNames(t *testing.T) {
-	need(t, "verilator", "iverilog")
+	hwtest.Require(t, hwtest.VerilatorLint, hwtest.Icarus)
 	for _, name := range []string{"", "module", "9 lives", "Ünïcødé—naïve", "hdlgen"} {
 		m := testmodel.Random(intShape(2, 3, 2, 1, 3), name, 2)
 		dir, rep := emitted(t, m, Options{Vectors: 5, Axis: true})
@@ -398,7 +399,7 @@ func itoa(v int) string { return big.NewInt(int64(v)).String() }
 // TestEmittedMakefile runs the emitted Makefile's `make verify` (the testbench
 // package's Verilator and Icarus testbenches) on one design.
 func TestEmittedMakefile(t *testing.T) {
-	need(t, "make", "verilator", "iverilog", "vvp")
+	hwtest.Require(t, hwtest.Make, hwtest.Verilator, hwtest.Icarus)
 	m := testmodel.Random(intShape(3, 7, 3, 15, 8), "make me", 21)
 	dir, rep := emitted(t, m, Options{Parallel: 3, Axis: true, Vectors: 200})
 	if !rep.Testbench {

@@ -18,16 +18,6 @@ import (
 // from the testbench package).
 var harnessDir, _ = filepath.Abs("testdata/harness")
 
-// need skips the test unless every tool is on PATH.
-func need(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not on PATH", tool)
-		}
-	}
-}
-
 // run runs a command in dir and returns its combined output; it fails the test
 // on a non-zero exit.
 func run(t *testing.T, dir string, timeout time.Duration, name string, args ...string) string {

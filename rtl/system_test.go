@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -159,7 +160,7 @@ func TestSystemThroughput(t *testing.T) {
 
 // TestSystemLint lints the system tops of a few shapes with both linters.
 func TestSystemLint(t *testing.T) {
-	need(t, "verilator", "iverilog")
+	hwtest.Require(t, hwtest.VerilatorLint, hwtest.Icarus)
 	for _, tc := range []struct {
 		shape testmodel.Shape
 		o     Options

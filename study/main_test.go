@@ -1,15 +1,13 @@
 package study
 
 import (
-	"os"
 	"testing"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // collection returns the UCI-121 folder, skipping the test when it is not set.
 func collection(t testing.TB) string {
-	dir := os.Getenv("HDLGEN_UCI121")
-	if dir == "" {
-		t.Skip("HDLGEN_UCI121 not set: the UCI-121 collection is not available")
-	}
+	dir := hwtest.CollectionDir(t)
 	return dir
 }

@@ -3,7 +3,6 @@ package synth
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -149,9 +149,7 @@ func TestUnusedFilesLeaveKeyAndCommand(t *testing.T) {
 // synth read only the files the top needs, the wrapper's files moved this
 // design's LUT count (deps.go).
 func TestAxisFilesDoNotChangeStat(t *testing.T) {
-	if _, err := exec.LookPath("yosys"); err != nil {
-		t.Skip("yosys not installed")
-	}
+	hwtest.Require(t, hwtest.Yosys)
 	m := axisTestModel(t)
 	var reports []*Report
 	for _, axis := range []bool{false, true} {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth/flow"
 )
@@ -343,9 +344,7 @@ func TestDeviceFits(t *testing.T) {
 
 // TestRunYosys synthesises a tiny emitted design with the real Yosys.
 func TestRunYosys(t *testing.T) {
-	if _, err := exec.LookPath("yosys"); err != nil {
-		t.Skip("yosys not installed")
-	}
+	hwtest.Require(t, hwtest.Yosys)
 	dir := emitTiny(t)
 	r, err := Run(context.Background(), dir, Options{})
 	if err != nil {
@@ -362,9 +361,7 @@ func TestRunYosys(t *testing.T) {
 	// make synth in the emitted directory runs the same script (synth/flow)
 	// and must give the same numbers (issue 14: they once differed, 838 vs
 	// 406 LC for the median rvfl8 at P = 1).
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make not installed")
-	}
+	hwtest.Require(t, hwtest.Make)
 	if err := os.RemoveAll(filepath.Join(dir, "build")); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/testbench/refdut"
 )
 
@@ -40,20 +41,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func needTools(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
-}
-
 // fixture builds the reference design once (make verilator icarus, which also
 // runs both testbenches on the correct vectors) and returns its directory.
 func fixture(t *testing.T) (string, refdut.Vectors) {
 	t.Helper()
-	needTools(t, "make", "verilator", "g++", "iverilog", "vvp")
+	hwtest.Require(t, hwtest.Verilator, hwtest.Icarus)
 	fixtureOnce.Do(func() {
 		fixtureVS = refdut.Generate(fixtureVectors, 1)
 		fixtureDir, fixtureErr = os.MkdirTemp("", "hdlgen-testbench-")

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/internal/golden"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/synth/flow"
 	"github.com/hdlgen/hdlgen/testbench"
 	"github.com/hdlgen/hdlgen/testbench/refdut"
@@ -180,7 +181,7 @@ func writeDesign(t *testing.T, d testbench.Design) string {
 // TestMakefileCommands checks the commands of the targets that cannot run
 // here (Vivado) or are slow (Yosys) with make -n.
 func TestMakefileCommands(t *testing.T) {
-	needTools(t, "make")
+	hwtest.Require(t, hwtest.Make)
 	dir := writeDesign(t, goldenDesigns["axis"])
 	cases := []struct {
 		target string
@@ -226,7 +227,7 @@ func TestMakefileCommands(t *testing.T) {
 // TestVivadoTcl runs vivado/build.tcl in tclsh with every Vivado command
 // stubbed out, and compares the sequence of calls.
 func TestVivadoTcl(t *testing.T) {
-	needTools(t, "tclsh")
+	hwtest.Require(t, hwtest.Tclsh)
 	dir := writeDesign(t, goldenDesigns["axis"])
 	stub := `
 set calls {}
@@ -287,10 +288,7 @@ foreach c $calls { puts $c }
 // TestSynth runs `make synth` (Yosys) on the reference design and checks
 // that stat.json names the stream top with cells.
 func TestSynth(t *testing.T) {
-	if testing.Short() {
-		t.Skip("Yosys synthesis takes about 10 s")
-	}
-	needTools(t, "make", "yosys")
+	hwtest.Require(t, hwtest.Make, hwtest.Yosys)
 	t.Parallel()
 	dir := t.TempDir()
 	if err := refdut.Write(dir, refdut.Generate(4, 1), refdut.ModeOK); err != nil {

@@ -3,11 +3,11 @@ package verify_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -28,14 +28,7 @@ const gateVectors = 8
 // the same Verilator model must now report a mismatch, so the comparison is
 // live.
 func TestGateLevel(t *testing.T) {
-	if testing.Short() {
-		t.Skip("gate-level simulation of the median designs takes about a minute")
-	}
-	for _, tool := range []string{"make", "yosys", "iverilog", "vvp", "verilator", "g++", "awk"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	hwtest.Require(t, hwtest.Yosys, hwtest.Verilator, hwtest.Icarus, hwtest.Awk)
 	cases := []struct {
 		name  string
 		shape randmodel.Shape

@@ -6,26 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/testbench"
 	"github.com/hdlgen/hdlgen/testbench/refdut"
 	"github.com/hdlgen/hdlgen/verify"
 )
-
-func needTools(t *testing.T) {
-	t.Helper()
-	for _, tool := range []string{"make", "verilator", "g++", "iverilog", "vvp"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
-}
 
 // newDir writes the reference design with n vectors into a fresh directory.
 func newDir(t *testing.T, n int) (string, refdut.Vectors) {
@@ -68,7 +59,7 @@ func summarize(r *verify.Report) []summary {
 // TestRun verifies the reference design with every step, then breaks one
 // expected value, then the RTL's lint, reusing one build (KeepBuild).
 func TestRun(t *testing.T) {
-	needTools(t)
+	hwtest.Require(t, hwtest.Verilator, hwtest.Icarus)
 	dir, vs := newDir(t, 40)
 	ctx := context.Background()
 	keep := verify.Options{KeepBuild: true}
@@ -201,7 +192,7 @@ func lastLine(s string) string {
 // made are gone afterwards, and that a design without the wrapper has only
 // the stream target. (Lint and Icarus only: no Verilator build needed.)
 func TestRunCleansUp(t *testing.T) {
-	needTools(t)
+	hwtest.Require(t, hwtest.Verilator, hwtest.Icarus)
 	dir, _ := newDir(t, 8)
 	d := refdut.Design()
 	d.AxisTop = ""
@@ -241,7 +232,7 @@ func TestRunCleansUp(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
-	needTools(t)
+	hwtest.Require(t, hwtest.Verilator, hwtest.Icarus)
 	dir, _ := newDir(t, 4)
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()

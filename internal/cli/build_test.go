@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/study/tune"
 	"github.com/hdlgen/hdlgen/synth"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // TestBuildReportMatchesCommands runs hdlgen build on the project's own CSV
@@ -24,14 +25,7 @@ import (
 // --score's confusion matrix, synth's LUTs and power's latency and energy.
 // A second run must skip every step and write the same report.
 func TestBuildReportMatchesCommands(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs Yosys and Icarus")
-	}
-	for _, tool := range []string{"yosys", "iverilog", "verilator"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (make deps)", tool)
-		}
-	}
+	hwtest.Require(t, hwtest.Yosys, hwtest.Icarus, hwtest.VerilatorLint)
 	const csv = "../../examples/sensors.csv"
 	dir := t.TempDir()
 	out := filepath.Join(dir, "b")

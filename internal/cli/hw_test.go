@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,6 +17,8 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // runCmd executes one command built by ctor (not necessarily registered in the
@@ -222,12 +223,7 @@ func TestPowerRefusesDesignsThatDoNotFit(t *testing.T) {
 // and LC apart, then the estimated Fmax with its worst path; --json carries
 // the timing report; hdlgen power DIR prints the same Fmax.
 func TestSynthAndPowerShowFmax(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs Yosys")
-	}
-	if _, err := exec.LookPath("yosys"); err != nil {
-		t.Skip("yosys not installed")
-	}
+	hwtest.Require(t, hwtest.Yosys)
 	dir := filepath.Join(t.TempDir(), "tiny")
 	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Parallel: 2, Vectors: 4}, dir); err != nil {
 		t.Fatal(err)

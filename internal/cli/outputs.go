@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -17,8 +16,7 @@ import (
 // does any work, and commands write files through that guard (app.writeFile).
 // TestEveryOutputIsGuarded walks the command tree and holds every command to it.
 const (
-	// annInput marks a flag whose value is a path the command reads:
-	// inputPath, or inputList for a comma-separated list of paths.
+	// annInput marks a flag whose value is a path the command reads.
 	annInput = "hdlgen-input"
 	// annOutput marks a flag whose value is a path the command writes:
 	// outputFile, outputDir (files are written into it) or outputDesign (a
@@ -32,7 +30,6 @@ const (
 // Kinds of annotated paths.
 const (
 	inputPath    = "path"
-	inputList    = "list"
 	outputFile   = "file"
 	outputDir    = "dir"
 	outputDesign = "design"
@@ -44,10 +41,6 @@ func markInputs(cmd *cobra.Command, names ...string) {
 		annotate(cmd, n, annInput, inputPath)
 	}
 }
-
-// markInputList declares a flag whose value is a comma-separated list of
-// paths cmd reads.
-func markInputList(cmd *cobra.Command, name string) { annotate(cmd, name, annInput, inputList) }
 
 // markOutput declares a flag whose value is a path cmd writes, of kind
 // outputFile, outputDir or outputDesign.
@@ -89,8 +82,7 @@ func guardFor(cmd *cobra.Command, args []string) *output.Guard {
 		}
 	}
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		kind := f.Annotations[annInput]
-		if len(kind) == 0 {
+		if len(f.Annotations[annInput]) == 0 {
 			return
 		}
 		v := f.Value.String()
@@ -100,13 +92,7 @@ func guardFor(cmd *cobra.Command, args []string) *output.Guard {
 			// collection (which may well hold the output folder).
 			v, name = filepath.Join(v, ds.Value.String()), "--data/--dataset"
 		}
-		paths := []string{v}
-		if kind[0] == inputList {
-			paths = strings.Split(v, ",")
-		}
-		for _, p := range paths {
-			g.Add(output.Input{Name: name, Path: strings.TrimSpace(p)})
-		}
+		g.Add(output.Input{Name: name, Path: v})
 	})
 	return g
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // committedReports are the report files of each stage of a study folder, in
@@ -36,13 +38,7 @@ var committedReports = []struct {
 // the committed file byte for byte, apart from the record of the invocation
 // (date, machine, wall time, reused count, the run-log section of the .md).
 func TestCommittedResultsRegenerate(t *testing.T) {
-	uci := os.Getenv("HDLGEN_UCI121")
-	if uci == "" {
-		t.Skip("HDLGEN_UCI121 not set: the UCI-121 collection is not available")
-	}
-	if testing.Short() {
-		t.Skip("reads every committed study result (-short)")
-	}
+	uci := hwtest.CollectionDir(t)
 	wt, dirs := resultsSandbox(t, uci)
 	checked := 0
 	for _, st := range recordedStages(t, dirs) {
@@ -244,10 +240,7 @@ var recomputeSample = []string{"balloons", "hayes-roth", "iris", "zoo"}
 // only when asked: HDLGEN_RECOMPUTE=sample (the four datasets below), a
 // comma-separated list of datasets, or "all".
 func TestCommittedJobsRecompute(t *testing.T) {
-	uci := os.Getenv("HDLGEN_UCI121")
-	if uci == "" {
-		t.Skip("HDLGEN_UCI121 not set: the UCI-121 collection is not available")
-	}
+	uci := hwtest.CollectionDir(t)
 	sample := recomputeSample
 	switch s := os.Getenv("HDLGEN_RECOMPUTE"); s {
 	case "":

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/hdlgen/hdlgen/internal/jobs"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // synthDataset is one dataset of a synthetic collection in the UCI-121 layout.
@@ -215,18 +217,8 @@ func TestReproduceRefusesALockedFolder(t *testing.T) {
 // (skipped before any job) and one that fails to load (skipped by its jobs). Every report must equal the single run's byte for byte,
 // apart from the record of the invocation and timings (issue 15, part 3).
 func TestReproduceShardsMergeToOneRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary (-short)")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH to build the binary")
-	}
+	hwtest.Require(t, hwtest.Slow("runs 11 hdlgen processes, several at once"))
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "hdlgen")
-	if b, err := exec.Command(goTool, "build", "-o", bin, "github.com/hdlgen/hdlgen/cmd/hdlgen").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, b)
-	}
 	data := synthCollection(t, studySets)
 	common := []string{"reproduce", "--data", data, "--out", "out", "--grid", "small", "--seeds", "2"}
 	phase1 := append(append([]string(nil), common...), "--stages", "accuracy,budget")
@@ -236,7 +228,8 @@ func TestReproduceShardsMergeToOneRun(t *testing.T) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		c := exec.Command(bin, args...)
+		c := exec.Command(os.Args[0], args...) // the test binary acts as hdlgen (signal_test.go)
+		c.Env = append(os.Environ(), asHdlgenEnv+"=1")
 		c.Dir = dir
 		return c
 	}

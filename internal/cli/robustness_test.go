@@ -23,6 +23,8 @@ import (
 
 	"github.com/hdlgen/hdlgen/examples"
 	"github.com/hdlgen/hdlgen/model"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated table of docs/robustness.md")
@@ -255,14 +257,7 @@ func failure(o outcome, re string) bool {
 // items other helpers fix (1, 6, 7, 9, 12, 14) show the result of this
 // branch until the merge.
 func TestRobustnessTable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs about 70 hdlgen processes, some for seconds")
-	}
-	for _, tool := range []string{"make", "iverilog", "vvp", "verilator"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed: the table needs every row", tool)
-		}
-	}
+	hwtest.Require(t, hwtest.Slow("runs about 70 hdlgen processes"), hwtest.Make, hwtest.Icarus, hwtest.Verilator)
 	w := workspace{t: t, dir: filepath.Join(t.TempDir(), "w")}
 	setupWorkspace(w)
 	rows := robustnessRows(w)

@@ -16,6 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/hdlgen/hdlgen/study/tune"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // TestSearchShardsMergeToOneSearch: the shards of a search over the grid's N
@@ -194,9 +196,7 @@ func TestCSVUsageErrorsExitTwo(t *testing.T) {
 // TestSearchGridDefault: a CSV search scored by the rounded readout (--bits)
 // uses the wide grid unless --grid is given; without --bits the paper's grid.
 func TestSearchGridDefault(t *testing.T) {
-	if testing.Short() {
-		t.Skip("scores the wide grid on a small file (seconds)")
-	}
+	hwtest.Require(t, hwtest.Slow("scores the wide grid on a small file"))
 	dir := t.TempDir()
 	data := noisyCSV(t, dir, "d.csv", 40, 3, 0.1, 3)
 	cases := []struct {

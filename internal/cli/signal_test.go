@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // The test binary doubles as hdlgen: with this variable set, TestMain runs
@@ -103,9 +105,7 @@ func writeSynthetic(t *testing.T, path string, rows, k int) {
 // process in the middle of long work: it must exit 130 and leave no output
 // (issue 10, item 2: the GA and train ignored both signals).
 func TestSignalStopsLongCommands(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes that burn CPU until signalled")
-	}
+	hwtest.Require(t, hwtest.Slow("starts processes that burn CPU until signalled"))
 	dir := t.TempDir()
 	float := filepath.Join(dir, "iris.json")
 	if code, _, errs := run(t, "train", "--data", "example:iris", "--n", "200", "--lambda", "4", "--regularizer", "identity", "-o", float); code != 0 {

@@ -93,6 +93,11 @@ func Missing(needs ...Need) string {
 	return ""
 }
 
+// Quick reports whether the suite runs as the quick tier (-short). A test may
+// use it to scale its work down (fewer rows, fewer cases); skipping goes
+// through Require.
+func Quick() bool { return testing.Short() }
+
 // CollectionDir requires the collection and returns its folder.
 func CollectionDir(t testing.TB) string {
 	t.Helper()

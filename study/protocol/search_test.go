@@ -3,20 +3,17 @@ package protocol
 import (
 	"context"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 )
 
 func collection(t testing.TB) string {
-	dir := os.Getenv("HDLGEN_UCI121")
-	if dir == "" {
-		t.Skip("HDLGEN_UCI121 not set: the UCI-121 collection is not available")
-	}
+	dir := hwtest.CollectionDir(t)
 	return dir
 }
 

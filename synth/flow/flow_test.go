@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/synth/flow"
 )
 
@@ -16,9 +17,7 @@ import (
 // while the RTL holds, which is how campaign design d0074 failed gate-level.
 // The script must leave no cell with a constant clock enable on the chain.
 func TestEnabledChainKeepsEnable(t *testing.T) {
-	if _, err := exec.LookPath("yosys"); err != nil {
-		t.Skip("yosys not installed")
-	}
+	hwtest.Require(t, hwtest.Yosys)
 	dir := t.TempDir()
 	src := `module chain(input wire clk, input wire ce, input wire d, output wire q);
   reg [3:0] sr = 4'b0;
