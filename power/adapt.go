@@ -64,10 +64,7 @@ func EstimateDir(ctx context.Context, dir string, o DirOptions) (e Estimate, not
 	if err != nil {
 		return Estimate{}, "", err
 	}
-	des := DesignOf(d.Plan)
-	if m, err := model.ReadFile(filepath.Join(dir, "model.json")); err == nil {
-		des = DesignOfModel(d.Plan, m) // the readout codes' effective width
-	}
+	des := DesignOfModel(d.Plan, d.Model) // the readout codes' effective width
 	var rep *synth.Report
 	if o.RunSynth {
 		rep, err = synth.Run(ctx, dir, o.Synth)

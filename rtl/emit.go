@@ -2,18 +2,15 @@ package rtl
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"github.com/hdlgen/hdlgen/board"
-	"github.com/hdlgen/hdlgen/constraints"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/constraints"
+	"github.com/hdlgen/hdlgen/designdir"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/rtl/regmap"
@@ -28,9 +25,6 @@ const (
 	// Part and ClockPeriodNS are the target's (package board).
 	Part          = board.Part
 	ClockPeriodNS = board.ClockPeriodNS
-	// MarkerFile marks a directory written by Emit; Emit replaces such a directory
-	// without asking.
-	MarkerFile = ".hdlgen-emit"
 )
 
 // Options control one emit.
@@ -210,7 +204,7 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 		files[name] = b
 	}
 	var memNames []string
-	for name, b := range romFiles(m, pl) {
+	for name, b := range pl.ROMFiles(m) {
 		files[name] = b
 		memNames = append(memNames, name)
 	}
@@ -245,9 +239,6 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 			return nil, nil, fmt.Errorf("rtl: testbench files: %w", err)
 		}
 		for name, b := range tb {
-			if err := checkRel(name); err != nil {
-				return nil, nil, fmt.Errorf("rtl: testbench file: %w", err)
-			}
 			if _, dup := files[name]; dup {
 				return nil, nil, fmt.Errorf("rtl: testbench file %s collides with a generated file", name)
 			}
@@ -263,7 +254,7 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 			return nil, nil, err
 		}
 	}
-	files[MarkerFile] = []byte("This directory was written by `hdlgen emit`; the next emit into it replaces it as a whole.\n")
+	files[designdir.MarkerFile] = []byte("This directory was written by `hdlgen emit`; the next emit into it replaces it as a whole.\n")
 	for name := range files {
 		rep.Files = append(rep.Files, name)
 	}
@@ -288,13 +279,18 @@ func Emit(ctx context.Context, m *model.Model, opts Options, dir string) (*Repor
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("rtl: %w", err)
 	}
-	abs, err := install(dir, files, opts.Force)
+	abs, err := designdir.Install(dir, files, opts.Force)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("rtl: %w", err)
 	}
 	rep.Dir = abs
+	rep.Files = append(rep.Files, designdir.ManifestFile)
+	slices.Sort(rep.Files)
 	return rep, nil
 }
+
+// checkRel rejects paths that would leave DIR (designdir.CheckRel).
+func checkRel(name string) error { return designdir.CheckRel(name) }
 
 // crossCheck compares the simulator's scores with the model package's own
 // arithmetic: a disagreement is a bug in hdlgen, never in the input.
@@ -322,104 +318,6 @@ func crossCheck(ctx context.Context, m *model.Model, st sim.Stimulus, runs ...*s
 		}
 	}
 	return nil
-}
-
-// checkRel rejects paths that would leave DIR.
-func checkRel(name string) error {
-	if name == "" || path.IsAbs(name) || path.Clean(name) != name || name == "." || name == ".." ||
-		len(name) >= 3 && name[:3] == "../" || filepath.IsAbs(name) {
-		return fmt.Errorf("path %q is not a clean DIR-relative path", name)
-	}
-	return nil
-}
-
-// install writes files into a fresh temporary sibling of dir and renames it into
-// place, replacing an earlier emit.
-func install(dir string, files map[string][]byte, force bool) (string, error) {
-	if dir == "" {
-		return "", fmt.Errorf("rtl: empty output directory")
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("rtl: output directory %s: %w", dir, err)
-	}
-	parent, base := filepath.Split(abs)
-	if base == "" {
-		return "", fmt.Errorf("rtl: refusing to emit into %s", abs)
-	}
-	exists := false
-	switch fi, err := os.Stat(abs); {
-	case err == nil && !fi.IsDir():
-		return "", fmt.Errorf("rtl: %s exists and is not a directory", abs)
-	case err == nil:
-		exists = true
-		entries, err := os.ReadDir(abs)
-		if err != nil {
-			return "", fmt.Errorf("rtl: read %s: %w", abs, err)
-		}
-		if len(entries) > 0 && !force {
-			if _, err := os.Stat(filepath.Join(abs, MarkerFile)); err != nil {
-				return "", fmt.Errorf("rtl: %s is not empty and was not written by hdlgen emit (no %s); use --force to replace it", abs, MarkerFile)
-			}
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("rtl: %w", err)
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", fmt.Errorf("rtl: %w", err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
-	if err != nil {
-		return "", fmt.Errorf("rtl: %w", err)
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return "", fmt.Errorf("rtl: %w", err)
-	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		if err := checkRel(name); err != nil {
-			return "", fmt.Errorf("rtl: %w", err)
-		}
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", fmt.Errorf("rtl: %w", err)
-		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			return "", fmt.Errorf("rtl: %w", err)
-		}
-	}
-	if exists {
-		old := tmp + ".old"
-		if err := os.Rename(abs, old); err != nil {
-			return "", fmt.Errorf("rtl: move the previous %s aside: %w", abs, err)
-		}
-		if err := os.Rename(tmp, abs); err != nil {
-			if rerr := os.Rename(old, abs); rerr != nil {
-				return "", fmt.Errorf("rtl: install %s: %w (and restoring the previous contents failed: %v; they are in %s)", abs, err, rerr, old)
-			}
-			return "", fmt.Errorf("rtl: install %s: %w", abs, err)
-		}
-		ok = true
-		if err := os.RemoveAll(old); err != nil {
-			return "", fmt.Errorf("rtl: remove the previous contents of %s (%s): %w", abs, old, err)
-		}
-		return abs, nil
-	}
-	if err := os.Rename(tmp, abs); err != nil {
-		return "", fmt.Errorf("rtl: install %s: %w", abs, err)
-	}
-	ok = true
-	return abs, nil
 }
 
 func quote(s string) string { return strconv.QuoteToASCII(s) }

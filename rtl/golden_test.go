@@ -2,10 +2,12 @@ package rtl
 
 import (
 	"context"
-	"github.com/hdlgen/hdlgen/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hdlgen/hdlgen/designdir"
+	"github.com/hdlgen/hdlgen/internal/golden"
 
 	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 )
@@ -18,7 +20,7 @@ func ownFile(name string) bool {
 			return true
 		}
 	}
-	return name == "design.json" || name == "model.json" || name == MarkerFile
+	return name == "design.json" || name == "model.json" || name == designdir.MarkerFile
 }
 
 // TestGolden compares a tiny intRVFL and a tiny rvfl8 emit byte for byte with

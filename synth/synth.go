@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -19,6 +18,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hdlgen/hdlgen/designdir"
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
+	"github.com/hdlgen/hdlgen/model"
 
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth/flow"
@@ -103,9 +106,10 @@ func (o *Options) norm() {
 
 // Design is what Run needs to know about an emitted directory.
 type Design struct {
-	Dir  string     // absolute
-	Top  string     // <prefix>_top
-	Plan *plan.Plan // design.json
+	Dir   string       // absolute
+	Top   string       // <prefix>_top
+	Plan  *plan.Plan   // design.json
+	Model *model.Model // model.json
 	// RTLFiles are the files of DIR/rtl that define Top and the modules it
 	// instantiates (DIR-relative, sorted): what Yosys reads and the cache key
 	// covers. Unused are the other .v files of DIR/rtl (e.g. the AXI4-Stream
@@ -115,25 +119,16 @@ type Design struct {
 	MemFiles []string // DIR-relative, sorted
 }
 
-// LoadDesign reads DIR/design.json and lists the RTL files the stream top
-// needs and the ROM files.
+// LoadDesign opens the design directory DIR (designdir.Open: model.json and
+// design.json read and checked) and lists the RTL files the stream top needs
+// and the ROM files.
 func LoadDesign(dir string) (*Design, error) {
-	abs, err := filepath.Abs(dir)
+	dd, err := designdir.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
-	b, err := os.ReadFile(filepath.Join(abs, "design.json"))
-	if err != nil {
-		return nil, fmt.Errorf("synth: %s is not an emitted design (run hdlgen emit first): %w", dir, err)
-	}
-	var pl plan.Plan
-	if err := json.Unmarshal(b, &pl); err != nil {
-		return nil, fmt.Errorf("synth: %s/design.json: %w", dir, err)
-	}
-	if pl.Prefix == "" {
-		return nil, fmt.Errorf("synth: %s/design.json has no prefix", dir)
-	}
-	d := &Design{Dir: abs, Top: pl.Prefix + "_top", Plan: &pl}
+	abs, pl := dd.Path, dd.Plan
+	d := &Design{Dir: abs, Top: pl.Prefix + "_top", Plan: pl, Model: dd.Model}
 	all, err := listFiles(abs, "rtl", ".v")
 	if err != nil {
 		return nil, err

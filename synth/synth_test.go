@@ -13,7 +13,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hdlgen/hdlgen/designdir"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
+	"github.com/hdlgen/hdlgen/internal/randmodel"
+	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth/flow"
 )
@@ -171,25 +174,47 @@ func (f *fakeYosys) Run(_ context.Context, dir string, argv []string) ([]byte, e
 	return nil, nil
 }
 
+// fakeDesign is a design directory with a real model.json and design.json
+// (an rvfl8 named "t", so its top is t_top) but stand-in RTL and ROM files,
+// installed as emit installs a design (designdir.Install).
 func fakeDesign(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
-		"design.json":  `{"name": "t", "prefix": "t", "arch": "rvfl8"}`,
-		"rtl/t_top.v":  "module t_top(); lib u_lib(); endmodule\n",
-		"rtl/lib.v":    "module lib(); endmodule\n",
-		"rtl/t_axis.v": "module t_axis(); t_top u_top(); endmodule\n",
-		"mem/t_w.mem":  "00\n01\n",
-		"vectors/x.vh": "ignored\n",
+	return fakeDesignWith(t, true)
+}
+
+// fakeDesignWith is fakeDesign, with the stand-in AXI4-Stream wrapper
+// rtl/t_axis.v (which the stream top does not use) or without it.
+func fakeDesignWith(t *testing.T, axis bool) string {
+	t.Helper()
+	m := randmodel.Random(randmodel.Shape{Arch: model.RVFL8, K: 2, N: 2, L: 2}, "t", 1)
+	pl, err := plan.New(m, plan.Options{Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	planJSON, err := pl.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelJSON, err := model.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		designdir.MarkerFile: []byte("test\n"),
+		designdir.ModelFile:  modelJSON,
+		designdir.PlanFile:   planJSON,
+		"rtl/t_top.v":        []byte("module t_top(); lib u_lib(); endmodule\n"),
+		"rtl/lib.v":          []byte("module lib(); endmodule\n"),
+		"rtl/t_axis.v":       []byte("module t_axis(); t_top u_top(); endmodule\n"),
+		"mem/t_w.mem":        []byte("00\n01\n"),
+		"vectors/x.vh":       []byte("ignored\n"),
+	}
+	if !axis {
+		delete(files, "rtl/t_axis.v")
+	}
+	dir := filepath.Join(t.TempDir(), "t")
+	if _, err := designdir.Install(dir, files, false); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

@@ -35,7 +35,7 @@
 // Result.CyclesPerSecond, the simulated cycles per second).
 //
 // Before them, in a directory written by hdlgen emit (it holds the marker
-// file rtl.MarkerFile), the model step checks in Go that DIR/model.json is
+// file designdir.MarkerFile), the model step checks in Go that DIR/model.json is
 // the model the design and the vectors came from: the plan derived again
 // from it (with the P and pipeline rules that design.json records) must give
 // design.json byte for byte and the parameters of vectors/tv_params.vh, and

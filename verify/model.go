@@ -1,20 +1,16 @@
 package verify
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/designdir"
+	"github.com/hdlgen/hdlgen/internal/memfile"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/rtl/sim"
 )
@@ -25,15 +21,15 @@ const maxModelMismatches = 10
 
 // emitted reports whether dir was written by hdlgen emit (it holds the
 // marker file), so that it must hold the model it was emitted from.
-func emitted(dir string) bool { return exists(filepath.Join(dir, rtl.MarkerFile)) }
+func emitted(dir string) bool { return exists(filepath.Join(dir, designdir.MarkerFile)) }
 
-// checkModel is the model step: DIR/model.json must be the model that
-// DIR/design.json, DIR/vectors/tv_params.vh and the expected outputs of
-// DIR/vectors/tv_exp.mem were derived from. The plan is derived again from
-// the model (with the P and pipeline rules design.json records) and must
-// give design.json byte for byte and the vector parameters; the Go simulator
-// of that plan must give, for every input of tv_in.mem, the class and scores
-// of tv_exp.mem. A mismatch line reads
+// checkModel is the model step: designdir.Open's checks (DIR/model.json is
+// the model DIR/design.json was derived from, the emit's files are present),
+// the ROM files of DIR/mem hold what the model gives, and
+// DIR/vectors/tv_params.vh and the expected outputs of DIR/vectors/tv_exp.mem
+// were derived from the model: the Go simulator of the plan must give, for
+// every input of tv_in.mem, the class and scores of tv_exp.mem. A mismatch
+// line reads
 //
 //	MISMATCH vector=<v> field=<class|score[l]> expected=<from model.json> got=<from tv_exp.mem>
 func checkModel(ctx context.Context, dir string) Result {
@@ -44,38 +40,22 @@ func checkModel(ctx context.Context, dir string) Result {
 		res.Duration = time.Since(start)
 		return res
 	}
-	m, err := model.ReadFile(filepath.Join(dir, "model.json"))
+	d, err := designdir.Open(dir)
 	if err != nil {
 		return fail("%v", err)
 	}
-	designPath := filepath.Join(dir, "design.json")
-	design, err := os.ReadFile(designPath)
-	if err != nil {
+	if err := d.CheckROMs(); err != nil {
 		return fail("%v", err)
 	}
-	opts, err := plan.RecordedOptions(design)
-	if err != nil {
-		return fail("%s: %v", designPath, err)
-	}
-	pl, err := plan.New(m, opts)
-	if err != nil {
-		return fail("model.json does not give the design of design.json: %v", err)
-	}
-	want, err := pl.JSON()
-	if err != nil {
-		return fail("%v", err)
-	}
-	if !bytes.Equal(want, design) {
-		return fail("design.json was not emitted from model.json: %s", jsonDiff(want, design))
-	}
+	m, pl := d.Model, d.Plan
 	if msg := checkParams(filepath.Join(dir, "vectors", "tv_params.vh"), pl); msg != "" {
 		return fail("%s", msg)
 	}
-	in, err := readMem(filepath.Join(dir, "vectors", "tv_in.mem"), pl.IW)
+	in, err := memfile.Read(filepath.Join(dir, "vectors", "tv_in.mem"), pl.IW)
 	if err != nil {
 		return fail("%v", err)
 	}
-	exp, err := readMem(filepath.Join(dir, "vectors", "tv_exp.mem"), pl.OW)
+	exp, err := memfile.Read(filepath.Join(dir, "vectors", "tv_exp.mem"), pl.OW)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -86,7 +66,7 @@ func checkModel(ctx context.Context, dir string) Result {
 	for v, line := range in {
 		st.Inputs[v] = make([]int, pl.K)
 		for i := range st.Inputs[v] {
-			st.Inputs[v][i] = int(field(line, i*pl.LW, pl.LW))
+			st.Inputs[v][i] = int(memfile.Field(line, i*pl.LW, pl.LW))
 		}
 	}
 	core, err := sim.New(m, pl)
@@ -106,11 +86,11 @@ func checkModel(ctx context.Context, dir string) Result {
 	}
 	for v, line := range exp {
 		o := run.Outputs[v]
-		if c := int64(field(line, 0, pl.CW)); c != int64(o.Class) {
+		if c := int64(memfile.Field(line, 0, pl.CW)); c != int64(o.Class) {
 			mismatch(v, "class", int64(o.Class), c)
 		}
 		for l, s := range o.Scores {
-			if got := signed(field(line, pl.CW+l*pl.AW, pl.AW), pl.AW); got != s {
+			if got := memfile.Signed(memfile.Field(line, pl.CW+l*pl.AW, pl.AW), pl.AW); got != s {
 				mismatch(v, fmt.Sprintf("score[%d]", l), s, got)
 			}
 		}
@@ -122,53 +102,6 @@ func checkModel(ctx context.Context, dir string) Result {
 	}
 	res.Duration = time.Since(start)
 	return res
-}
-
-// jsonDiff names the first top-level fields (at most three) in which two
-// design.json texts differ.
-func jsonDiff(want, got []byte) string {
-	var a, b map[string]json.RawMessage
-	if json.Unmarshal(want, &a) != nil || json.Unmarshal(got, &b) != nil {
-		return "the files differ"
-	}
-	var keys []string
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	var diffs []string
-	for _, k := range keys {
-		if !bytes.Equal(compact(a[k]), compact(b[k])) {
-			diffs = append(diffs, fmt.Sprintf("%s is %s in design.json, %s from model.json", k, orNone(compact(b[k])), orNone(compact(a[k]))))
-		}
-	}
-	if len(diffs) == 0 {
-		return "the files differ in layout"
-	}
-	return strings.Join(diffs[:min(3, len(diffs))], "; ")
-}
-
-func compact(b json.RawMessage) []byte {
-	var buf bytes.Buffer
-	if json.Compact(&buf, b) != nil {
-		return b
-	}
-	return buf.Bytes()
-}
-
-func orNone(b []byte) string {
-	if len(b) == 0 {
-		return "absent"
-	}
-	if len(b) > 40 {
-		return string(b[:37]) + "..."
-	}
-	return string(b)
 }
 
 // checkParams compares the numeric `define lines of tv_params.vh that the
@@ -196,55 +129,4 @@ func checkParams(path string, pl *plan.Plan) string {
 		}
 	}
 	return ""
-}
-
-// readMem reads a $readmemh file of words of width bits: every line exactly
-// ⌈width/4⌉ hexadecimal digits (docs/rtl-interface.md §5).
-func readMem(path string, width int) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	digits := (width + 3) / 4
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if len(line) != digits || strings.Trim(line, "0123456789abcdefABCDEF") != "" {
-			return nil, fmt.Errorf("%s:%d: want %d hexadecimal digits (%d bits), got %q", path, n, digits, width, line)
-		}
-		lines = append(lines, line)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return lines, nil
-}
-
-// field returns bits [lo, lo+w) of a hexadecimal word (w ≤ 64; bit 0 is the
-// least significant bit of the last digit). The line was checked by readMem.
-func field(line string, lo, w int) uint64 {
-	var v uint64
-	for b := 0; b < w; b++ {
-		pos := lo + b
-		d := len(line) - 1 - pos/4
-		if d < 0 {
-			break
-		}
-		x, _ := strconv.ParseUint(line[d:d+1], 16, 8)
-		if x>>(pos%4)&1 == 1 {
-			v |= 1 << b
-		}
-	}
-	return v
-}
-
-// signed reads a w-bit two's complement value.
-func signed(v uint64, w int) int64 {
-	if w < 64 && v&(1<<(w-1)) != 0 {
-		return int64(v) - 1<<w
-	}
-	return int64(v)
 }

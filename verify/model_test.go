@@ -62,7 +62,7 @@ func TestModelStep(t *testing.T) {
 		{"as emitted", func(*testing.T, string) {}, ""},
 		{"model.json of another seed", func(t *testing.T, dir string) {
 			copyFile(t, filepath.Join(otherSeed, "model.json"), filepath.Join(dir, "model.json"))
-		}, "MISMATCH vector="},
+		}, "model.json was changed after the emit"},
 		{"model.json of another N", func(t *testing.T, dir string) {
 			copyFile(t, filepath.Join(otherN, "model.json"), filepath.Join(dir, "model.json"))
 		}, "design.json was not emitted from model.json"},
@@ -74,6 +74,15 @@ func TestModelStep(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "model.json"},
+		// Issue 26, item 14: the model step did not look at mem/.
+		{"the readout ROM deleted", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, "mem", "iris_wout.mem")); err != nil {
+				t.Fatal(err)
+			}
+		}, "mem/iris_wout.mem is missing"},
+		{"the W_in ROM of another seed", func(t *testing.T, dir string) {
+			copyFile(t, filepath.Join(otherSeed, "mem", "iris_win.mem"), filepath.Join(dir, "mem", "iris_win.mem"))
+		}, "ROM mem/iris_win.mem differs from model.json's contents"},
 		{"truncated tv_exp.mem", func(t *testing.T, dir string) {
 			p := filepath.Join(dir, "vectors", "tv_exp.mem")
 			b, _ := os.ReadFile(p)

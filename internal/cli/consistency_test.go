@@ -319,7 +319,7 @@ func TestSimDesignDirectory(t *testing.T) {
 		want string
 	}{
 		{[]string{"sim", hw, "--data", iris, "--parallel", "2"}, exitUsage, "--parallel 2 disagrees with the design's P = 5"},
-		{[]string{"sim", empty, "--data", iris}, exitError, empty + " is not a design directory"},
+		{[]string{"sim", empty, "--data", iris}, exitError, empty + ": not a design directory written by hdlgen emit"},
 		{[]string{"sim", filepath.Join(f.dir, "nosuch"), "--data", iris}, exitError, filepath.Join(f.dir, "nosuch") + " is neither a model.json nor a design directory"},
 		{[]string{"sim", f.csv, "--data", iris}, exitError, f.csv + " is neither a model.json nor a design directory"},
 	}

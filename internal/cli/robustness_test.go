@@ -577,7 +577,9 @@ func robustnessRows(w workspace) []robustRow {
 	// 11. verify checks DIR/model.json against the design and the vectors.
 	w.copyDir("hw", "hw11a")
 	w.write("hw11a/model.json", w.read("other.json"))
-	add("11", "DIR/model.json of another model", "exit 1 (model step)", func(o outcome) bool { return failure(o, `model: MISMATCH`) },
+	add("11", "DIR/model.json of another model", "exit 1 (model step)", func(o outcome) bool {
+		return failure(o, `model: ERROR design hw11a: model.json was changed after the emit`)
+	},
 		"verify", "hw11a", "--steps", "model,icarus")
 	w.copyDir("hw", "hw11b")
 	w.write("hw11b/vectors/tv_exp.mem", w.read("hw-other/vectors/tv_exp.mem"))

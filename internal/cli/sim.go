@@ -5,11 +5,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/designdir"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/rtl/sim"
@@ -63,13 +63,10 @@ so "hdlgen sim DIR --data FILE.csv" gives the numbers of the design itself
 	return cmd
 }
 
-// designRules are the fields of an emitted DIR/design.json that, with
-// DIR/model.json, give the design's plan (as verify's model step reads them).
-
 // loadSimTarget reads the model and plan options of arg: a model.json (P from
-// --parallel) or a design directory written by "hdlgen emit" (its model.json
-// and the P and pipeline rules of its design.json; an explicit --parallel
-// must agree).
+// --parallel) or a design directory written by "hdlgen emit", opened and
+// checked by designdir.Open (its model.json and the P and pipeline rules of
+// its design.json; an explicit --parallel must agree).
 func (o *simOptions) loadSimTarget(arg string, parallelGiven bool) (*model.Model, plan.Options, error) {
 	st, err := os.Stat(arg)
 	if err != nil {
@@ -82,27 +79,16 @@ func (o *simOptions) loadSimTarget(arg string, parallelGiven bool) (*model.Model
 		}
 		return m, plan.Options{Parallel: o.parallel}, nil
 	}
-	modelPath, designPath := filepath.Join(arg, "model.json"), filepath.Join(arg, "design.json")
-	m, err := model.ReadFile(modelPath)
+	d, err := designdir.Open(arg)
 	if err != nil {
-		return nil, plan.Options{}, fmt.Errorf("sim: %s is not a design directory written by hdlgen emit (no readable %s): %w", arg, modelPath, err)
+		return nil, plan.Options{}, fmt.Errorf("sim: %w", err)
 	}
-	b, err := os.ReadFile(designPath)
-	if err != nil {
-		return nil, plan.Options{}, fmt.Errorf("sim: %s is not a design directory written by hdlgen emit: %w", arg, err)
+	if parallelGiven && o.parallel != d.Plan.P {
+		return nil, plan.Options{}, usagef("--parallel %d disagrees with the design's P = %d (%s); leave --parallel out to simulate the design",
+			o.parallel, d.Plan.P, d.File(designdir.PlanFile))
 	}
-	r, err := plan.RecordedOptions(b)
-	if err != nil {
-		return nil, plan.Options{}, fmt.Errorf("sim: %s: %w", designPath, err)
-	}
-	if r.Parallel < 1 {
-		return nil, plan.Options{}, fmt.Errorf("sim: %s has no P (\"p\": %d)", designPath, r.Parallel)
-	}
-	if parallelGiven && o.parallel != r.Parallel {
-		return nil, plan.Options{}, usagef("--parallel %d disagrees with the design's P = %d (%s); leave --parallel out to simulate the design", o.parallel, r.Parallel, designPath)
-	}
-	o.parallel = r.Parallel
-	return m, r, nil
+	o.parallel = d.Plan.P
+	return d.Model, d.Options, nil
 }
 
 // simRows reads the rows of --data in the model's feature order: with

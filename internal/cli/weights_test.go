@@ -42,14 +42,10 @@ func TestWeights(t *testing.T) {
 		t.Error("an image was written for a ROM design")
 	}
 
-	// Mark the design reloadable, as emit --reloadable-readout does.
-	dj := filepath.Join(design, "design.json")
-	b, err := os.ReadFile(dj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dj, []byte(strings.Replace(string(b), "{", `{"reloadable_readout": true,`, 1)), 0o644); err != nil {
-		t.Fatal(err)
+	// The same model emitted with a reloadable readout.
+	design = filepath.Join(dir, "reloadable")
+	if code, _, errs := run(t, "emit", orig, "-o", design, "--parallel", "3", "--vectors", "10", "--system", "zynq", "--reloadable-readout"); code != 0 {
+		t.Fatalf("emit: exit %d: %s", code, errs)
 	}
 
 	code, stdout, errs := run(t, "weights", retrained, "--design", design, "-o", out)
