@@ -26,6 +26,10 @@ type CSVOptions struct {
 	// a header name, or else a 1-based column number; "" means the last
 	// column. The other columns are the features, in file order.
 	LabelColumn string
+	// OneClass accepts labelled data with a single class: a file scored
+	// against a model's classes (a test or held-out file), where one class
+	// is as good as several. Training data needs two.
+	OneClass bool
 }
 
 // FeatureOptions configures ReadFeaturesCSV.
@@ -135,7 +139,8 @@ func LoadFeaturesCSV(filename string, opt FeatureOptions) (*Dataset, error) {
 //     sorted by numeric value (two spellings of one number, like "1" and
 //     "1.0", are an error); otherwise they are sorted by byte order of the
 //     label text. ClassNames holds the labels as written.
-//   - At least one data row and at least two classes are required.
+//   - At least one data row and at least two classes are required (one with
+//     CSVOptions.OneClass).
 //   - A UTF-8 byte order mark, CRLF line ends, quoted fields and blank lines
 //     are accepted; see CSVOptions for the separator.
 //
@@ -201,7 +206,7 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 	if len(d.Y) == 0 {
 		return nil, perr(file, hline, 0, "", "header only: no data rows")
 	}
-	if len(labels) < 2 {
+	if len(labels) < 2 && !opt.OneClass {
 		return nil, perr(file, 0, k+1, header[k], "only one class (%q): need at least two", labels[0])
 	}
 	order, err := classOrder(labels)

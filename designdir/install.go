@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
 )
 
 // CheckRel rejects a file name that is not a clean DIR-relative path (one
@@ -73,6 +75,7 @@ func Install(dir string, files map[string][]byte, force bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("designdir: %w", err)
 	}
+	defer atomicfile.Track(tmp)()
 	ok := false
 	defer func() {
 		if !ok {

@@ -123,6 +123,29 @@ func Unmarshal(data []byte) (*Model, error) {
 	return m, nil
 }
 
+// MaxNameLen bounds the model's name and its class and feature names, in
+// bytes: the design's module, file and driver names are made from them, and a
+// file name has at most 255 bytes.
+const MaxNameLen = 200
+
+// checkNames checks a list of class or feature names: each unique and at
+// most MaxNameLen bytes; non-empty unless emptyOK.
+func checkNames(key string, names []string, emptyOK bool) error {
+	seen := map[string]int{}
+	for i, c := range names {
+		switch j, dup := seen[c]; {
+		case c == "" && !emptyOK:
+			return fe(fmt.Sprintf("%s[%d]", key, i), "empty name")
+		case dup && c != "":
+			return fe(fmt.Sprintf("%s[%d]", key, i), "duplicate name %q (also %s[%d])", c, key, j)
+		case len(c) > MaxNameLen:
+			return fe(fmt.Sprintf("%s[%d]", key, i), "%d bytes, at most %d", len(c), MaxNameLen)
+		}
+		seen[c] = i
+	}
+	return nil
+}
+
 // encodeChecked renders m and reads the bytes back: the reader's rules are the
 // one definition of a valid model.
 func (m *Model) encodeChecked() ([]byte, error) {
@@ -281,8 +304,11 @@ func (d *decoder) model(root *node) (*Model, error) {
 		return nil, at.errf("unsupported version %d (this hdlgen reads version %d)", version, FormatVersion)
 	}
 	m := &Model{}
-	if m.Name, _, err = field(o, "name", d.str); err != nil {
+	if m.Name, at, err = field(o, "name", d.str); err != nil {
 		return nil, err
+	}
+	if len(m.Name) > MaxNameLen {
+		return nil, at.errf("%d bytes, at most %d (the design's module and file names are made from it)", len(m.Name), MaxNameLen)
 	}
 	archName, at, err := field(o, "arch", d.str)
 	if err != nil {
@@ -312,15 +338,8 @@ func (d *decoder) model(root *node) (*Model, error) {
 	if len(m.ClassNames) != l {
 		return nil, fe("class_names", "%d names for %d classes", len(m.ClassNames), l)
 	}
-	seen := map[string]bool{}
-	for i, c := range m.ClassNames {
-		if c == "" {
-			return nil, fe(fmt.Sprintf("class_names[%d]", i), "empty name")
-		}
-		if seen[c] {
-			return nil, fe(fmt.Sprintf("class_names[%d]", i), "duplicate name %q", c)
-		}
-		seen[c] = true
+	if err := checkNames("class_names", m.ClassNames, false); err != nil {
+		return nil, err
 	}
 	names, ok, _, err := optField(o, "feature_names", d.strings)
 	if err != nil {
@@ -329,6 +348,9 @@ func (d *decoder) model(root *node) (*Model, error) {
 	if ok {
 		if len(names) != k {
 			return nil, fe("feature_names", "%d names for %d features", len(names), k)
+		}
+		if err := checkNames("feature_names", names, true); err != nil {
+			return nil, err
 		}
 		m.FeatureNames = names
 	}

@@ -122,6 +122,12 @@ func TestJSONErrorsNameFieldAndLine(t *testing.T) {
 		{"bad arch", `"arch": "intrvfl"`, `"arch": "cnn"`, "field arch", true},
 		{"too few classes", `"classes": 3`, `"classes": 1`, "field classes", true},
 		{"class names", `"class_names": ["a", "b", "c"]`, `"class_names": ["a", "b", "b"]`, "class_names[2]: duplicate", true},
+		// Issue 26, item 17: duplicate feature names and a 3,000-byte name passed
+		// the reader (emit then failed with ENAMETOOLONG).
+		{"feature names", `"class_names": ["a", "b", "c"]`, `"class_names": ["a", "b", "c"], "feature_names": ["u", "v", "w", "v", "x"]`,
+			`feature_names[3]: duplicate name "v" (also feature_names[1])`, true},
+		{"long name", `"name": "`, `"name": "` + strings.Repeat("n", 3000), "field name: 30", true},
+		{"long class name", `"class_names": ["a"`, `"class_names": ["` + strings.Repeat("a", 201) + `"`, "class_names[0]: 201 bytes, at most 200", true},
 		{"kappa", `"kappa": 3`, `"kappa": 0`, "field intrvfl.kappa", true},
 		{"norm order", `"min": [`, `"min": [1e9, `, "normalization.min", true},
 		{"bits", `"bits": 5`, `"bits": 1`, "field readout.bits", true},

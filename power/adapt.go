@@ -12,34 +12,6 @@ import (
 	"github.com/hdlgen/hdlgen/timing"
 )
 
-// DesignOf is the power model's view of a plan.
-func DesignOf(pl *plan.Plan) Design {
-	s := Shape{Arch: pl.Arch, K: pl.K, L: pl.L, Kappa: pl.Kappa, Win: pl.WinGenerator}
-	if n := netOf(pl.Arch); n != nil && n.fixedBits() == 0 {
-		s.Bits = pl.ReadoutBits
-	}
-	d := Design{Shape: s, N: pl.N, P: pl.P}
-	if pl.AdderLevelsPerStage != plan.DefaultAdderLevels(pl.P) {
-		d.AdderLevels = pl.AdderLevelsPerStage
-	}
-	if pl.ArgmaxLevelsPerStage != plan.DefaultArgmaxLevelsPerStage {
-		d.ArgmaxLevels = pl.ArgmaxLevelsPerStage
-	}
-	d.BlockROMs = pl.BlockROMs()
-	d.HoldInput = pl.HoldInput
-	d.RegisterSums = pl.RegisterSums
-	return d
-}
-
-// DesignOfModel is DesignOf with the effective readout width of model m's codes.
-func DesignOfModel(pl *plan.Plan, m *model.Model) Design {
-	d := DesignOf(pl)
-	if m != nil && m.Readout != nil {
-		d.EffBits = EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
-	}
-	return d
-}
-
 // YosysResources converts a synthesis report into the power model's resources.
 func YosysResources(r *synth.Report) Resources {
 	return Resources{LUTs: r.EstimatedLCs, FFs: r.FFs, CARRY4: r.CARRY4, MUXF: r.MUXF7 + r.MUXF8,

@@ -50,6 +50,34 @@ type Design struct {
 	RegisterSums bool `json:"register_sums,omitempty"`
 }
 
+// DesignOf is the power model's view of a plan.
+func DesignOf(pl *plan.Plan) Design {
+	s := Shape{Arch: pl.Arch, K: pl.K, L: pl.L, Kappa: pl.Kappa, Win: pl.WinGenerator}
+	if n := netOf(pl.Arch); n != nil && n.fixedBits() == 0 {
+		s.Bits = pl.ReadoutBits
+	}
+	d := Design{Shape: s, N: pl.N, P: pl.P}
+	if pl.AdderLevelsPerStage != plan.DefaultAdderLevels(pl.P) {
+		d.AdderLevels = pl.AdderLevelsPerStage
+	}
+	if pl.ArgmaxLevelsPerStage != plan.DefaultArgmaxLevelsPerStage {
+		d.ArgmaxLevels = pl.ArgmaxLevelsPerStage
+	}
+	d.BlockROMs = pl.BlockROMs()
+	d.HoldInput = pl.HoldInput
+	d.RegisterSums = pl.RegisterSums
+	return d
+}
+
+// DesignOfModel is DesignOf with the effective readout width of model m's codes.
+func DesignOfModel(pl *plan.Plan, m *model.Model) Design {
+	d := DesignOf(pl)
+	if m != nil && m.Readout != nil {
+		d.EffBits = EffectiveReadoutBits(m.Readout.Q, m.Readout.Bits)
+	}
+	return d
+}
+
 // adderLevels is the adder levels per pipeline stage of d (plan.New's rule).
 func (d Design) adderLevels() int {
 	if d.AdderLevels > 0 {

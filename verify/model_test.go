@@ -11,6 +11,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/examples"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/verify"
@@ -133,5 +134,37 @@ func TestModelStepOnlyForEmittedDesigns(t *testing.T) {
 	}
 	if len(rep.Steps) != 0 || rep.Passed() {
 		t.Errorf("steps %v, passed %v; want no step and no pass", names(rep), rep.Passed())
+	}
+}
+
+// TestTruncatedBuildIsNoDesignFailure: a simulator build that a failed tool
+// left behind (an empty tb_stream.vvp, as iverilog leaves it on a full disk,
+// newer than its sources so make takes it as current) fails as a tool
+// failure, not a design mismatch, and is removed, so the next run builds
+// again and passes (issue 26, item 8).
+func TestTruncatedBuildIsNoDesignFailure(t *testing.T) {
+	hwtest.Require(t, hwtest.Make, hwtest.Icarus)
+	dir := emitIris(t, 20, 1)
+	vvp := filepath.Join(dir, "build", "icarus", "tb_stream.vvp")
+	if err := os.MkdirAll(filepath.Dir(vvp), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(vvp, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := verify.Options{Steps: []verify.Step{verify.StepIcarus}, Targets: []string{"stream"}, KeepBuild: true}
+	rep, err := verify.Run(context.Background(), dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Passed() || !rep.Steps[0].ToolFailure || !strings.Contains(rep.Err().Error(), "no design mismatch") {
+		t.Fatalf("with an empty build: passed %v, tool failure %v, %v", rep.Passed(), rep.Steps[0].ToolFailure, rep.Err())
+	}
+	if _, err := os.Stat(vvp); err == nil {
+		t.Errorf("the empty build %s is still there", vvp)
+	}
+	rep, err = verify.Run(context.Background(), dir, opts)
+	if err != nil || !rep.Passed() {
+		t.Fatalf("the rerun: %v, %v", err, rep.Err())
 	}
 }

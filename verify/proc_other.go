@@ -11,3 +11,6 @@ import (
 func setProcessGroup(cmd *exec.Cmd) {
 	cmd.WaitDelay = 5 * time.Second
 }
+
+// freeBytes is not known here.
+func freeBytes(string) (uint64, bool) { return 0, false }

@@ -98,6 +98,12 @@ type Result struct {
 	Duration    time.Duration
 	Output      string // everything the command printed (stdout and stderr)
 	ExitErr     string // the command's exit error, "" when it exited 0
+	// ToolFailure reports a simulation step that failed without a verdict
+	// of its testbench (no MISMATCH, TIMEOUT or FAIL line): the tool, its
+	// build or the machine failed (a full disk, a truncated build, RTL that
+	// does not compile), so no mismatch was found. Its build products are
+	// removed, so a rerun builds them again.
+	ToolFailure bool
 }
 
 // CyclesPerSecond is the simulation speed of a Verilator run: Cycles / SimWall
@@ -167,6 +173,10 @@ func (r *Report) Err() error {
 	case detail == "":
 		detail = "no PASS line"
 	}
+	if first.ToolFailure {
+		return fmt.Errorf("verify: %s: %s: the tool failed before its testbench gave a verdict, so this is no design mismatch (its build was removed; run verify again once the cause is fixed): %s",
+			r.Dir, first.Name, detail)
+	}
 	return fmt.Errorf("verify: %s failed (%d of %d steps): %s: %s",
 		r.Dir, len(failed), len(r.Steps), first.Name, detail)
 }
@@ -178,6 +188,9 @@ func (s Result) Line() string {
 	status := "pass"
 	if !s.Passed {
 		status = "FAIL"
+	}
+	if s.ToolFailure {
+		status = "FAIL (tool: no testbench verdict)"
 	}
 	fmt.Fprintf(&b, "  %-22s %s %7.1fs", s.Name, status, s.Duration.Seconds())
 	if s.Step == StepModel && s.Vectors > 0 {
@@ -541,12 +554,45 @@ func runStep(ctx context.Context, dir string, step Step, target string, opts Opt
 		res.ExitErr = runErr.Error()
 	}
 	parse(&res)
+	if !res.Passed && step != StepLint && len(res.Mismatches) == 0 && !failRE.MatchString(res.Output) {
+		res.ToolFailure = true
+		if free, ok := freeBytes(dir); ok && free < lowDisk {
+			res.Diagnostics = append([]string{fmt.Sprintf("ERROR the disk holding %s is full (%d bytes free)", dir, free)}, res.Diagnostics...)
+		}
+		removeProducts(dir, step, target)
+	}
 	return res, nil
+}
+
+// lowDisk is the free space below which a tool failure is reported as a
+// full disk.
+const lowDisk = 16 << 20
+
+// removeProducts removes what step builds for target under DIR/build (the
+// simulator's model), so that a build a failed tool left behind — truncated
+// or empty — is not taken as current by the next run.
+func removeProducts(dir string, step Step, target string) {
+	build := filepath.Join(dir, testbench.BuildDir)
+	var paths []string
+	switch step {
+	case StepVerilator:
+		paths = []string{filepath.Join(build, "verilator", target), filepath.Join(build, "verilator", target+"-trace")}
+	case StepIcarus:
+		p := filepath.Join(build, "icarus", "tb_"+target+".vvp")
+		paths = []string{p, p + ".tmp", p + ".log"}
+	case StepGateVerilator:
+		paths = []string{filepath.Join(build, "verilator", "gate-"+target)}
+	case StepGateIcarus:
+		paths = []string{filepath.Join(build, "icarus", "gate_"+target+".vvp")}
+	}
+	for _, p := range paths {
+		os.RemoveAll(p)
+	}
 }
 
 var (
 	passRE = regexp.MustCompile(`^PASS vectors=(\d+) cycles=(\d+) latency=(-?\d+)$`)
-	failRE = regexp.MustCompile(`^FAIL vectors=(\d+) cycles=(\d+) mismatches=(\d+)$`)
+	failRE = regexp.MustCompile(`(?m)^FAIL vectors=(\d+) cycles=(\d+) mismatches=(\d+)$`)
 	rateRE = regexp.MustCompile(`^SIMRATE cycles=(\d+) wall_ns=(\d+)$`)
 	diagRE = regexp.MustCompile(`^(ERROR |%Error|%Warning)|(?i:\bwarning\b|\berror\b)`)
 )

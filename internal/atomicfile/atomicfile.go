@@ -97,6 +97,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	defer Track(tmp.Name())()
 	defer func() {
 		if err != nil {
 			tmp.Close()

@@ -88,12 +88,17 @@ func (o *campaignOptions) run(cmd *cobra.Command, app *App) error {
 	if o.verbose {
 		c.Log = app.Err
 	}
-	for _, s := range splitList(o.only) {
-		i, err := strconv.Atoi(s)
-		if err != nil || i < 0 || i >= o.designs {
-			return usagef("--only %q: want design indices in [0, %d)", s, o.designs)
+	if cmd.Flags().Changed("only") {
+		for _, s := range strings.Split(o.only, ",") {
+			i, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || i < 0 || i >= o.designs {
+				return usagef("--only %q: want comma-separated design indices in [0, %d), got %q", o.only, o.designs, s)
+			}
+			c.Only = append(c.Only, i)
 		}
-		c.Only = append(c.Only, i)
+	}
+	if err := campaign.CheckFolder(o.out, o.seed); err != nil {
+		return usageError{err}
 	}
 	sum, err := campaign.Run(cmd.Context(), c)
 	if sum != nil {

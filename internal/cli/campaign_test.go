@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hdlgen/hdlgen/campaign"
 )
 
 func TestCampaignFlags(t *testing.T) {
@@ -14,6 +19,10 @@ func TestCampaignFlags(t *testing.T) {
 		{[]string{"campaign", "--designs", "0", "--out", "x"}, exitUsage, "--designs 0"},
 		{[]string{"campaign", "--designs", "3", "--vectors", "0", "--out", "x"}, exitUsage, "--vectors 0"},
 		{[]string{"campaign", "--designs", "3", "--only", "3", "--out", "x"}, exitUsage, `--only "3"`},
+		// Issue 26, item 16: --only "," (or any empty entry) ran every design.
+		{[]string{"campaign", "--designs", "3", "--only", ",", "--out", "x"}, exitUsage, `--only ","`},
+		{[]string{"campaign", "--designs", "3", "--only", "", "--out", "x"}, exitUsage, `--only ""`},
+		{[]string{"campaign", "--designs", "3", "--only", "1,,2", "--out", "x"}, exitUsage, `--only "1,,2"`},
 		{[]string{"campaign", "--designs", "3", "--workers", "0", "--out", "x"}, exitUsage, "--workers 0"},
 		{[]string{"campaign", "--designs", "3"}, exitUsage, "--out DIR is required"},
 		{[]string{"campaign", "--out", "x"}, exitUsage, `required flag(s) "designs" not set`},
@@ -28,6 +37,26 @@ func TestCampaignFlags(t *testing.T) {
 		if code != tc.code || !strings.Contains(got, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d mentioning %q", tc.args, code, out, errs, tc.code, tc.want)
 		}
+	}
+	// Issue 26, item 16: a rerun with another --seed into a campaign's folder
+	// replaced its records one by one.
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "designs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := json.Marshal(campaign.Record{Design: campaign.Draw(1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "designs", "d0000.json"), rec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "campaign", "--designs", "1", "--seed", "2", "--out", dir)
+	if code != exitUsage || !strings.Contains(errs, "holds the records of the campaign with --seed 1") {
+		t.Errorf("another seed into a campaign's folder: exit %d, %q", code, errs)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "designs", "d0000.json")); err != nil || string(b) != string(rec) {
+		t.Errorf("the record changed: %v", err)
 	}
 	// --list is the draw: the same seed prints the same designs.
 	_, a, _ := run(t, "campaign", "--designs", "20", "--seed", "4", "--list")

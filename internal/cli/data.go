@@ -31,7 +31,17 @@ const testNormHelp = "two-file datasets: normalise the test file with its own mi
 // CSV's label column is named by --label-column (a header name or a 1-based
 // number; "" is the last column).
 func loadLabelledColumn(dataPath, name, labelCol string) (*dataset.Dataset, error) {
-	opt := dataset.CSVOptions{LabelColumn: labelCol}
+	return loadLabelled(dataPath, name, dataset.CSVOptions{LabelColumn: labelCol})
+}
+
+// loadTestColumn loads a labelled file that is scored against a model's
+// classes (--test, predict --score): one class is enough.
+func loadTestColumn(path, labelCol string) (*dataset.Dataset, error) {
+	return loadLabelled(path, "", dataset.CSVOptions{LabelColumn: labelCol, OneClass: true})
+}
+
+func loadLabelled(dataPath, name string, opt dataset.CSVOptions) (*dataset.Dataset, error) {
+	labelCol := opt.LabelColumn
 	if ex, ok := strings.CutPrefix(dataPath, examplePrefix); ok {
 		file := ex + ".csv"
 		for _, n := range examples.Names() {

@@ -65,7 +65,7 @@ func (h *heldOutOptions) load(app *App, fl *pflag.FlagSet, data, name string, ke
 	}
 	switch {
 	case h.test != "":
-		t, err := loadLabelledColumn(h.test, "", h.labelCol)
+		t, err := loadTestColumn(h.test, h.labelCol)
 		if err != nil {
 			return split{}, fmt.Errorf("--test: %w", err)
 		}

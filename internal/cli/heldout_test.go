@@ -233,3 +233,26 @@ func TestOutAliases(t *testing.T) {
 		t.Errorf("quantize without -o: exit %d, %q", code, errs)
 	}
 }
+
+// TestOneClassTestFiles: a labelled file scored against a model may hold a
+// single class — the held-out rows of a class with one row (issue 26, item
+// 9: predict --score and train --test refused it, and build failed at its
+// third step); training data still needs two classes.
+func TestOneClassTestFiles(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.csv")
+	if err := os.WriteFile(one, []byte("sepal_length,sepal_width,petal_length,petal_width,class\n5.1,3.5,1.4,0.2,setosa\n4.9,3.0,1.4,0.2,setosa\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(dir, "m.json")
+	if code, _, errs := run(t, "train", "--data", "example:iris", "--test", one, "--n", "20", "--bits", "5", "-o", m); code != 0 {
+		t.Fatalf("train --test with one class: exit %d: %s", code, errs)
+	}
+	code, out, errs := run(t, "predict", m, "--data", one, "--score")
+	if code != 0 || !strings.Contains(out, "accuracy") {
+		t.Errorf("predict --score with one class: exit %d, %q, %s", code, out, errs)
+	}
+	if code, _, errs := run(t, "train", "--data", one, "--n", "20", "-o", filepath.Join(dir, "x.json")); code == 0 || !strings.Contains(errs, "only one class") {
+		t.Errorf("training on one class: exit %d, %s; want a refusal", code, errs)
+	}
+}

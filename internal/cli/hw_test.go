@@ -255,3 +255,19 @@ func TestSynthAndPowerShowFmax(t *testing.T) {
 		t.Errorf("power: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
 	}
 }
+
+// TestActivityVectorsBounded: --activity-vectors 0 is refused (it silently
+// meant 16) and so is a count past the bound (10⁹ ran for minutes) — issue 26,
+// item 15.
+func TestActivityVectorsBounded(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tiny")
+	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Parallel: 2, Vectors: 4}, dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"0", "-1", "1000000000"} {
+		code, _, errs := run(t, "power", dir, "--activity", "--activity-vectors", n)
+		if code != exitUsage || !strings.Contains(errs, "--activity-vectors "+n+" outside [1, 10000]") {
+			t.Errorf("--activity-vectors %s: exit %d, %q", n, code, errs)
+		}
+	}
+}

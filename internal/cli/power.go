@@ -16,6 +16,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
+	"github.com/hdlgen/hdlgen/verify"
 )
 
 type powerOptions struct {
@@ -143,6 +144,11 @@ and calibration.json to --out.`
 	return cmd
 }
 
+// maxActivityVectors bounds --activity-vectors: each vector is simulated at
+// gate level twice (a saturated stream and one at a time), and 10,000 of them
+// take minutes on the median designs.
+const maxActivityVectors = 10_000
+
 // markStudyPaths declares the paths of the study flags (bindStudy).
 func markStudyPaths(cmd *cobra.Command) {
 	markInputs(cmd, "data")
@@ -165,7 +171,7 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
 	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
-	f.IntVar(&o.actVecs, "activity-vectors", 0, "vectors per activity simulation run, for --activity and median-table (default 16)")
+	f.IntVar(&o.actVecs, "activity-vectors", verify.DefaultActivityVectors, fmt.Sprintf("vectors per activity simulation run, for --activity and median-table (1…%d)", maxActivityVectors))
 	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
 	f.StringVar(&o.medianR8, "median-rvfl8-p", "", "comma-separated P values of median-table for the rvfl8 alone (default: --median-p)")
 	f.StringVar(&o.medianIB, "median-int-block-p", "", "comma-separated P values of median-table for the intRVFL with its ROMs in block RAM, for reference (default: none)")
@@ -239,8 +245,8 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 		if !fi.IsDir() || o.parallel != 0 {
 			return usagef("--activity needs an emitted design DIR")
 		}
-		if o.actVecs < 0 {
-			return usagef("--activity-vectors %d: want ≥ 1", o.actVecs)
+		if err := inRange("--activity-vectors", o.actVecs, 1, maxActivityVectors); err != nil {
+			return err
 		}
 		return o.runActivity(cmd, app, args[0], p)
 	}
@@ -330,8 +336,8 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	if o.jobs < 1 {
 		return usagef("--workers %d: want ≥ 1", o.jobs)
 	}
-	if o.actVecs < 0 {
-		return usagef("--activity-vectors %d: want ≥ 1", o.actVecs)
+	if err := inRange("--activity-vectors", o.actVecs, 1, maxActivityVectors); err != nil {
+		return err
 	}
 	work := o.work
 	if work == "" {

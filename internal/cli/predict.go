@@ -133,7 +133,7 @@ func scoreFile(m *model.Model, path, labelCol string, byPosition bool) (*confusi
 	if labelCol == "" {
 		labelCol = m.Training.LabelName
 	}
-	d, err := dataset.LoadCSV(path, dataset.CSVOptions{LabelColumn: labelCol})
+	d, err := loadTestColumn(path, labelCol)
 	if err != nil {
 		return nil, err
 	}

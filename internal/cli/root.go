@@ -12,9 +12,11 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/internal/output"
 )
 
@@ -58,9 +60,31 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	app.ctx = ctx
 	root := NewRootCmd(app)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	return app.exitCode(err)
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	select {
+	case err := <-done:
+		return app.exitCode(err)
+	case <-ctx.Done():
+	}
+	// Interrupted. Commands watch the context and stop within a moment,
+	// removing what they were writing; one busy in code that does not watch
+	// it (a CSV being parsed, a linear-algebra kernel) is not waited for: its
+	// pending temporary files are removed and the process ends (cmd/hdlgen
+	// exits with the code returned).
+	select {
+	case err := <-done:
+		return app.exitCode(err)
+	case <-time.After(interruptGrace):
+		atomicfile.RemovePending()
+		fmt.Fprintf(app.Err, "hdlgen: %v: stopped\n", context.Cause(ctx))
+		return exitCanceled
+	}
 }
+
+// interruptGrace is how long an interrupted command may take to stop by
+// itself before Main stops waiting for it (the promise is one second).
+const interruptGrace = 500 * time.Millisecond
 
 // interrupted is the cause of Main's context when a signal ended it.
 type interrupted struct{ sig os.Signal }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -135,7 +136,10 @@ the paper's.`,
 			if err != nil {
 				return err
 			}
-			if o.shard != "" { // the counts, for search merge
+			if o.shard != "" { // the counts and where they come from, for search merge
+				shard, _ := jobs.ParseShard(o.shard)
+				res.Shard = &protocol.ShardInfo{Index: shard.Index, Count: shard.Count, Ns: g.Ns, Seed: o.seed,
+					Regularizer: reg, Data: protocol.DataFingerprint(u)}
 				return json.NewEncoder(app.Out).Encode(res)
 			}
 			return printSearch(app, res, o.json)
@@ -182,7 +186,12 @@ same best configuration by the same tie rule.`,
 					return err
 				}
 				r := new(protocol.SearchResult)
-				if err := json.Unmarshal(data, r); err != nil {
+				dec := json.NewDecoder(bytes.NewReader(data))
+				dec.DisallowUnknownFields()
+				if err := dec.Decode(r); err != nil {
+					return fmt.Errorf("%s: not a shard of hdlgen search --shard: %w", p, err)
+				}
+				if err := r.Check(); err != nil {
 					return fmt.Errorf("%s: %w", p, err)
 				}
 				parts = append(parts, r)

@@ -60,14 +60,68 @@ func TestSearchShardsMergeToOneSearch(t *testing.T) {
 		if d := cmp.Diff(decode(whole), decode(merged), ignore); d != "" {
 			t.Errorf("%s: merged shards differ from the whole search (-whole +merged):\n%s", arch, d)
 		}
-		if code, _, errs := run(t, "search", "merge", files[0], files[0]); code == 0 || !strings.Contains(errs, "in two parts") {
+		if code, _, errs := run(t, "search", "merge", files[0], files[0], files[1]); code == 0 || !strings.Contains(errs, "shard 0/3 is given twice") {
 			t.Errorf("%s: merging a shard twice: exit %d, %q", arch, code, errs)
 		}
+		if arch == "intrvfl" {
+			checkMergeRefusals(t, dir, base, files)
+		}
 	}
-	for _, bad := range []string{"3/3", "x", "3/4"} { // the small grid has 3 values of N
+	for _, bad := range []string{"3/3", "x", "3/4", "0/4294967296", "-1/3", "0/-3"} { // the small grid has 3 values of N
 		code, _, errs := run(t, "search", "--data", data, "--dataset", "beta", "--grid", "small", "--shard", bad)
 		if code != exitUsage {
 			t.Errorf("--shard %s: exit %d (%s), want %d", bad, code, errs, exitUsage)
+		}
+	}
+}
+
+// checkMergeRefusals: search merge takes exactly the shards of one search
+// (issue 26, items 5 and 6): all of them, of one seed, penalty and data, each
+// well formed; anything else exits 1 with a message and never a Go panic.
+func checkMergeRefusals(t *testing.T, dir string, base, files []string) {
+	t.Helper()
+	shard := func(name string, extra ...string) string {
+		code, part, errs := run(t, append(append(append([]string(nil), base...), "--shard", "2/3"), extra...)...)
+		if code != 0 {
+			t.Fatalf("shard with %v: exit %d: %s", extra, code, errs)
+		}
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(part), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	edited := func(name, from, to string) string {
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), from) {
+			t.Fatalf("%s has no %q", files[0], from)
+		}
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(strings.Replace(string(b), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	tests := []struct {
+		name  string
+		parts []string
+		want  string
+	}{
+		{"two of three shards", files[:2], "shards [2] of 3 are missing"},
+		{"a shard of another seed", []string{files[0], files[1], shard("seed.json", "--seed", "7")}, "was searched with --seed 7, part 1 with 0"},
+		{"a shard of another penalty", []string{files[0], files[1], shard("reg.json", "--regularizer", "identity")}, "was searched with --regularizer identity"},
+		{"a count array without a κ row", []string{edited("rows.json", `"correct":[[`, `"correct":[[[0]],[`), files[1], files[2]}, "counts for"},
+		{"a negative count", []string{edited("neg.json", `"correct":[[[`, `"correct":[[[-1,`), files[1], files[2]}, "of"},
+		{"an unknown field", []string{edited("unknown.json", `{"dataset"`, `{"shards":3,"dataset"`), files[1], files[2]}, `unknown field "shards"`},
+		{"a whole search, no shard", []string{edited("whole.json", `,"shard":{`, `,"_x":{`), files[1], files[2]}, "not a shard"},
+	}
+	for _, tc := range tests {
+		code, _, errs := run(t, append([]string{"search", "merge"}, tc.parts...)...)
+		if code != exitError || !strings.Contains(errs, tc.want) || strings.Contains(errs, "panic") {
+			t.Errorf("%s: exit %d, %q; want exit %d mentioning %q", tc.name, code, errs, exitError, tc.want)
 		}
 	}
 }

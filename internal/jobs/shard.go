@@ -12,7 +12,11 @@ import (
 // Count ≤ 1) is the whole study.
 type Shard struct{ Index, Count int }
 
-// ParseShard reads "i/n" (0 ≤ i < n).
+// MaxShards bounds n: a study or a grid has far fewer jobs, and the split
+// keeps one counter per shard.
+const MaxShards = 4096
+
+// ParseShard reads "i/n" (0 ≤ i < n ≤ MaxShards).
 func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(strings.TrimSpace(a))
@@ -22,6 +26,9 @@ func ParseShard(s string) (Shard, error) {
 	}
 	if n < 1 || i < 0 || i >= n {
 		return Shard{}, fmt.Errorf("shard %q: want 0 ≤ i < n", s)
+	}
+	if n > MaxShards {
+		return Shard{}, fmt.Errorf("shard %q: at most %d shards", s, MaxShards)
 	}
 	return Shard{Index: i, Count: n}, nil
 }

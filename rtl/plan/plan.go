@@ -42,27 +42,32 @@ const (
 // Options are the structural choices that are not fixed by the model.
 type Options struct {
 	// Parallel is P, the hidden neurons computed per clock, 1 ≤ P ≤ N (0 means 1).
-	Parallel int
+	Parallel int `json:"p" flag:"parallel" default:"1" help:"P: hidden neurons computed per clock (1…N)"`
 	// AdderLevelsPerStage and ArgmaxLevelsPerStage override the pipeline rules
 	// (0 means the defaults: DefaultAdderLevels(P), DefaultArgmaxLevelsPerStage).
-	AdderLevelsPerStage  int
-	ArgmaxLevelsPerStage int
+	AdderLevelsPerStage  int `json:"adder_levels_per_stage,omitempty" flag:"adder-levels" help:"adder levels between pipeline registers in the popcount, pre-activation and lane-sum trees (0: the default rule, docs/timing.md)"`
+	ArgmaxLevelsPerStage int `json:"argmax_levels_per_stage,omitempty" flag:"argmax-levels" help:"compare-and-select levels between pipeline registers in the argmax tree (0: the default rule)"`
 	// ReloadableReadout makes the readout ROM a two-bank RAM with a write port
 	// (docs/system-interface.md): the core and stream top get the ro_* ports.
-	ReloadableReadout bool
+	ReloadableReadout bool `json:"reloadable_readout,omitempty" flag:"reloadable-readout" help:"with --system: a readout the host can reload at run time"`
 	// ROMStyle places the W_in and readout ROMs: ROMStyleAuto ("" too) leaves
 	// it to the synthesis tool, ROMStyleBlock asks for block RAM.
-	ROMStyle string
+	ROMStyle string `json:"rom_style,omitempty" flag:"rom-style" default:"auto" help:"where the W_in and readout ROMs go: auto (the synthesis tool decides) or block (block RAM: fewer LUTs and FFs, same function and latency)"`
 	// HoldInput drops the input register: the stream top reads the vector in
 	// place from in_data_i, which the sender holds until the transfer, and takes
 	// it with its last group (hdlgen_issue_hold, docs/rtl-interface.md §3).
-	HoldInput bool
+	HoldInput bool `json:"hold_input,omitempty" flag:"hold-input" help:"no input register: the stream top reads the vector in place from in_data_i, which the sender holds until the transfer (fewer FFs, same II; the AXI4-Stream wrapper's II becomes G+K-1); not with --system"`
 	// RegisterSums moves the readout's pipeline register from its P·L products
 	// to its L lane sums (hdlgen_mac_sums): L·TW instead of P·L·PW flip-flops,
 	// the same latency and results; the products and the lane-sum tree's first
 	// levels then share a clock cycle (docs/rtl-interface.md §3).
-	RegisterSums bool
+	RegisterSums bool `json:"register_sums,omitempty" flag:"register-sums" help:"register the readout's L lane sums instead of its P·L products (fewer FFs for P > 1 with LUT products, e.g. the intRVFL's; same latency, the products and lane-sum tree share a cycle)"`
 }
+
+// A new design option is one tagged field of Options (json: its key in
+// design.json and in records; flag: its command-line flag, internal/planflags)
+// plus the code that uses it: the plan's rules here, the template choice in
+// rtl, the analytic model in power.
 
 // ROM styles (Options.ROMStyle).
 const (
@@ -550,20 +555,26 @@ func (pl *Plan) JSON() ([]byte, error) {
 
 // RecordedOptions returns the Options that the plan in design (the bytes of
 // a design.json, Plan.JSON) was derived with: New(m, RecordedOptions(…))
-// gives that plan again for the same model.
+// gives that plan again for the same model. design.json records them under
+// the keys of Options' json tags.
 func RecordedOptions(design []byte) (Options, error) {
-	var r struct {
-		P          int    `json:"p"`
-		Adder      int    `json:"adder_levels_per_stage"`
-		Argmax     int    `json:"argmax_levels_per_stage"`
-		Reloadable bool   `json:"reloadable_readout"`
-		ROMStyle   string `json:"rom_style"`
-		HoldInput  bool   `json:"hold_input"`
-		Sums       bool   `json:"register_sums"`
-	}
-	if err := json.Unmarshal(design, &r); err != nil {
+	var o Options
+	if err := json.Unmarshal(design, &o); err != nil {
 		return Options{}, fmt.Errorf("plan: design.json: %w", err)
 	}
-	return Options{Parallel: r.P, AdderLevelsPerStage: r.Adder, ArgmaxLevelsPerStage: r.Argmax,
-		ReloadableReadout: r.Reloadable, ROMStyle: r.ROMStyle, HoldInput: r.HoldInput, RegisterSums: r.Sums}, nil
+	return o, nil
+}
+
+// Options returns the options the plan was derived with (RecordedOptions of
+// its JSON).
+func (p *Plan) Options() Options {
+	b, err := p.JSON()
+	if err != nil {
+		panic(fmt.Sprintf("plan: encode design.json: %v", err))
+	}
+	o, err := RecordedOptions(b)
+	if err != nil {
+		panic(fmt.Sprintf("plan: read back design.json: %v", err))
+	}
+	return o
 }

@@ -35,6 +35,8 @@ type SearchResult struct {
 	model.Solver
 	// Win is the intRVFL's W_in source (absent: stored; "prbs31": generated).
 	Win model.WinGen `json:"w_in_generator,omitempty"`
+	// Shard is where a shard of a search comes from (search --shard i/n).
+	Shard *ShardInfo `json:"shard,omitempty"`
 }
 
 // Split is the normalised train/validation split of conxuntos.dat that the
@@ -363,6 +365,14 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("merge searches: no search")
 	}
+	for i, p := range parts {
+		if err := p.Check(); err != nil {
+			return nil, fmt.Errorf("merge searches: part %d: %w", i+1, err)
+		}
+	}
+	if err := checkShards(parts); err != nil {
+		return nil, fmt.Errorf("merge searches: %w", err)
+	}
 	first := parts[0]
 	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits, Solver: first.Solver, Win: first.Win,
 		Grid: Grid{Lambdas: first.Grid.Lambdas, Kappas: first.Grid.Kappas}}
@@ -401,6 +411,13 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 		out.Jittered += p.Jittered
 	}
 	slices.SortFunc(cols, func(a, b col) int { return a.n - b.n })
+	var ns []int
+	for _, c := range cols {
+		ns = append(ns, c.n)
+	}
+	if want := slices.Sorted(slices.Values(first.Shard.Ns)); !slices.Equal(ns, want) {
+		return nil, fmt.Errorf("merge searches: the shards hold N = %v, the search's grid is %v", ns, want)
+	}
 	out.Correct = make([][][]int, len(cols[0].counts))
 	for _, c := range cols {
 		out.Grid.Ns = append(out.Grid.Ns, c.n)
