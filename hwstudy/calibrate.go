@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
@@ -138,7 +139,7 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {
 		}
 		c.Yosys = s.Yosys.Yosys
 		c.Rows = append(c.Rows, CalibrationRow{Name: jobs[i].m.Name, Seed: seeds[i], Design: s.Design,
-			Yosys: power.YosysResources(s.Yosys), Analytic: a, Seconds: s.Yosys.Seconds, Depth: s.Yosys.LogicDepth})
+			Yosys: designpower.YosysResources(s.Yosys), Analytic: a, Seconds: s.Yosys.Seconds, Depth: s.Yosys.LogicDepth})
 	}
 	c.Tolerances = tolerances(c.Rows)
 	return c, nil

@@ -3,11 +3,12 @@ package hwstudy
 import (
 	"context"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
@@ -75,7 +76,7 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 		if reports[i].Cached {
 			t.Fatalf("%s: report came from a cache, want a Yosys run", s.Name())
 		}
-		y := power.YosysResources(reports[i])
+		y := designpower.YosysResources(reports[i])
 		a, err := power.Analytic(power.Design{Shape: power.Shape{Arch: s.Arch, K: s.K, L: s.L, Kappa: s.Kappa, Bits: s.Bits}, N: s.N, P: s.P})
 		if err != nil {
 			t.Fatal(err)

@@ -2,8 +2,9 @@ package power
 
 import (
 	"fmt"
-	"github.com/hdlgen/hdlgen/board"
 	"math"
+
+	"github.com/hdlgen/hdlgen/board"
 )
 
 // Defaults of Params (DESIGN.md, "Hardware"; UG440).
@@ -116,6 +117,10 @@ func ParseBudgeted(s string) (Budgeted, error) {
 	}
 	return "", fmt.Errorf("power: budget on %q, want %s or %s", s, BudgetDynamic, BudgetTotal)
 }
+
+// Normalized returns p with its defaults filled in, or an error for a value
+// out of range.
+func (p Params) Normalized() (Params, error) { return p.norm() }
 
 func (p Params) norm() (Params, error) {
 	if p.ClockHz == 0 {

@@ -108,4 +108,6 @@ var intrvflLUTFactor = [nComp]float64{
 
 func (intrvflNet) lutFactors() *[nComp]float64 { return &intrvflLUTFactor }
 
+func (intrvflNet) fmaxBase() float64 { return 0.726 }
+
 func (intrvflNet) muxfPerLUT() float64 { return 0.25 }

@@ -35,6 +35,9 @@ type network interface {
 	blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBlocks
 	// hasPreact reports whether the design has a pre-activation block.
 	hasPreact() bool
+	// fmaxBase is the intercept of the analytic clock period in ns
+	// (size_fmax.go), fitted with the others by TestFmaxFit.
+	fmaxBase() float64
 	// lutFactors are the calibrated LUT factors per block (analytic.go).
 	lutFactors() *[nComp]float64
 	// muxfPerLUT is the number of MUXF7/MUXF8 per LUT6 site in the

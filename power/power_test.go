@@ -3,12 +3,14 @@ package power
 import (
 	"errors"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hdlgen/hdlgen/internal/hwtest"
+	"github.com/hdlgen/hdlgen/internal/randmodel"
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
@@ -90,10 +92,16 @@ func randomDesign(rng *rand.Rand) Design {
 	return d
 }
 
-// TestStructureMatchesPlan pins the model-free replica of rtl/plan's rules.
+// TestStructureMatchesPlan pins the model-free replica of rtl/plan's rules
+// on 300 random designs (the quick tier: the first 60; each builds and
+// validates a model of up to 3,000 neurons).
 func TestStructureMatchesPlan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	for i := 0; i < 300; i++ {
+	designs := 300
+	if hwtest.Quick() {
+		designs = 60
+	}
+	for i := 0; i < designs; i++ {
 		d := randomDesign(rng)
 		d.HoldInput = i%3 == 0
 		d.RegisterSums = i%4 == 1

@@ -119,4 +119,6 @@ var rvfl8LUTFactor = [nComp]float64{
 
 func (rvfl8Net) lutFactors() *[nComp]float64 { return &rvfl8LUTFactor }
 
+func (rvfl8Net) fmaxBase() float64 { return 2.870 }
+
 func (rvfl8Net) muxfPerLUT() float64 { return 0.12 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/hdlgen/hdlgen/synth"
+	"github.com/hdlgen/hdlgen/board"
 )
 
 // DefaultMaxN bounds the sizer's search: N ∈ [1, DefaultMaxN] unless
@@ -18,9 +18,9 @@ type SizeOptions struct {
 	Params
 	// MaxN is the largest N considered (0 means DefaultMaxN).
 	MaxN int
-	// Device is the FPGA the design must fit (zero value means synth.XC7Z020):
+	// Device is the FPGA the design must fit (zero value means board.XC7Z020):
 	// designs needing more LUTs, FFs, DSP48E1s or block RAM are not candidates.
-	Device synth.Device
+	Device board.Device
 	// Ps are the candidate parallelisms (nil means DefaultPs); P > N is skipped.
 	Ps []int
 	// AdderLevels and ArgmaxLevels are the pipeline rules of every candidate
@@ -76,7 +76,7 @@ type tableKey struct {
 	shape  Shape
 	params Params
 	maxN   int
-	device synth.Device
+	device board.Device
 	ps     string
 	levels [2]int
 }
@@ -114,8 +114,8 @@ func Size(budget float64, s Shape, o SizeOptions) (Sizing, error) {
 	if o.MaxN < 1 {
 		return Sizing{}, fmt.Errorf("power: max N %d, want ≥ 1", o.MaxN)
 	}
-	if o.Device == (synth.Device{}) {
-		o.Device = synth.XC7Z020
+	if o.Device == (board.Device{}) {
+		o.Device = board.XC7Z020
 	}
 	if o.Ps == nil {
 		o.Ps = DefaultPs

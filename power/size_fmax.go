@@ -22,10 +22,11 @@ import (
 //     enable) fan out to P loads, and the net delay grows with the log of the
 //     fanout.
 //
-// period = FmaxBase[arch] + FmaxPerLevel·S + FmaxPerDoubling·log2(P) ns. The
-// coefficients are least-squares fits to the timing estimates of the designs
-// listed in docs/timing.md ("Analytic estimate for the sizer"), which also
-// states the error.
+// period = base + FmaxPerLevel·S + FmaxPerDoubling·log2(P) ns, with base the
+// network type's intercept (its fmaxBase). The coefficients are least-squares
+// fits to the timing estimates of the designs listed in docs/timing.md
+// ("Analytic estimate for the sizer") and testdata/fmax_fit.txt, which
+// TestFmaxFit refits; docs/timing.md also states the error.
 const (
 	FmaxPerLevel    = 1.160 // ns per adder level of the longest segment
 	FmaxPerDoubling = 0.216 // ns per doubling of P
@@ -33,9 +34,6 @@ const (
 	// estimate of Fmax over the calibration designs (worst: 15.4 %).
 	FmaxCalibrationError = 0.16
 )
-
-// FmaxBase is the intercept of the period by network (ns).
-var FmaxBase = map[model.Arch]float64{model.IntRVFL: 0.726, model.RVFL8: 2.870}
 
 // fmaxLevels is S, the most adder levels of one register-to-register segment
 // (see above).
@@ -59,6 +57,6 @@ func fmaxLevels(d Design, st structure) int {
 func AnalyticFmaxMHz(d Design) float64 { return analyticFmaxMHz(d, newStructure(d)) }
 
 func analyticFmaxMHz(d Design, st structure) float64 {
-	period := FmaxBase[d.Arch] + FmaxPerLevel*float64(fmaxLevels(d, st)) + FmaxPerDoubling*math.Log2(float64(d.P))
+	period := d.net().fmaxBase() + FmaxPerLevel*float64(fmaxLevels(d, st)) + FmaxPerDoubling*math.Log2(float64(d.P))
 	return 1000 / period
 }

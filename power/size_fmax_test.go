@@ -3,9 +3,15 @@ package power
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -83,5 +89,62 @@ func TestSizeMeetsClock(t *testing.T) {
 	var imp *ImpossibleError
 	if !errors.As(err, &imp) || !math.IsInf(imp.MinJ, 1) {
 		t.Errorf("400 MHz: %v, want no design", err)
+	}
+}
+
+// TestFmaxFit refits the analytic clock period to the timing estimates in
+// testdata/fmax_fit.txt — least squares of period = base(network) +
+// FmaxPerLevel·S + FmaxPerDoubling·log2(P) — and requires the constants of
+// size_fmax.go and the networks' intercepts to be that fit, rounded to the
+// picosecond.
+func TestFmaxFit(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "fmax_fit.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	archs := networks.Names() // one intercept column per network type
+	var x [][]float64
+	var y []float64
+	for i, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if len(f) != 6 {
+			t.Fatalf("fmax_fit.txt:%d: want arch K P r period name, got %q", i+1, line)
+		}
+		k, _ := strconv.Atoi(f[1])
+		p, _ := strconv.Atoi(f[2])
+		r, _ := strconv.Atoi(f[3])
+		period, err := strconv.ParseFloat(f[4], 64)
+		if err != nil || k < 1 || p < 1 || r < 1 {
+			t.Fatalf("fmax_fit.txt:%d: %q", i+1, line)
+		}
+		arch := model.Arch(f[0])
+		s, err := ShapeOf(arch, k, 2, 3, 5)
+		if err != nil {
+			t.Fatalf("fmax_fit.txt:%d: %v", i+1, err)
+		}
+		d := Design{Shape: s, N: max(p, 64), P: p, AdderLevels: r}
+		row := make([]float64, len(archs)+2)
+		row[slices.Index(archs, string(arch))] = 1
+		row[len(archs)] = float64(fmaxLevels(d, newStructure(d)))
+		row[len(archs)+1] = math.Log2(float64(p))
+		x = append(x, row)
+		y = append(y, period)
+	}
+	var coef mat.VecDense
+	if err := coef.SolveVec(mat.NewDense(len(y), len(x[0]), slices.Concat(x...)), mat.NewVecDense(len(y), y)); err != nil {
+		t.Fatal(err)
+	}
+	round := func(v float64) float64 { return math.Round(v*1000) / 1000 }
+	got := map[string]float64{"per level": FmaxPerLevel, "per doubling": FmaxPerDoubling}
+	want := map[string]float64{"per level": round(coef.AtVec(len(archs))), "per doubling": round(coef.AtVec(len(archs) + 1))}
+	for i, a := range archs {
+		got["base "+a] = netOf(model.Arch(a)).fmaxBase()
+		want["base "+a] = round(coef.AtVec(i))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("constants of the analytic Fmax (-refit +code):\n%s", diff)
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/designdir"
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
+	"github.com/hdlgen/hdlgen/internal/proc"
 	"github.com/hdlgen/hdlgen/model"
 
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -68,6 +69,7 @@ func (ExecRunner) Run(ctx context.Context, dir string, argv []string) ([]byte, e
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
+	proc.Setup(cmd) // Yosys ends with hdlgen, however hdlgen ends
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

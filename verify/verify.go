@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hdlgen/hdlgen/internal/proc"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/testbench"
 )
@@ -495,22 +496,6 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// makeEnv is the environment for make: the caller's, without the variables
-// through which a parent make (e.g. `make test`) would pass its flags and
-// jobserver.
-func makeEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEFILES", "GNUMAKEFLAGS":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
-}
-
 // Command returns the command Run uses for step on target in dir.
 func Command(dir string, step Step, target string, trace bool) []string {
 	args := []string{"make", "-C", dir, "--no-print-directory", string(step) + "-" + target}
@@ -535,10 +520,10 @@ func runStep(ctx context.Context, dir string, step Step, target string, opts Opt
 	}
 	cmd := exec.CommandContext(ctx, res.Command[0], res.Command[1:]...)
 	cmd.Dir = dir
-	cmd.Env = makeEnv()
+	cmd.Env = proc.MakeEnv()
 	cmd.Stdout = w
 	cmd.Stderr = w
-	setProcessGroup(cmd)
+	proc.Setup(cmd)
 	t0 := time.Now()
 	runErr := cmd.Run()
 	res.Duration = time.Since(t0)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,11 +13,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/hwstudy"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
-	"github.com/hdlgen/hdlgen/verify"
+	"github.com/hdlgen/hdlgen/timing"
 )
 
 type powerOptions struct {
@@ -144,6 +146,21 @@ and calibration.json to --out.`
 	return cmd
 }
 
+// fmaxNote is the estimated Fmax of the synthesised design in dir (package
+// timing) for power DIR's note.
+func fmaxNote(ctx context.Context, dir string, so synth.Options, clockMHz float64) string {
+	rep, err := synth.Cached(ctx, dir, so)
+	if err != nil || rep == nil {
+		return fmt.Sprintf("timing: no current synthesis report (%v)", err)
+	}
+	t, err := timing.ForDir(dir, rep, &timing.Zynq7Minus1)
+	if err != nil {
+		return "timing: " + err.Error()
+	}
+	return fmt.Sprintf("Fmax %s, estimated by hdlgen's static timing model (docs/timing.md); worst path %s",
+		t.Headline(clockMHz), t.PathShort())
+}
+
 // maxActivityVectors bounds --activity-vectors: each vector is simulated at
 // gate level twice (a saturated stream and one at a time), and 10,000 of them
 // take minutes on the median designs.
@@ -171,7 +188,7 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
 	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
-	f.IntVar(&o.actVecs, "activity-vectors", verify.DefaultActivityVectors, fmt.Sprintf("vectors per activity simulation run, for --activity and median-table (1…%d)", maxActivityVectors))
+	f.IntVar(&o.actVecs, "activity-vectors", designpower.DefaultVectors, fmt.Sprintf("vectors per activity simulation run, for --activity and median-table (1…%d)", maxActivityVectors))
 	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
 	f.StringVar(&o.medianR8, "median-rvfl8-p", "", "comma-separated P values of median-table for the rvfl8 alone (default: --median-p)")
 	f.StringVar(&o.medianIB, "median-int-block-p", "", "comma-separated P values of median-table for the intRVFL with its ROMs in block RAM, for reference (default: none)")
@@ -256,8 +273,11 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 		if o.parallel != 0 {
 			return usagef("--parallel applies to model.json; DIR's P is fixed by its emit")
 		}
-		e, note, err = power.EstimateDir(cmd.Context(), args[0], power.DirOptions{Params: p, RunSynth: o.runSynth,
-			Synth: synth.Options{Yosys: o.yosys, Log: app.Err}})
+		so := synth.Options{Yosys: o.yosys, Log: app.Err}
+		e, note, err = designpower.EstimateDir(cmd.Context(), args[0], designpower.DirOptions{Params: p, RunSynth: o.runSynth, Synth: so})
+		if err == nil && e.Resources.Source == "yosys" {
+			note += "\n" + fmaxNote(cmd.Context(), args[0], so, p.ClockHz/1e6)
+		}
 	} else {
 		e, note, err = o.fromModel(args[0], p)
 	}
@@ -280,7 +300,7 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 
 // runActivity is `hdlgen power DIR --activity`.
 func (o *powerOptions) runActivity(cmd *cobra.Command, app *App, dir string, p power.Params) error {
-	rep, err := power.EstimateActivity(cmd.Context(), dir, power.ActivityOptions{Params: p, Vectors: o.actVecs,
+	rep, err := designpower.Estimate(cmd.Context(), dir, designpower.Options{Params: p, Vectors: o.actVecs,
 		Synth: synth.Options{Yosys: o.yosys, Log: app.Err}})
 	if err != nil {
 		return err

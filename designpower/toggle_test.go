@@ -1,4 +1,4 @@
-package verify
+package designpower
 
 import (
 	"encoding/json"

@@ -1,16 +1,17 @@
-package power
+package designpower
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
 // Activity-based energy (docs/energy-model.md, "Activity-based energy"): the
 // toggles of every net of the synthesised netlist, counted in a gate-level
-// simulation of the design's test vectors (verify.MeasureActivity), replace
+// simulation of the design's test vectors (package activity), replace
 // the flat toggle rate of the vectorless model. Each net belongs to the
 // resource class of the cell that drives it; within a class the class's
 // vectorless power is spread over its nets in proportion to a net
@@ -213,7 +214,7 @@ type ActivityPower struct {
 }
 
 // classCount is the vectorless resource count of a charged class and its coefficient.
-func classCount(class string, r Resources, c Coefficients) (int, float64) {
+func classCount(class string, r power.Resources, c power.Coefficients) (int, float64) {
 	switch class {
 	case ClassLUT:
 		return r.LUTs + r.LUTRAM, c.LUTW
@@ -241,12 +242,12 @@ func classCount(class string, r Resources, c Coefficients) (int, float64) {
 // its read enable (ENARDEN or ENBWREN, the larger) is 1. Clock power is the
 // vectorless one (the clock toggles every cycle whatever the data). A class
 // with resources but no net of its own keeps the vectorless rate p.Toggle.
-func ActivityFromNets(nl *synth.Netlist, nets []NetClass, r Resources, act NetActivity, p Params) (ActivityPower, error) {
-	p, err := p.norm()
+func ActivityFromNets(nl *synth.Netlist, nets []NetClass, r power.Resources, act NetActivity, p power.Params) (ActivityPower, error) {
+	p, err := p.Normalized()
 	if err != nil {
 		return ActivityPower{}, err
 	}
-	fs := p.ClockHz / DefaultClockHz
+	fs := p.ClockHz / power.DefaultClockHz
 	byClass := map[string]*ClassActivity{}
 	for _, k := range ReportClasses {
 		byClass[k] = &ClassActivity{Class: k}
@@ -278,11 +279,11 @@ func ActivityFromNets(nl *synth.Netlist, nets []NetClass, r Resources, act NetAc
 			if ca.CapF == 0 {
 				rate = p.Toggle
 			}
-			ca.VectorlessW = fs * coef * float64(n) * p.Toggle / DefaultToggle
-			ca.W = fs * coef * float64(n) * rate / DefaultToggle
+			ca.VectorlessW = fs * coef * float64(n) * p.Toggle / power.DefaultToggle
+			ca.W = fs * coef * float64(n) * rate / power.DefaultToggle
 			if ca.CapF > 0 {
 				// c_k·n_k at 100 MHz and 12.5 % is ½·Σ_k C_eff·V²·0.125·100 MHz.
-				ca.JPerToggleF = coef * float64(n) / (DefaultToggle * DefaultClockHz * ca.CapF)
+				ca.JPerToggleF = coef * float64(n) / (power.DefaultToggle * power.DefaultClockHz * ca.CapF)
 			}
 			out.LogicW += ca.W
 		}
@@ -329,8 +330,8 @@ func ActivityFromNets(nl *synth.Netlist, nets []NetClass, r Resources, act NetAc
 	return out, nil
 }
 
-// charge sets the energy per classification of a run: DynamicW × cycles / f.
-func (a *ActivityPower) charge(cycles int, clockHz float64) {
+// Charge sets the energy per classification of a run: DynamicW × cycles / f.
+func (a *ActivityPower) Charge(cycles int, clockHz float64) {
 	a.ChargedCycles = cycles
 	a.EnergyJ = a.DynamicW * float64(cycles) / clockHz
 }
@@ -346,5 +347,5 @@ func (a *ActivityPower) Class(k string) ClassActivity {
 }
 
 func (a *ActivityPower) String() string {
-	return fmt.Sprintf("%s: %d vectors, %d cycles, dynamic %s", a.Mode, a.Vectors, a.Cycles, FormatPower(a.DynamicW))
+	return fmt.Sprintf("%s: %d vectors, %d cycles, dynamic %s", a.Mode, a.Vectors, a.Cycles, power.FormatPower(a.DynamicW))
 }

@@ -1,4 +1,4 @@
-package power
+package designpower
 
 import (
 	"context"
@@ -6,15 +6,15 @@ import (
 	"io"
 	"strings"
 
+	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
-	"github.com/hdlgen/hdlgen/verify"
 )
 
-// ActivityOptions control EstimateActivity.
-type ActivityOptions struct {
-	Params  Params
-	Vectors int // per simulation run (0 means verify.DefaultActivityVectors)
-	Stride  int // verify.ActivityOptions.Stride
+// Options control Estimate.
+type Options struct {
+	Params  power.Params
+	Vectors int // per simulation run (0 means DefaultVectors)
+	Stride  int // MeasureOptions.Stride
 	// KeepBuild keeps DIR/build/activity, the Verilator model, so that the
 	// next run on an unchanged netlist skips its build.
 	KeepBuild bool
@@ -22,10 +22,10 @@ type ActivityOptions struct {
 	Log       io.Writer
 }
 
-// ActivityReport is the activity-based estimate of an emitted design next
-// to its vectorless one (both with Yosys's resources).
-type ActivityReport struct {
-	Vectorless Estimate `json:"vectorless"`
+// Report is the activity-based estimate of an emitted design next to its
+// vectorless one (both with Yosys's resources).
+type Report struct {
+	Vectorless power.Estimate `json:"vectorless"`
 	// VectorlessStreamJ is the vectorless dynamic energy per classification
 	// of a saturated stream: DynamicW × II / f.
 	VectorlessStreamJ float64 `json:"vectorless_stream_j"`
@@ -36,11 +36,11 @@ type ActivityReport struct {
 	Note   string        `json:"note"`
 }
 
-// EstimateActivity synthesises dir (cached), counts the toggles of its
-// netlist over the test vectors in both modes (verify.MeasureActivity) and
-// returns the activity-based power and energy with the vectorless ones.
-func EstimateActivity(ctx context.Context, dir string, o ActivityOptions) (*ActivityReport, error) {
-	p, err := o.Params.norm()
+// Estimate synthesises dir (cached), counts the toggles of its netlist over
+// the test vectors in both modes (Measure) and returns the activity-based
+// power and energy (ActivityFromNets) with the vectorless ones.
+func Estimate(ctx context.Context, dir string, o Options) (*Report, error) {
+	p, err := o.Params.Normalized()
 	if err != nil {
 		return nil, err
 	}
@@ -51,13 +51,13 @@ func EstimateActivity(ctx context.Context, dir string, o ActivityOptions) (*Acti
 	if e.Resources.Source != "yosys" {
 		return nil, fmt.Errorf("power: %s: activity needs the Yosys netlist (%s)", dir, note)
 	}
-	act, err := verify.MeasureActivity(ctx, dir, verify.ActivityOptions{Vectors: o.Vectors, Stride: o.Stride, KeepBuild: o.KeepBuild, Synth: o.Synth, Log: o.Log})
+	act, err := Measure(ctx, dir, MeasureOptions{Vectors: o.Vectors, Stride: o.Stride, KeepBuild: o.KeepBuild, Synth: o.Synth, Log: o.Log})
 	if err != nil {
 		return nil, err
 	}
 	nets := ClassifyNets(act.Netlist)
-	rep := &ActivityReport{Vectorless: e, VectorlessStreamJ: e.DynamicW * float64(e.II) / p.ClockHz, Note: note}
-	for _, mode := range []string{verify.ModeSingle, verify.ModeStream} {
+	rep := &Report{Vectorless: e, VectorlessStreamJ: e.DynamicW * float64(e.II) / p.ClockHz, Note: note}
+	for _, mode := range []string{ModeSingle, ModeStream} {
 		run := act.Run(mode)
 		if run == nil {
 			return nil, fmt.Errorf("power: %s: no %s run", dir, mode)
@@ -67,29 +67,29 @@ func EstimateActivity(ctx context.Context, dir string, o ActivityOptions) (*Acti
 			return nil, err
 		}
 		ap.Mode, ap.Vectors, ap.Cycles = mode, run.Vectors, run.Cycles
-		if mode == verify.ModeSingle {
-			ap.charge(e.Cycles, p.ClockHz)
+		if mode == ModeSingle {
+			ap.Charge(e.Cycles, p.ClockHz)
 			rep.Single = ap
 		} else {
-			ap.charge(e.II, p.ClockHz)
+			ap.Charge(e.II, p.ClockHz)
 			rep.Stream = ap
 		}
 	}
 	return rep, nil
 }
 
-// toggleRun adapts a verify.ToggleRun to NetActivity.
-type toggleRun struct{ r *verify.ToggleRun }
+// toggleRun adapts a ToggleRun to power.NetActivity.
+type toggleRun struct{ r *ToggleRun }
 
 func (t toggleRun) Rate(b synth.Bit) float64     { return t.r.Rate(b) }
 func (t toggleRun) HighFrac(b synth.Bit) float64 { return t.r.High[b] }
 
-// WriteActivity writes the report as text: the vectorless figure, then per
-// mode the measured toggle rates per class, power and energy.
-func (a *ActivityReport) WriteText(w io.Writer) error {
+// WriteText writes the report as text: the vectorless figure, then per mode
+// the measured toggle rates per class, power and energy.
+func (a *Report) WriteText(w io.Writer) error {
 	e := a.Vectorless
 	var b strings.Builder
-	fj, fw := FormatEnergy, FormatPower
+	fj, fw := power.FormatEnergy, power.FormatPower
 	fmt.Fprintf(&b, "design:   %s\n", e.Design.String())
 	r := e.Resources
 	fmt.Fprintf(&b, "resources (%s): LC (LUT6 sites) %d, FF %d, CARRY4 %d, MUXF %d, DSP48E1 %d, BRAM36 %.1f, LUTRAM/SRL %d\n",
@@ -99,7 +99,7 @@ func (a *ActivityReport) WriteText(w io.Writer) error {
 		100*e.Toggle, fw(e.DynamicW), fw(e.LogicW), fw(e.ClockW), fj(e.DynamicJ), fj(a.VectorlessStreamJ))
 	for _, ap := range []ActivityPower{a.Single, a.Stream} {
 		what := "one classification at a time, charged over the latency"
-		if ap.Mode == verify.ModeStream {
+		if ap.Mode == ModeStream {
 			what = "saturated stream, charged over II"
 		}
 		fmt.Fprintf(&b, "activity, %s (%s; %d vectors, %d cycles simulated at gate level):\n", ap.Mode, what, ap.Vectors, ap.Cycles)

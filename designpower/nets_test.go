@@ -1,19 +1,14 @@
-package power
+package designpower
 
 import (
-	"context"
-	"encoding/json"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/hdlgen/hdlgen/internal/hwtest"
-	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
@@ -103,13 +98,13 @@ func TestUniformActivityIdentity(t *testing.T) {
 	nets := ClassifyNets(nl)
 	// Resource counts unlike the netlist's cells on purpose (LC ≠ LUT cells):
 	// the identity is per class, whatever the counts.
-	r := Resources{LUTs: 7, LUTRAM: 2, FFs: 5, CARRY4: 3, MUXF: 2, DSP48E1: 2, BRAM36: 0.5, Source: "yosys"}
-	d := Design{Shape: Shape{Arch: model.IntRVFL, K: 4, L: 2, Kappa: 1, Bits: 3}, N: 8, P: 1}
+	r := power.Resources{LUTs: 7, LUTRAM: 2, FFs: 5, CARRY4: 3, MUXF: 2, DSP48E1: 2, BRAM36: 0.5, Source: "yosys"}
+	d := power.Design{Shape: power.Shape{Arch: model.IntRVFL, K: 4, L: 2, Kappa: 1, Bits: 3}, N: 8, P: 1}
 	for _, c := range []struct {
 		clockHz, toggle float64
 	}{{100e6, 0.125}, {150e6, 0.125}, {100e6, 0.3}, {50e6, 0.05}} {
-		p := Params{ClockHz: c.clockHz, Toggle: c.toggle}
-		e, err := EvaluatePlan(d, r, 10, 8, p)
+		p := power.Params{ClockHz: c.clockHz, Toggle: c.toggle}
+		e, err := power.EvaluatePlan(d, r, 10, 8, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,13 +123,13 @@ func TestUniformActivityIdentity(t *testing.T) {
 	// vectorless power × (1 · C(net 10) / Σ C(LUT nets)) / 0.125, and the
 	// block RAM is read while its enable (net 11) is 1: a quarter of the time.
 	act := mapActivity{rate: map[synth.Bit]float64{10: 1}, high: map[synth.Bit]float64{11: 0.25}}
-	a, err := ActivityFromNets(nl, nets, r, act, Params{})
+	a, err := ActivityFromNets(nl, nets, r, act, power.Params{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := DefaultCoefficients
+	c := power.DefaultCoefficients
 	lut := a.Class(ClassLUT)
-	wantLUT := c.LUTW * 9 * 1 / DefaultToggle // the only LUT net: its share is 1
+	wantLUT := c.LUTW * 9 * 1 / power.DefaultToggle // the only LUT net: its share is 1
 	if math.Abs(lut.W-wantLUT) > 1e-15 || lut.Nets != 1 || lut.WeightedRate != 1 {
 		t.Errorf("LUT class %+v, want W %g", lut, wantLUT)
 	}
@@ -146,80 +141,13 @@ func TestUniformActivityIdentity(t *testing.T) {
 	}
 	// CARRY4: one output of eight toggling; its share is its capacitance's.
 	act = mapActivity{rate: map[synth.Bit]float64{20: 0.5}}
-	a, err = ActivityFromNets(nl, nets, r, act, Params{})
+	a, err = ActivityFromNets(nl, nets, r, act, power.Params{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	capAll := 8*DriverF[ClassCARRY4] + 3*LoadF
-	want := c.CARRY4W * 3 * 0.5 * (DriverF[ClassCARRY4] + LoadF) / capAll / DefaultToggle
+	want := c.CARRY4W * 3 * 0.5 * (DriverF[ClassCARRY4] + LoadF) / capAll / power.DefaultToggle
 	if got := a.Class(ClassCARRY4).W; math.Abs(got-want) > 1e-18 {
 		t.Errorf("CARRY4 class %g W, want %g", got, want)
-	}
-}
-
-// TestActivityEndToEnd emits a small intRVFL, synthesises it, counts its
-// toggles at gate level in both modes and checks the report's invariants.
-func TestActivityEndToEnd(t *testing.T) {
-	hwtest.Require(t, hwtest.Yosys, hwtest.Verilator, hwtest.Awk)
-	m := randmodel.Random(randmodel.Shape{Arch: model.IntRVFL, K: 6, N: 24, L: 3, Kappa: 3, Bits: 4}, "act_small", 3)
-	dir := filepath.Join(t.TempDir(), "hw")
-	rep, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 4, Vectors: 40, Seed: 2}, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const vecs = 6
-	a, err := EstimateActivity(context.Background(), dir, ActivityOptions{Vectors: vecs,
-		Synth: synth.Options{CacheDir: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := rep.Plan
-	if a.Vectorless.Cycles != pl.Latency || a.Vectorless.II != pl.II {
-		t.Errorf("latency %d, II %d; want the plan's %d, %d", a.Vectorless.Cycles, a.Vectorless.II, pl.Latency, pl.II)
-	}
-	// Single: each vector waits for the previous output (latency + 1 cycles
-	// per vector but the last); stream: one vector every II cycles.
-	if want := vecs*(pl.Latency+1) - 1; a.Single.Cycles != want {
-		t.Errorf("single run: %d cycles, want %d", a.Single.Cycles, want)
-	}
-	if want := (vecs-1)*pl.II + pl.Latency; a.Stream.Cycles != want {
-		t.Errorf("stream run: %d cycles, want %d", a.Stream.Cycles, want)
-	}
-	for _, ap := range []ActivityPower{a.Single, a.Stream} {
-		if ck := ap.Class(ClassClock); ck.Nets != 1 || ck.Rate != 2 {
-			t.Errorf("%s: clock class %+v, want one net toggling twice per cycle", ap.Mode, ck)
-		}
-		for _, k := range []string{ClassLUT, ClassFF} {
-			c := ap.Class(k)
-			if c.Nets == 0 || !(c.Rate > 0 && c.Rate < 1) || !(c.W > 0) {
-				t.Errorf("%s: class %s %+v, want nets toggling at a rate in (0, 1) and a power", ap.Mode, k, c)
-			}
-		}
-		if ap.ClockW != a.Vectorless.ClockW {
-			t.Errorf("%s: clock power %g, want the vectorless %g", ap.Mode, ap.ClockW, a.Vectorless.ClockW)
-		}
-	}
-	if want := a.Single.DynamicW * float64(pl.Latency) / a.Vectorless.ClockHz; a.Single.EnergyJ != want {
-		t.Errorf("single energy %g, want %g", a.Single.EnergyJ, want)
-	}
-	if want := a.Stream.DynamicW * float64(pl.II) / a.Vectorless.ClockHz; a.Stream.EnergyJ != want {
-		t.Errorf("stream energy %g, want %g", a.Stream.EnergyJ, want)
-	}
-	var b strings.Builder
-	if err := a.WriteText(&b); err != nil || !strings.Contains(b.String(), "activity, stream") {
-		t.Errorf("WriteText: %v\n%s", err, b.String())
-	}
-	if js, err := json.Marshal(a); err != nil || !strings.Contains(string(js), `"weighted_rate"`) {
-		t.Errorf("JSON: %v\n%s", err, js)
-	}
-	// A second estimate reuses nothing but the synthesis (the model was not
-	// kept) and counts the same toggles: the simulation is deterministic.
-	a2, err := EstimateActivity(context.Background(), dir, ActivityOptions{Vectors: vecs, KeepBuild: true,
-		Synth: synth.Options{CacheDir: t.TempDir()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(a, a2); d != "" {
-		t.Errorf("second estimate differs (-first +second):\n%s", d)
 	}
 }
