@@ -24,7 +24,7 @@ var (
 
 // design returns a random model of shape s, its model.json and its plan at
 // P = 5 (which divides neither test shape's N).
-func design(t *testing.T, s randmodel.Shape, seed uint64) weights.Design {
+func design(t testing.TB, s randmodel.Shape, seed uint64) weights.Design {
 	t.Helper()
 	m := randmodel.Random(s, "design", seed)
 	b, err := model.Marshal(m)
