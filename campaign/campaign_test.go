@@ -52,12 +52,12 @@ func TestDrawLegal(t *testing.T) {
 			d := Draw(seed, i)
 			pl, err := d.Plan()
 			if err != nil {
-				t.Fatalf("seed %d design %d (%s %s): %v", seed, i, d.Shape, d.Options(), err)
+				t.Fatalf("seed %d design %d (%s %s): %v", seed, i, d.Shape, d.OptionString(), err)
 			}
 			s := d.Shape
 			if s.K < 1 || s.K > MaxK || s.N < 1 || s.N > MaxN || s.N*s.K > max(MaxNK, 4*s.K) || s.L < 2 || s.L > MaxL ||
-				d.P < 1 || d.P > s.N || (d.P > MaxP && d.P != s.N) {
-				t.Errorf("seed %d design %d: %s %s outside the bounds", seed, i, s, d.Options())
+				d.Parallel < 1 || d.Parallel > s.N || (d.Parallel > MaxP && d.Parallel != s.N) {
+				t.Errorf("seed %d design %d: %s %s outside the bounds", seed, i, s, d.OptionString())
 			}
 			if s.Arch != model.IntRVFL && s.Win != model.WinStored {
 				t.Errorf("seed %d design %d: %s with a W_in generator", seed, i, s)
@@ -66,26 +66,26 @@ func TestDrawLegal(t *testing.T) {
 				t.Errorf("seed %d design %d: axis on a design without AxisOK", seed, i)
 			}
 			if d.HoldInput && d.System != "" {
-				t.Errorf("seed %d design %d: %s: --hold-input with a system top", seed, i, d.Options())
+				t.Errorf("seed %d design %d: %s: --hold-input with a system top", seed, i, d.OptionString())
 			}
-			if (d.Reloadable || d.NoScores) && d.System == "" {
-				t.Errorf("seed %d design %d: %s without a system top", seed, i, d.Options())
+			if (d.ReloadableReadout || d.NoScores) && d.System == "" {
+				t.Errorf("seed %d design %d: %s without a system top", seed, i, d.OptionString())
 			}
 			if i < 10 {
 				if _, _, err := rtl.Generate(context.Background(), d.Model(), d.EmitOptions(2)); err != nil {
-					t.Errorf("seed %d design %d (%s %s): generate: %v", seed, i, s, d.Options(), err)
+					t.Errorf("seed %d design %d (%s %s): generate: %v", seed, i, s, d.OptionString(), err)
 				}
 			}
 			for name, ok := range map[string]bool{
 				"intrvfl": s.Arch == model.IntRVFL, "rvfl8": s.Arch == model.RVFL8,
 				"odd K > 1": s.K%2 == 1 && s.K > 1, "K = 1": s.K == 1, "N ≤ 4": s.N <= 4,
-				"P = 1": d.P == 1, "P = N > 1": d.P == s.N && d.P > 1, "P ∤ N": s.N%d.P != 0,
+				"P = 1": d.Parallel == 1, "P = N > 1": d.Parallel == s.N && d.Parallel > 1, "P ∤ N": s.N%d.Parallel != 0,
 				"L = 2": s.L == 2, "L = max": s.L == MaxL,
 				"κ = 1": s.Arch == model.IntRVFL && s.Kappa == 1, "κ = max": s.Kappa == LargeKappa,
 				"bits 2": s.Arch == model.IntRVFL && s.Bits == 2, "bits 16": s.Bits == 16,
-				"axis": d.Axis, "system": d.System != "", "reloadable": d.Reloadable, "no scores": d.NoScores,
-				"ready 1": d.Ready == 1, "adder levels 1": d.AdderLevels == 1, "argmax levels 1": d.ArgmaxLevels == 1,
-				"default levels": d.AdderLevels == 0 && d.ArgmaxLevels == 0,
+				"axis": d.Axis, "system": d.System != "", "reloadable": d.ReloadableReadout, "no scores": d.NoScores,
+				"ready 1": d.Ready == 1, "adder levels 1": d.AdderLevelsPerStage == 1, "argmax levels 1": d.ArgmaxLevelsPerStage == 1,
+				"default levels": d.AdderLevelsPerStage == 0 && d.ArgmaxLevelsPerStage == 0,
 				"W_in generator": s.Win == model.WinPRBS31, "stored W_in intrvfl": s.Arch == model.IntRVFL && s.Win == model.WinStored,
 				"hold input": d.HoldInput, "register sums": d.RegisterSums, "block ROMs": d.ROMStyle != "",
 				"all three lean options": d.HoldInput && d.RegisterSums && d.ROMStyle != "",
@@ -234,5 +234,24 @@ func TestRunEndToEnd(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(work, "*")); len(left) != 0 {
 		t.Errorf("work directories left behind: %v", left)
+	}
+}
+
+// TestDrawMatchesCommittedCampaign: the committed campaign's records (seed 1,
+// 300 designs) are the designs Draw gives today, so the campaign resumes
+// them instead of starting over.
+func TestDrawMatchesCommittedCampaign(t *testing.T) {
+	recs, err := filepath.Glob(filepath.Join("..", "results", "campaign", "designs", "d*.json"))
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("no committed records: %v", err)
+	}
+	for _, p := range recs {
+		r, err := readRecord(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := Draw(r.Design.Seed, r.Design.Index); r.Design != want {
+			t.Errorf("%s: committed %+v, drawn %+v", p, r.Design, want)
+		}
 	}
 }

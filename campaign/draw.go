@@ -3,7 +3,10 @@ package campaign
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 
+	"github.com/hdlgen/hdlgen/internal/planflags"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -34,49 +37,70 @@ type Design struct {
 	Seed      uint64          `json:"campaign_seed"`
 	Shape     randmodel.Shape `json:"shape"`
 	ModelSeed uint64          `json:"model_seed"`
-	P         int             `json:"p"`
-	Axis      bool            `json:"axis"`
-	System    string          `json:"system,omitempty"`
-	// Reloadable and NoScores need System.
-	Reloadable   bool    `json:"reloadable_readout,omitempty"`
-	NoScores     bool    `json:"no_scores,omitempty"`
-	Ready        float64 `json:"ready"`
-	AdderLevels  int     `json:"adder_levels_per_stage"`  // 0: plan's default
-	ArgmaxLevels int     `json:"argmax_levels_per_stage"` // 0: plan's default
-	VectorSeed   uint64  `json:"vector_seed"`
-	// The lean-core options (hdlgen emit --rom-style block, --hold-input,
-	// --register-sums); HoldInput never with System.
-	ROMStyle     string `json:"rom_style,omitempty"`
-	HoldInput    bool   `json:"hold_input,omitempty"`
-	RegisterSums bool   `json:"register_sums,omitempty"`
+	// Options are the design options: P, the pipeline rules (0: plan's
+	// default), the reloadable readout (needs System), and the lean-core
+	// options (HoldInput never with System).
+	plan.Options
+	Axis   bool   `json:"axis"`
+	System string `json:"system,omitempty"`
+	// NoScores needs System.
+	NoScores   bool    `json:"no_scores,omitempty"`
+	Ready      float64 `json:"ready"`
+	VectorSeed uint64  `json:"vector_seed"`
+}
+
+// leanDraws are the lean-core options a design may draw (as emit flags), by
+// the draw's number; the others draw none.
+var leanDraws = [][]string{
+	{"--hold-input"},
+	{"--register-sums"},
+	{"--rom-style", plan.ROMStyleBlock},
+	{"--hold-input", "--register-sums", "--rom-style", plan.ROMStyleBlock},
+}
+
+// tableFlags are the design options Design.String and the tables show in
+// columns of their own; every other option of plan.Options (the lean-core
+// options, and any option added there) follows as a flag.
+var tableFlags = []string{"parallel", "adder-levels", "argmax-levels", "reloadable-readout"}
+
+// extraOptions are the design options not in tableFlags, in plan.Options'
+// order.
+func extraOptions() []planflags.Option {
+	var out []planflags.Option
+	for _, o := range planflags.Options() {
+		if !slices.Contains(tableFlags, o.Flag) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // Name is the design's model name and directory stem: "d0007".
 func (d Design) Name() string { return fmt.Sprintf("d%04d", d.Index) }
 
-// Options returns the options as one short string for tables.
-func (d Design) Options() string {
-	s := fmt.Sprintf("P=%d ready=%.2f adder=%d argmax=%d", d.P, d.Ready, d.AdderLevels, d.ArgmaxLevels)
+// OptionString returns the options as one short string for tables.
+func (d Design) OptionString() string {
+	s := fmt.Sprintf("P=%d ready=%.2f adder=%d argmax=%d", d.Parallel, d.Ready, d.AdderLevelsPerStage, d.ArgmaxLevelsPerStage)
 	if d.Axis {
 		s += " axis"
 	}
 	if d.System != "" {
 		s += " system=" + d.System
 	}
-	if d.Reloadable {
+	if d.ReloadableReadout {
 		s += " reloadable"
 	}
 	if d.NoScores {
 		s += " no-scores"
 	}
-	if d.ROMStyle != "" {
-		s += " rom-style=" + d.ROMStyle
-	}
-	if d.HoldInput {
-		s += " hold-input"
-	}
-	if d.RegisterSums {
-		s += " register-sums"
+	for _, o := range extraOptions() {
+		switch v := o.Value(d.Options); {
+		case o.IsDefault(d.Options):
+		case o.Kind == reflect.Bool:
+			s += " " + o.Flag
+		default:
+			s += " " + o.Flag + "=" + v
+		}
 	}
 	return s
 }
@@ -86,17 +110,13 @@ func (d Design) Model() *model.Model { return randmodel.Random(d.Shape, d.Name()
 
 // EmitOptions returns the rtl options of the design with v test vectors.
 func (d Design) EmitOptions(v int) rtl.Options {
-	return rtl.Options{Parallel: d.P, Axis: d.Axis, Vectors: v, Seed: d.VectorSeed,
-		ReadyProbability: d.Ready, AdderLevelsPerStage: d.AdderLevels, ArgmaxLevelsPerStage: d.ArgmaxLevels,
-		System: d.System, ReloadableReadout: d.Reloadable, SystemNoScores: d.NoScores,
-		ROMStyle: d.ROMStyle, HoldInput: d.HoldInput, RegisterSums: d.RegisterSums}
+	return rtl.Options{Options: d.Options, Axis: d.Axis, Vectors: v, Seed: d.VectorSeed, ReadyProbability: d.Ready,
+		System: d.System, SystemNoScores: d.NoScores}
 }
 
 // Plan returns the design's plan.
 func (d Design) Plan() (*plan.Plan, error) {
-	return plan.New(d.Model(), plan.Options{Parallel: d.P, AdderLevelsPerStage: d.AdderLevels,
-		ArgmaxLevelsPerStage: d.ArgmaxLevels, ReloadableReadout: d.Reloadable,
-		ROMStyle: d.ROMStyle, HoldInput: d.HoldInput, RegisterSums: d.RegisterSums})
+	return plan.New(d.Model(), d.Options)
 }
 
 // Draw returns design index of the campaign with seed seed. Design i depends
@@ -154,13 +174,13 @@ func Draw(seed uint64, index int) Design {
 	pmax := min(s.N, MaxP)
 	switch k := r.IntN(4); {
 	case k == 0 || s.N == 1:
-		d.P = 1
+		d.Parallel = 1
 	case k == 1 && s.N <= MaxPFull:
-		d.P = s.N
+		d.Parallel = s.N
 	default:
-		d.P = 1 + r.IntN(pmax)
-		if s.N%d.P == 0 && pmax > 2 {
-			d.P = 1 + r.IntN(pmax)
+		d.Parallel = 1 + r.IntN(pmax)
+		if s.N%d.Parallel == 0 && pmax > 2 {
+			d.Parallel = 1 + r.IntN(pmax)
 		}
 	}
 	switch r.IntN(4) {
@@ -172,10 +192,10 @@ func Draw(seed uint64, index int) Design {
 		d.Ready = float64(5+r.IntN(15)) / 20 // 0.25…0.95
 	}
 	if r.IntN(3) != 0 {
-		d.AdderLevels = 1 + r.IntN(MaxAdderLvl)
+		d.AdderLevelsPerStage = 1 + r.IntN(MaxAdderLvl)
 	}
 	if r.IntN(3) != 0 {
-		d.ArgmaxLevels = 1 + r.IntN(MaxArgLvl)
+		d.ArgmaxLevelsPerStage = 1 + r.IntN(MaxArgLvl)
 	}
 	axis, system, reload, noScores := r.IntN(2) == 0, r.IntN(3) == 0, r.IntN(2) == 0, r.IntN(3) == 0
 	// A third of the intRVFL designs generate W_in on chip (--win lfsr). Drawn
@@ -199,21 +219,16 @@ func Draw(seed uint64, index int) Design {
 		d.System = rtl.SystemZynq
 		d.NoScores = noScores
 		if reload {
-			d.Reloadable = true
+			d.ReloadableReadout = true
 			if pl2, err := d.Plan(); err != nil || regmap.Chunks(pl2) > rtl.MaxReloadChunks {
-				d.Reloadable = false
+				d.ReloadableReadout = false
 			}
 		}
 	}
-	switch lean {
-	case 0:
-		d.HoldInput = true
-	case 1:
-		d.RegisterSums = true
-	case 2:
-		d.ROMStyle = plan.ROMStyleBlock
-	case 3:
-		d.HoldInput, d.RegisterSums, d.ROMStyle = true, true, plan.ROMStyleBlock
+	if lean < len(leanDraws) {
+		if d.Options, err = planflags.Parse(d.Options, leanDraws[lean]); err != nil {
+			panic(fmt.Sprintf("campaign: lean options %v: %v", leanDraws[lean], err))
+		}
 	}
 	d.HoldInput = d.HoldInput && d.System == "" // the system top keeps its input register
 	return d

@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,13 +11,39 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hdlgen/hdlgen/internal/planflags"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
-	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
-// TSVHeader is the first line of results.tsv.
-const TSVHeader = "index\tarch\tk\tn\tl\tkappa\tbits\tp\taxis\tsystem\treloadable\tno_scores\tready\tadder_levels\targmax_levels\twin\trom_style\thold_input\tregister_sums\tgate_level\tvectors\tlatency\tii\tsteps\tsteps_passed\tmismatches\tseconds\tcpu_seconds\tresult\terror"
+// TSVHeader is the first line of results.tsv: the design, one column per
+// design option beyond those of tableFlags (named by its design.json key,
+// e.g. rom_style), then the outcome.
+var TSVHeader = "index\tarch\tk\tn\tl\tkappa\tbits\tp\taxis\tsystem\treloadable\tno_scores\tready\tadder_levels\targmax_levels\twin\t" +
+	strings.Join(extraColumns(), "\t") + "\tgate_level\tvectors\tlatency\tii\tsteps\tsteps_passed\tmismatches\tseconds\tcpu_seconds\tresult\terror"
+
+// extraColumns are the TSV columns of the options beyond tableFlags.
+func extraColumns() []string {
+	var cols []string
+	for _, o := range extraOptions() {
+		cols = append(cols, strings.ReplaceAll(o.Flag, "-", "_"))
+	}
+	return cols
+}
+
+// extraValues are a design's values in the extraColumns (an unset string
+// option shows its default, e.g. auto).
+func extraValues(d Design) []string {
+	var vals []string
+	for _, o := range extraOptions() {
+		v := o.Value(d.Options)
+		if v == "" {
+			v = o.Default
+		}
+		vals = append(vals, v)
+	}
+	return vals
+}
 
 // TSV returns results.tsv: one row per record.
 func TSV(s *Summary) []byte {
@@ -37,10 +62,10 @@ func TSV(s *Summary) []byte {
 			result = "FAIL"
 		}
 		errText := strings.NewReplacer("\t", " ", "\n", " | ").Replace(r.Error)
-		fmt.Fprintf(&b, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%t\t%s\t%t\t%t\t%.2f\t%d\t%d\t%s\t%s\t%t\t%t\t%t\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%s\t%s\n",
-			d.Index, d.Shape.Arch, d.Shape.K, d.Shape.N, d.Shape.L, d.Shape.Kappa, d.Shape.Bits, d.P,
-			d.Axis, d.System, d.Reloadable, d.NoScores, d.Ready, d.AdderLevels, d.ArgmaxLevels,
-			d.Shape.Win.Flag(), cmp.Or(d.ROMStyle, plan.ROMStyleAuto), d.HoldInput, d.RegisterSums, r.GateLevel, r.Vectors, r.Latency, r.II, len(r.Steps), passed, r.Mismatches, r.Seconds, r.CPUSeconds, result, errText)
+		fmt.Fprintf(&b, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%t\t%s\t%t\t%t\t%.2f\t%d\t%d\t%s\t%s\t%t\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%.1f\t%s\t%s\n",
+			d.Index, d.Shape.Arch, d.Shape.K, d.Shape.N, d.Shape.L, d.Shape.Kappa, d.Shape.Bits, d.Parallel,
+			d.Axis, d.System, d.ReloadableReadout, d.NoScores, d.Ready, d.AdderLevelsPerStage, d.ArgmaxLevelsPerStage,
+			d.Shape.Win.Flag(), strings.Join(extraValues(d), "\t"), r.GateLevel, r.Vectors, r.Latency, r.II, len(r.Steps), passed, r.Mismatches, r.Seconds, r.CPUSeconds, result, errText)
 	}
 	return b.Bytes()
 }
@@ -101,7 +126,7 @@ func SummaryMarkdown(c Config, s *Summary, now time.Time) []byte {
 			if r.Passed {
 				continue
 			}
-			w("| %s | %s | %s | %s | `%s` |\n", r.Design.Name(), r.Design.Shape, r.Design.Options(),
+			w("| %s | %s | %s | %s | `%s` |\n", r.Design.Name(), r.Design.Shape, r.Design.OptionString(),
 				strings.ReplaceAll(firstLine(r.Error), "|", "\\|"), Reproducer(c, r.Design.Index))
 		}
 		w("\n")
@@ -137,7 +162,7 @@ func DrawTable(seed uint64, n int) []byte {
 	writeDistribution(&b, recs, false)
 	b.WriteString("\n")
 	for _, r := range recs {
-		fmt.Fprintf(&b, "%s %s %s\n", r.Design.Name(), r.Design.Shape, r.Design.Options())
+		fmt.Fprintf(&b, "%s %s %s\n", r.Design.Name(), r.Design.Shape, r.Design.OptionString())
 	}
 	return b.Bytes()
 }
@@ -188,10 +213,10 @@ func writeDistribution(b *bytes.Buffer, recs []Record, ran bool) {
 			{fmt.Sprintf("≥ 64 (max %d)", MaxN), func(r Record) bool { return r.Design.Shape.N >= 64 }},
 		}},
 		{"P", []count{
-			{"P = 1", func(r Record) bool { return r.Design.P == 1 }},
-			{"P = N > 1", func(r Record) bool { return r.Design.P == r.Design.Shape.N && r.Design.P > 1 }},
-			{"P ∤ N", func(r Record) bool { return r.Design.Shape.N%r.Design.P != 0 }},
-			{"P ≥ 8", func(r Record) bool { return r.Design.P >= 8 }},
+			{"P = 1", func(r Record) bool { return r.Design.Parallel == 1 }},
+			{"P = N > 1", func(r Record) bool { return r.Design.Parallel == r.Design.Shape.N && r.Design.Parallel > 1 }},
+			{"P ∤ N", func(r Record) bool { return r.Design.Shape.N%r.Design.Parallel != 0 }},
+			{"P ≥ 8", func(r Record) bool { return r.Design.Parallel >= 8 }},
 		}},
 		{"L", []count{
 			{"2", func(r Record) bool { return r.Design.Shape.L == 2 }},
@@ -212,22 +237,27 @@ func writeDistribution(b *bytes.Buffer, recs []Record, ran bool) {
 			{"--win lfsr (intrvfl)", func(r Record) bool { return r.Design.Shape.Win == model.WinPRBS31 }},
 			{"--axis", func(r Record) bool { return r.Design.Axis }},
 			{"--system zynq", func(r Record) bool { return r.Design.System != "" }},
-			{"--reloadable-readout", func(r Record) bool { return r.Design.Reloadable }},
+			{"--reloadable-readout", func(r Record) bool { return r.Design.ReloadableReadout }},
 			{"--no-scores", func(r Record) bool { return r.Design.NoScores }},
-			{"--rom-style block", func(r Record) bool { return r.Design.ROMStyle == plan.ROMStyleBlock }},
-			{"--hold-input", func(r Record) bool { return r.Design.HoldInput }},
-			{"--register-sums", func(r Record) bool { return r.Design.RegisterSums }},
-			{"all three", func(r Record) bool {
-				return r.Design.ROMStyle == plan.ROMStyleBlock && r.Design.HoldInput && r.Design.RegisterSums
-			}},
 			{"ready = 1", func(r Record) bool { return r.Design.Ready == 1 }},
 			{"ready < 0.5", func(r Record) bool { return r.Design.Ready < 0.5 }},
-			{"adder levels set", func(r Record) bool { return r.Design.AdderLevels != 0 }},
-			{"adder levels = 1", func(r Record) bool { return r.Design.AdderLevels == 1 }},
-			{"argmax levels set", func(r Record) bool { return r.Design.ArgmaxLevels != 0 }},
-			{"argmax levels = 1", func(r Record) bool { return r.Design.ArgmaxLevels == 1 }},
+			{"adder levels set", func(r Record) bool { return r.Design.AdderLevelsPerStage != 0 }},
+			{"adder levels = 1", func(r Record) bool { return r.Design.AdderLevelsPerStage == 1 }},
+			{"argmax levels set", func(r Record) bool { return r.Design.ArgmaxLevelsPerStage != 0 }},
+			{"argmax levels = 1", func(r Record) bool { return r.Design.ArgmaxLevelsPerStage == 1 }},
 		}},
 	}
+	// One count per design option beyond tableFlags (each set to a value
+	// other than its default), and one for all of them at once.
+	opts := &rows[len(rows)-1].counts
+	extra := extraOptions()
+	for _, o := range extra {
+		label := "--" + o.Flag
+		*opts = append(*opts, count{label, func(r Record) bool { return !o.IsDefault(r.Design.Options) }})
+	}
+	*opts = append(*opts, count{fmt.Sprintf("all %d of them", len(extra)), func(r Record) bool {
+		return !slices.ContainsFunc(extra, func(o planflags.Option) bool { return o.IsDefault(r.Design.Options) })
+	}})
 	if ran {
 		last := len(rows) - 1
 		rows[last].counts = append(rows[last].counts, count{"gate level", func(r Record) bool { return r.GateLevel }})
@@ -250,7 +280,7 @@ func writeDistribution(b *bytes.Buffer, recs []Record, ran bool) {
 		kmax, nmax, pmax, nk := 0, 0, 0, 0
 		for _, r := range recs {
 			s := r.Design.Shape
-			kmax, nmax, pmax, nk = max(kmax, s.K), max(nmax, s.N), max(pmax, r.Design.P), max(nk, s.N*s.K)
+			kmax, nmax, pmax, nk = max(kmax, s.K), max(nmax, s.N), max(pmax, r.Design.Parallel), max(nk, s.N*s.K)
 		}
 		fmt.Fprintf(b, "\nLargest recorded: K = %d, N = %d, P = %d, N·K = %d. Test vectors: %d per design, emitted with the design's seed, gaps up to %d idle cycles.\n",
 			kmax, nmax, pmax, nk, recs[0].Vectors, rtl.DefaultMaxGap)

@@ -170,7 +170,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 				}
 				eta := time.Duration(float64(elapsed) / float64(done) * float64(len(todo)-done))
 				progress(c, "campaign: [%d/%d] %s %s %s%s: %s %.1fs (CPU %.1fs; failed so far %d, ETA %s)\n",
-					done, len(todo), d.Name(), d.Shape, d.Options(), gateTag(rec.GateLevel), status, rec.Seconds, rec.CPUSeconds, failed, eta.Round(time.Second))
+					done, len(todo), d.Name(), d.Shape, d.OptionString(), gateTag(rec.GateLevel), status, rec.Seconds, rec.CPUSeconds, failed, eta.Round(time.Second))
 				if !rec.Passed {
 					progress(c, "campaign:   %s: %s\n", d.Name(), firstLine(rec.Error))
 				}

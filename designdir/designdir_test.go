@@ -25,7 +25,7 @@ func emit(t *testing.T) (string, *rtl.Report) {
 	t.Helper()
 	m := randmodel.Random(randmodel.Shape{Arch: model.IntRVFL, K: 3, N: 7, L: 3, Kappa: 3, Bits: 5}, "dd", 1)
 	dir := filepath.Join(t.TempDir(), "hw")
-	rep, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 4, Vectors: 8, Seed: 1}, dir)
+	rep, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: 4}, Vectors: 8, Seed: 1}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

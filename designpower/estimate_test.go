@@ -12,6 +12,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
@@ -21,7 +22,7 @@ func TestActivityEndToEnd(t *testing.T) {
 	hwtest.Require(t, hwtest.Yosys, hwtest.Verilator, hwtest.Awk)
 	m := randmodel.Random(randmodel.Shape{Arch: model.IntRVFL, K: 6, N: 24, L: 3, Kappa: 3, Bits: 4}, "act_small", 3)
 	dir := filepath.Join(t.TempDir(), "hw")
-	rep, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 4, Vectors: 40, Seed: 2}, dir)
+	rep, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: 4}, Vectors: 40, Seed: 2}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/timing"
 )
@@ -62,7 +63,7 @@ func TestMatrixFmax(t *testing.T) {
 				p = m.N()
 			}
 			dir := filepath.Join(root, name)
-			rep, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: p, Vectors: 4, Seed: 3, Force: true}, dir)
+			rep, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: p}, Vectors: 4, Seed: 3, Force: true}, dir)
 			if err != nil {
 				t.Fatalf("emit: %v", err)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/verify"
 )
@@ -150,7 +151,7 @@ func emitAndVerify(t *testing.T, m *model.Model, p int, dir string, vopt verify.
 	if p == 0 {
 		p = m.N()
 	}
-	opt := rtl.Options{Parallel: p, Axis: true, Vectors: matrixVectors, Seed: 3}
+	opt := rtl.Options{Options: plan.Options{Parallel: p}, Axis: true, Vectors: matrixVectors, Seed: 3}
 	emitted, err := rtl.Emit(context.Background(), m, opt, dir)
 	if err != nil {
 		t.Fatalf("emit: %v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/golden"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // medianDesigns are the paper's median network (K=16, N=512, L=4, κ=3, 5 bits)
@@ -44,7 +45,7 @@ func TestEmittedBytesUnchanged(t *testing.T) {
 		if p == 0 {
 			p = m.N()
 		}
-		files, _, err := rtl.Generate(context.Background(), m, rtl.Options{Parallel: p, Axis: true, Vectors: 1000, Seed: 3})
+		files, _, err := rtl.Generate(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: p}, Axis: true, Vectors: 1000, Seed: 3})
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}

@@ -41,7 +41,7 @@ func faultSteps() []verify.Step {
 func faultDesign(t *testing.T, m *model.Model, p int) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "design")
-	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: p, Vectors: faultVectors, Seed: 3}, dir); err != nil {
+	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: p}, Vectors: faultVectors, Seed: 3}, dir); err != nil {
 		t.Fatalf("emit: %v", err)
 	}
 	steps := append([]verify.Step{verify.StepModel, verify.StepLint}, faultSteps()...)
@@ -165,7 +165,7 @@ func TestVerilatorQuick(t *testing.T) {
 	s := shape{arch: model.IntRVFL, k: 3, n: 7, l: 3, kappa: 15, bits: 5, p: 3}
 	m := trainShape(t, s)
 	dir := filepath.Join(t.TempDir(), "design")
-	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: s.p, Vectors: faultVectors, Seed: 3}, dir); err != nil {
+	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: s.p}, Vectors: faultVectors, Seed: 3}, dir); err != nil {
 		t.Fatalf("emit: %v", err)
 	}
 	rep, err := verify.Run(context.Background(), dir, verify.Options{Targets: []string{"stream"},

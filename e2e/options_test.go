@@ -107,8 +107,7 @@ func (r optionRow) options(n int) rtl.Options {
 	if p == 0 {
 		p = n
 	}
-	o := rtl.Options{Parallel: p, Axis: !r.system, Vectors: optionVectors, Seed: 5, HoldInput: r.holdInput,
-		RegisterSums: r.registerSums, AdderLevelsPerStage: r.adderLevels, ReloadableReadout: r.reloadable, SystemNoScores: r.noScores}
+	o := rtl.Options{Options: plan.Options{Parallel: p, HoldInput: r.holdInput, RegisterSums: r.registerSums, AdderLevelsPerStage: r.adderLevels, ReloadableReadout: r.reloadable}, Axis: !r.system, Vectors: optionVectors, Seed: 5, SystemNoScores: r.noScores}
 	if r.blockROMs {
 		o.ROMStyle = plan.ROMStyleBlock
 	}
@@ -330,7 +329,7 @@ func checkBlockROMs(t *testing.T, r optionRow, dir string, pl *plan.Plan) {
 func TestBlockROMsSameFunction(t *testing.T) {
 	s := shape{arch: model.IntRVFL, k: 5, n: 37, l: 3, kappa: 3, bits: 5, p: 4}
 	m := trainShape(t, s)
-	base := rtl.Options{Parallel: s.p, Axis: true, Vectors: 50, Seed: 3}
+	base := rtl.Options{Options: plan.Options{Parallel: s.p}, Axis: true, Vectors: 50, Seed: 3}
 	block := base
 	block.ROMStyle = plan.ROMStyleBlock
 	a, _, err := rtl.Generate(context.Background(), m, base)

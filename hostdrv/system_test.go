@@ -109,7 +109,7 @@ func newSimDesign() (*simDesign, error) {
 // dir and builds its driver for the simulation backend (make sim), returning
 // the driver directory.
 func emitSim(m *model.Model, p int, dir string) (string, error) {
-	opts := rtl.Options{Parallel: p, System: rtl.SystemZynq, ReloadableReadout: true, Vectors: 20}
+	opts := rtl.Options{Options: plan.Options{Parallel: p, ReloadableReadout: true}, System: rtl.SystemZynq, Vectors: 20}
 	if _, err := rtl.Emit(context.Background(), m, opts, dir); err != nil {
 		return "", err
 	}
@@ -425,7 +425,7 @@ func TestDriverRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := rtl.SystemIdentity(sd.m1, mustPlan(t, sd), rtl.Options{Parallel: simParallel, System: rtl.SystemZynq, ReloadableReadout: true})
+	id, err := rtl.SystemIdentity(sd.m1, mustPlan(t, sd), rtl.Options{Options: plan.Options{Parallel: simParallel, ReloadableReadout: true}, System: rtl.SystemZynq})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
@@ -125,7 +126,7 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {
 		if seeds[i] != 1 {
 			m.Name = fmt.Sprintf("%s_s%d", s.Name(), seeds[i])
 		}
-		jobs = append(jobs, job{m: m, p: s.P, adderLevels: s.AdderLevels, dir: filepath.Join(o.WorkDir, m.Name)})
+		jobs = append(jobs, job{m: m, opts: plan.Options{Parallel: s.P, AdderLevelsPerStage: s.AdderLevels}, dir: filepath.Join(o.WorkDir, m.Name)})
 	}
 	res, err := runJobs(ctx, jobs, o.Workers, o.Synth, o.Log)
 	if err != nil {

@@ -54,29 +54,9 @@ var (
 type MedianOptions struct {
 	DataDir string // the UCI-121 collection (HDLGEN_UCI121)
 	WorkDir string // emitted designs and the synth cache (WorkDir/cache)
-	// IntPs and RVFL8Ps are the parallelisms (nil means DefaultMedianIntPs, DefaultMedianRVFL8Ps).
-	IntPs, RVFL8Ps []int
-	// RVFL8BlockPs are the parallelisms of the rvfl8 emitted with its W_in
-	// and readout ROMs in block RAM (hdlgen emit --rom-style block), the lean
-	// baseline; nil means those of RVFL8Ps above 1 (at P = 1 Yosys puts the
-	// deep ROMs in block RAM anyway), empty means none.
-	RVFL8BlockPs []int
-	// IntBlockPs are the parallelisms of the intRVFL emitted with its ROMs in
-	// block RAM, shown for reference and left out of the comparisons (its
-	// ROMs are narrow: block RAM does not make it leaner); nil means none.
-	IntBlockPs []int
-	// LeanPs are the parallelisms of the lean cores: both networks emitted
-	// with their ROMs in block RAM and without the input register (hdlgen emit
-	// --rom-style block --hold-input), the intRVFL also with its lane sums
-	// registered instead of its products (--register-sums; the rvfl8's
-	// products are DSP48E1s with the register inside, where it would cost
-	// flip-flops), set against issue 14's hand-written reference cores
-	// (LeanReferences) and left out of the comparisons; nil means none.
-	LeanPs []int
-	// LeanLUTPs are the parallelisms of a lean intRVFL whose ROMs are left to
-	// Yosys (--hold-input --register-sums, no --rom-style): at P > 1 its
-	// shallow ROMs stay in LUTs, which costs less energy than block RAM reads.
-	LeanLUTPs []int
+	// Runs are the designs to build: variants (MedianVariants), networks and
+	// parallelisms; nil means DefaultMedianRuns.
+	Runs []MedianRun
 	// Regularizer is the ridge penalty of both networks, in the λ search and
 	// the final fit ("" means model.RegIdentity, the penalty docs/semantics.md
 	// §6 recommends for an integer readout; model.Train's own default is
@@ -111,19 +91,15 @@ type NetInfo struct {
 type MedianRow struct {
 	Net model.Arch `json:"net"`
 	P   int        `json:"p"`
-	// ROMStyle is plan.ROMStyleBlock for a design with its ROMs in block RAM
-	// (MedianOptions.RVFL8BlockPs, IntBlockPs), empty for the default designs.
-	ROMStyle string `json:"rom_style,omitempty"`
-	// HoldInput: the design has no input register (MedianOptions.LeanPs,
-	// LeanLUTPs); RegisterSums: its readout registers the lane sums.
-	HoldInput    bool            `json:"hold_input,omitempty"`
-	RegisterSums bool            `json:"register_sums,omitempty"`
-	Analytic     power.Resources `json:"analytic"`
-	Estimate     power.Estimate  `json:"estimate"` // with the Yosys resources
-	Fits         bool            `json:"fits"`
-	Over         string          `json:"over,omitempty"`
-	Depth        int             `json:"logic_depth"`
-	Seconds      float64         `json:"yosys_seconds"`
+	// Options are the design's emit options (its variant's, MedianVariants;
+	// P is the field above).
+	plan.Options
+	Analytic power.Resources `json:"analytic"`
+	Estimate power.Estimate  `json:"estimate"` // with the Yosys resources
+	Fits     bool            `json:"fits"`
+	Over     string          `json:"over,omitempty"`
+	Depth    int             `json:"logic_depth"`
+	Seconds  float64         `json:"yosys_seconds"`
 	// LUTCells counts the LUT1…LUT6 cells of the netlist; the Estimate's
 	// Resources.LUTs is Yosys's estimate of occupied LUT6 sites (LC).
 	LUTCells int `json:"lut_cells"`
@@ -312,20 +288,6 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 	if o.Workers == 0 {
 		o.Workers = 2
 	}
-	if o.IntPs == nil {
-		o.IntPs = DefaultMedianIntPs
-	}
-	if o.RVFL8Ps == nil {
-		o.RVFL8Ps = DefaultMedianRVFL8Ps
-	}
-	if o.RVFL8BlockPs == nil {
-		o.RVFL8BlockPs = []int{}
-		for _, p := range o.RVFL8Ps {
-			if p > 1 {
-				o.RVFL8BlockPs = append(o.RVFL8BlockPs, p)
-			}
-		}
-	}
 	if o.Synth.CacheDir == "" {
 		o.Synth.CacheDir = filepath.Join(o.WorkDir, "cache")
 	}
@@ -355,28 +317,30 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 	fmt.Fprintf(o.Log, "hwstudy: intrvfl λ=%g test accuracy %.4f, readout %d effective bits; rvfl8 λ=%g test accuracy %.4f, readout %d effective bits\n",
 		intInfo.Lambda, intInfo.TestAcc, intInfo.EffBits, r8Info.Lambda, r8Info.TestAcc, r8Info.EffBits)
 
+	runs := o.Runs
+	if runs == nil {
+		runs = DefaultMedianRuns()
+	}
+	models := map[model.Arch]*model.Model{model.IntRVFL: intM, model.RVFL8: r8M}
 	var jobs []job
-	for _, p := range o.IntPs {
-		jobs = append(jobs, job{m: intM, p: p, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_intrvfl_p%d", p))})
-	}
-	for _, p := range o.RVFL8Ps {
-		jobs = append(jobs, job{m: r8M, p: p, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_rvfl8_p%d", p))})
-	}
-	for _, p := range o.RVFL8BlockPs {
-		jobs = append(jobs, job{m: r8M, p: p, romStyle: plan.ROMStyleBlock, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_rvfl8_p%d_block", p))})
-	}
-	for _, p := range o.IntBlockPs {
-		jobs = append(jobs, job{m: intM, p: p, romStyle: plan.ROMStyleBlock, dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_intrvfl_p%d_block", p))})
-	}
-	for _, p := range o.LeanPs {
-		for _, m := range []*model.Model{intM, r8M} {
-			jobs = append(jobs, job{m: m, p: p, romStyle: plan.ROMStyleBlock, holdInput: true, registerSums: m == intM,
-				dir: filepath.Join(o.WorkDir, fmt.Sprintf("%s_p%d_lean", m.Name, p))})
+	for _, r := range runs {
+		v, ok := variantNamed(r.Variant)
+		if !ok {
+			return nil, fmt.Errorf("hwstudy: no median-table variant %q (have %s)", r.Variant, VariantNames())
 		}
-	}
-	for _, p := range o.LeanLUTPs {
-		jobs = append(jobs, job{m: intM, p: p, holdInput: true, registerSums: true,
-			dir: filepath.Join(o.WorkDir, fmt.Sprintf("%s_p%d_lean_lut", intM.Name, p))})
+		for _, net := range []model.Arch{model.IntRVFL, model.RVFL8} {
+			if _, ok := v.Flags[net]; !ok || (r.Net != "" && r.Net != net) {
+				continue
+			}
+			for _, p := range r.Ps {
+				opts, err := v.options(net, p)
+				if err != nil {
+					return nil, fmt.Errorf("hwstudy: variant %s: %w", v.Name, err)
+				}
+				jobs = append(jobs, job{m: models[net], opts: opts,
+					dir: filepath.Join(o.WorkDir, fmt.Sprintf("median_%s_p%d%s", net, p, v.Suffix))})
+			}
+		}
 	}
 	syn, err := runJobs(ctx, jobs, o.Workers, o.Synth, o.Log)
 	if err != nil {
@@ -398,7 +362,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 			return nil, err
 		}
 		res.Yosys = s.Yosys.Yosys
-		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, ROMStyle: s.Plan.ROMStyle, HoldInput: s.Plan.HoldInput, RegisterSums: s.Plan.RegisterSums, Analytic: a, Estimate: e,
+		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, Options: s.Options, Analytic: a, Estimate: e,
 			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds, LUTCells: s.Yosys.LUTs, Timing: t})
 	}
 	if o.Activity {
@@ -434,8 +398,9 @@ func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, int
 		}
 		// Emit rewrites the directory; the Verilator build of a previous run
 		// survives it when it is current (verify's make-like check).
-		eo := rtl.Options{Parallel: row.P, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true, ROMStyle: row.ROMStyle, HoldInput: row.HoldInput,
-			RegisterSums: row.RegisterSums}
+		opts := row.Options
+		opts.Parallel = row.P
+		eo := rtl.Options{Options: opts, Vectors: corners + 2*nv, Rows: rows, Seed: MedianSeed, Force: true}
 		if err := emitKeepingBuild(ctx, m, eo, dir); err != nil {
 			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.label(), row.P, err)
 		}
@@ -469,8 +434,8 @@ func (res *MedianResult) compare() {
 	var ints, r8s []MedianRow
 	for _, d := range res.Designs {
 		switch {
-		case d.HoldInput, d.Net == model.IntRVFL && d.ROMStyle != "":
-			// for reference only (MedianOptions.IntBlockPs, LeanPs)
+		case !variantOf(d.Net, d.Options).Compare:
+			// for reference only (variants int-block, lean, lean-lut)
 		case d.Net == model.IntRVFL:
 			ints = append(ints, d)
 		default:
@@ -641,34 +606,18 @@ func (res *MedianResult) activityMarkdown(b *bytes.Buffer) {
 	}
 }
 
-// label names the row's design in tables: the network, and for the lean
-// rvfl8 where its ROMs are.
+// label names the row's design in tables: the network, and its variant's
+// label (MedianVariants).
 func (d MedianRow) label() string {
-	if d.HoldInput && d.ROMStyle == "" {
-		return string(d.Net) + ", lean, ROMs by Yosys"
-	}
-	if d.HoldInput {
-		return string(d.Net) + ", lean"
-	}
-	if d.ROMStyle == plan.ROMStyleBlock {
-		return string(d.Net) + ", ROMs in block RAM"
+	if v := variantOf(d.Net, d.Options); v.Label != "" {
+		return string(d.Net) + ", " + v.Label
 	}
 	return string(d.Net)
 }
 
 // dirName is the row's design directory under the work directory.
 func (d MedianRow) dirName() string {
-	name := fmt.Sprintf("median_%s_p%d", d.Net, d.P)
-	if d.HoldInput && d.ROMStyle == "" {
-		return name + "_lean_lut"
-	}
-	if d.HoldInput {
-		return name + "_lean"
-	}
-	if d.ROMStyle == plan.ROMStyleBlock {
-		name += "_block"
-	}
-	return name
+	return fmt.Sprintf("median_%s_p%d%s", d.Net, d.P, variantOf(d.Net, d.Options).Suffix)
 }
 
 // rvfl8Label is the rvfl8 column of a comparison: P, and where its ROMs are
@@ -754,7 +703,7 @@ var LeanReferences = []LeanReference{
 func (res *MedianResult) leanMarkdown(b *bytes.Buffer) {
 	var lean []MedianRow
 	for _, d := range res.Designs {
-		if d.HoldInput {
+		if variantOf(d.Net, d.Options).Lean {
 			lean = append(lean, d)
 		}
 	}

@@ -19,40 +19,34 @@ import (
 
 // Synthesized is one emitted and synthesised design.
 type Synthesized struct {
-	Dir    string        `json:"dir"`
-	Design power.Design  `json:"design"`
-	Plan   *plan.Plan    `json:"-"`
-	Yosys  *synth.Report `json:"yosys"`
+	Dir     string        `json:"dir"`
+	Design  power.Design  `json:"design"`
+	Plan    *plan.Plan    `json:"-"`
+	Options plan.Options  `json:"-"` // the emit options asked for
+	Yosys   *synth.Report `json:"yosys"`
 }
 
-// emitAndSynth writes model m with parallelism p to dir and synthesises it.
-// Reports persist in so.CacheDir across re-emits (an emit replaces dir/build).
-// j's adderLevels is hdlgen emit --adder-levels (0: the default rule),
-// romStyle its --rom-style ("": auto), holdInput its --hold-input,
-// registerSums its --register-sums.
+// emitAndSynth writes model m with j's emit options to j's dir and
+// synthesises it. Reports persist in so.CacheDir across re-emits (an emit
+// replaces dir/build).
 func emitAndSynth(ctx context.Context, j job, so synth.Options) (*Synthesized, error) {
-	m, p, dir := j.m, j.p, j.dir
-	rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: p, Vectors: 4, AdderLevelsPerStage: j.adderLevels, ROMStyle: j.romStyle, HoldInput: j.holdInput,
-		RegisterSums: j.registerSums}, dir)
+	m, dir := j.m, j.dir
+	rep, err := rtl.Emit(ctx, m, rtl.Options{Options: j.opts, Vectors: 4}, dir)
 	if err != nil {
-		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, p, err)
+		return nil, fmt.Errorf("hwstudy: emit %s P=%d: %w", m.Name, j.opts.Parallel, err)
 	}
 	r, err := synth.Run(ctx, dir, so)
 	if err != nil {
 		return nil, err
 	}
-	return &Synthesized{Dir: rep.Dir, Design: power.DesignOfModel(rep.Plan, m), Plan: rep.Plan, Yosys: r}, nil
+	return &Synthesized{Dir: rep.Dir, Design: power.DesignOfModel(rep.Plan, m), Plan: rep.Plan, Options: j.opts, Yosys: r}, nil
 }
 
 // job is one design to emit and synthesise.
 type job struct {
-	m            *model.Model
-	p            int
-	adderLevels  int    // 0: the default rule
-	romStyle     string // "": auto
-	holdInput    bool
-	registerSums bool
-	dir          string
+	m    *model.Model
+	opts plan.Options // the emit options (P, pipeline rules, ROM style, …)
+	dir  string
 }
 
 // runJobs synthesises jobs on `workers` goroutines (Yosys is single-threaded);

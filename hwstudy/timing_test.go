@@ -8,6 +8,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/timing"
 )
@@ -57,7 +58,7 @@ func TestCIMatrixTiming(t *testing.T) {
 		}
 		m := RandomModel(s, 1)
 		dir := filepath.Join(root, s.Name())
-		syn, err := emitAndSynth(context.Background(), job{m: m, p: s.P, adderLevels: s.AdderLevels, dir: dir}, synth.Options{})
+		syn, err := emitAndSynth(context.Background(), job{m: m, opts: plan.Options{Parallel: s.P, AdderLevelsPerStage: s.AdderLevels}, dir: dir}, synth.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

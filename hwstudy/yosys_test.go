@@ -13,6 +13,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
@@ -50,7 +51,7 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			dir := filepath.Join(root, s.Name())
-			if _, err := rtl.Emit(context.Background(), RandomModel(s, 1), rtl.Options{Parallel: s.P, Vectors: 4}, dir); err != nil {
+			if _, err := rtl.Emit(context.Background(), RandomModel(s, 1), rtl.Options{Options: plan.Options{Parallel: s.P}, Vectors: 4}, dir); err != nil {
 				errs[i] = fmt.Errorf("emit: %w", err)
 				return
 			}

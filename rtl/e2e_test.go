@@ -7,6 +7,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // TestLintMatrix emits designs covering every value of the CI matrix (N ∈ {1, 7,
@@ -38,7 +39,7 @@ func TestLintMatrix(t *testing.T) {
 		t.Run(fmt.Sprintf("%s_p%d", tc.shape, tc.p), func(t *testing.T) {
 			t.Parallel()
 			m := testmodel.Random(tc.shape, fmt.Sprintf("lint %d", i), uint64(i+1))
-			dir, rep := emitted(t, m, Options{Parallel: tc.p, Axis: true, Vectors: 20, Seed: 3})
+			dir, rep := emitted(t, m, Options{Options: plan.Options{Parallel: tc.p}, Axis: true, Vectors: 20, Seed: 3})
 			lint(t, dir, rep)
 		})
 	}
@@ -89,7 +90,7 @@ func TestSimulators(t *testing.T) {
 					rows = append(rows, data.X[r*k:(r+1)*k])
 				}
 			}
-			dir, rep := emitted(t, m, Options{Parallel: tc.p, Axis: true, Vectors: tc.vectors, Seed: uint64(i), Rows: rows})
+			dir, rep := emitted(t, m, Options{Options: plan.Options{Parallel: tc.p}, Axis: true, Vectors: tc.vectors, Seed: uint64(i), Rows: rows})
 			icarus(t, dir, rep, "stream")
 			icarus(t, dir, rep, "axis")
 			if tc.verilator != "" && withVerilator {

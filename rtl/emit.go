@@ -27,10 +27,11 @@ const (
 	ClockPeriodNS = board.ClockPeriodNS
 )
 
-// Options control one emit.
+// Options control one emit. The design options (P, the pipeline rules, the
+// reloadable readout, ROM style, input register, lane-sum register) are
+// plan.Options, embedded: a new design option is a field there.
 type Options struct {
-	// Parallel is P, the hidden neurons computed per clock (0 means 1).
-	Parallel int
+	plan.Options
 	// Axis also emits the AXI4-Stream wrapper <prefix>_axis and its expected cycles.
 	Axis bool
 	// Vectors is the number of test vectors (0 means DefaultVectors).
@@ -48,26 +49,12 @@ type Options struct {
 	Rows [][]float64
 	// Force replaces a non-empty DIR that Emit did not write.
 	Force bool
-	// AdderLevelsPerStage and ArgmaxLevelsPerStage override the pipeline rules
-	// (0 means plan's defaults).
-	AdderLevelsPerStage  int
-	ArgmaxLevelsPerStage int
 	// System also emits a system top: "" for none, SystemZynq for <prefix>_system
-	// (docs/system-interface.md), with its testbench and expected outputs.
+	// (docs/system-interface.md), with its testbench and expected outputs; its
+	// reloadable readout is plan.Options.ReloadableReadout.
 	System string
-	// ReloadableReadout gives the system a readout the host can rewrite (two
-	// banks, plan.Options.ReloadableReadout); it needs System.
-	ReloadableReadout bool
 	// SystemNoScores sends one-beat records (class only) from the system top.
 	SystemNoScores bool
-	// ROMStyle places the W_in and readout ROMs (plan.Options.ROMStyle):
-	// "" or plan.ROMStyleAuto, or plan.ROMStyleBlock.
-	ROMStyle string
-	// HoldInput drops the stream top's input register (plan.Options.HoldInput).
-	HoldInput bool
-	// RegisterSums registers the readout's lane sums instead of its products
-	// (plan.Options.RegisterSums).
-	RegisterSums bool
 }
 
 // Report describes an emitted design.
@@ -127,10 +114,7 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 	if err := opts.normalize(); err != nil {
 		return nil, nil, err
 	}
-	pl, err := plan.New(m, plan.Options{Parallel: opts.Parallel,
-		AdderLevelsPerStage: opts.AdderLevelsPerStage, ArgmaxLevelsPerStage: opts.ArgmaxLevelsPerStage,
-		ReloadableReadout: opts.ReloadableReadout, ROMStyle: opts.ROMStyle,
-		HoldInput: opts.HoldInput, RegisterSums: opts.RegisterSums})
+	pl, err := plan.New(m, opts.Options)
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtl: %w", err)
 	}

@@ -41,7 +41,7 @@ func readTree(t *testing.T, dir string) map[string]string {
 
 func TestEmitDeterministic(t *testing.T) {
 	m := testmodel.Random(intShape(5, 13, 3, 3, 5), "det", 4)
-	o := Options{Parallel: 4, Axis: true, Vectors: 50, Seed: 9}
+	o := Options{Options: plan.Options{Parallel: 4}, Axis: true, Vectors: 50, Seed: 9}
 	a, _ := emitted(t, m, o)
 	b, _ := emitted(t, m, o)
 	ta, tb := readTree(t, a), readTree(t, b)
@@ -101,7 +101,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 
 	// A failed emit leaves the previous contents and nothing beside them.
 	before := readTree(t, dir)
-	if _, err := Emit(context.Background(), m, Options{Parallel: 99}, dir); err == nil {
+	if _, err := Emit(context.Background(), m, Options{Options: plan.Options{Parallel: 99}}, dir); err == nil {
 		t.Fatal("P > N did not fail")
 	}
 	if diff := cmp.Diff(before, readTree(t, dir)); diff != "" {
@@ -111,7 +111,7 @@ func TestEmitDirectoryRules(t *testing.T) {
 		t.Errorf("files beside DIR after a failed emit (-want +got):\n%s", diff)
 	}
 	// A failed emit into a new directory creates nothing.
-	if _, err := Emit(context.Background(), m, Options{Parallel: 99}, filepath.Join(parent, "never")); err == nil {
+	if _, err := Emit(context.Background(), m, Options{Options: plan.Options{Parallel: 99}}, filepath.Join(parent, "never")); err == nil {
 		t.Fatal("P > N did not fail")
 	}
 	if diff := cmp.Diff([]string{"out"}, listParent()); diff != "" {
@@ -162,12 +162,12 @@ func TestEmitErrors(t *testing.T) {
 		want string
 	}{
 		{"no readout", noReadout, Options{}, "no integer readout"},
-		{"P > N", intm, Options{Parallel: 6}, "outside [1, N=5]"},
+		{"P > N", intm, Options{Options: plan.Options{Parallel: 6}}, "outside [1, N=5]"},
 		{"ready probability", intm, Options{ReadyProbability: 1.5}, "ready probability"},
 		{"negative vectors", intm, Options{Vectors: -3}, "test vectors"},
 		{"gap too large", intm, Options{MaxGap: 1 << 20}, "16-bit"},
 		{"row width", intm, Options{Rows: [][]float64{{1, 2, 3}}}, "K=2 features"},
-		{"axis too wide", wide, Options{Axis: true, Parallel: 9000}, "AW ≤ 32"},
+		{"axis too wide", wide, Options{Options: plan.Options{Parallel: 9000}, Axis: true}, "AW ≤ 32"},
 	}
 	for _, tc := range tests {
 		_, _, err := Generate(context.Background(), tc.m, tc.o)
@@ -229,7 +229,7 @@ func TestROMLayout(t *testing.T) {
 		p     int
 	}{{intShape(70, 11, 3, 3, 6), 4}, {r8Shape(3, 7, 3), 3}} {
 		m := testmodel.Random(tc.shape, "rom", 5)
-		files, rep, err := Generate(context.Background(), m, Options{Parallel: tc.p, Vectors: 1})
+		files, rep, err := Generate(context.Background(), m, Options{Options: plan.Options{Parallel: tc.p}, Vectors: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +296,7 @@ func TestVectorFiles(t *testing.T) {
 	for r := range data.Y {
 		rows = append(rows, data.X[r*4:(r+1)*4])
 	}
-	files, rep, err := Generate(context.Background(), m, Options{Parallel: 3, Vectors: 200, Seed: 1, Rows: rows, Axis: true})
+	files, rep, err := Generate(context.Background(), m, Options{Options: plan.Options{Parallel: 3}, Vectors: 200, Seed: 1, Rows: rows, Axis: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +401,7 @@ func itoa(v int) string { return big.NewInt(int64(v)).String() }
 func TestEmittedMakefile(t *testing.T) {
 	hwtest.Require(t, hwtest.Make, hwtest.Verilator, hwtest.Icarus)
 	m := testmodel.Random(intShape(3, 7, 3, 15, 8), "make me", 21)
-	dir, rep := emitted(t, m, Options{Parallel: 3, Axis: true, Vectors: 200})
+	dir, rep := emitted(t, m, Options{Options: plan.Options{Parallel: 3}, Axis: true, Vectors: 200})
 	if !rep.Testbench {
 		t.Skip("no testbench package")
 	}
@@ -419,8 +419,8 @@ func TestStreamTopFiles(t *testing.T) {
 		testmodel.Random(intShape(3, 7, 3, 15, 8), "files", 2),
 		testmodel.Random(r8Shape(3, 7, 3), "files", 2),
 	} {
-		_, plain := emitted(t, m, Options{Parallel: 3, Vectors: 10})
-		dir, withAxis := emitted(t, m, Options{Parallel: 3, Axis: true, Vectors: 10})
+		_, plain := emitted(t, m, Options{Options: plan.Options{Parallel: 3}, Vectors: 10})
+		dir, withAxis := emitted(t, m, Options{Options: plan.Options{Parallel: 3}, Axis: true, Vectors: 10})
 		pl, err := plan.New(m, plan.Options{Parallel: 3})
 		if err != nil {
 			t.Fatal(err)

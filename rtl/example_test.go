@@ -8,6 +8,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // Generate the design of a small intRVFL (K=4, N=16, L=3, κ=3, 5-bit readout)
@@ -15,7 +16,7 @@ import (
 // writes the same files to a directory.
 func ExampleGenerate() {
 	m := randmodel.Random(randmodel.Shape{Arch: model.IntRVFL, K: 4, N: 16, L: 3, Kappa: 3, Bits: 5}, "demo", 1)
-	files, rep, err := rtl.Generate(context.Background(), m, rtl.Options{Parallel: 4, Vectors: 20, Seed: 1})
+	files, rep, err := rtl.Generate(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: 4}, Vectors: 20, Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/designdir"
 	"github.com/hdlgen/hdlgen/internal/golden"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 
 	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 )
@@ -46,7 +47,7 @@ func TestGolden(t *testing.T) {
 			}
 			rows = append(rows, row)
 		}
-		files, _, err := Generate(context.Background(), m, Options{Parallel: tc.p, Axis: true, Vectors: 12, Seed: 1, Rows: rows})
+		files, _, err := Generate(context.Background(), m, Options{Options: plan.Options{Parallel: tc.p}, Axis: true, Vectors: 12, Seed: 1, Rows: rows})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,11 +25,11 @@ func TestSystemOptionErrors(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{"reloadable alone", m, Options{ReloadableReadout: true}, "needs the system top"},
+		{"reloadable alone", m, Options{Options: plan.Options{ReloadableReadout: true}}, "needs the system top"},
 		{"no scores alone", m, Options{SystemNoScores: true}, "need the system top"},
 		{"unknown system", m, Options{System: "versal"}, `unknown system top "versal"`},
-		{"word too wide", wideWord, Options{System: SystemZynq, ReloadableReadout: true, Parallel: 513}, "at most 1024 bits"},
-		{"score too wide", wideScore, Options{System: SystemZynq, Parallel: 9000}, "AW="},
+		{"word too wide", wideWord, Options{Options: plan.Options{ReloadableReadout: true, Parallel: 513}, System: SystemZynq}, "at most 1024 bits"},
+		{"score too wide", wideScore, Options{Options: plan.Options{Parallel: 9000}, System: SystemZynq}, "AW="},
 	}
 	for _, tc := range tests {
 		_, _, err := Generate(context.Background(), tc.m, tc.o)
@@ -44,7 +44,7 @@ func TestSystemOptionErrors(t *testing.T) {
 // without --system; it is deterministic.
 func TestSystemFiles(t *testing.T) {
 	m := testmodel.Random(intShape(5, 13, 3, 3, 5), "sysf", 4)
-	o := Options{Parallel: 4, Vectors: 40, Seed: 2, System: SystemZynq, ReloadableReadout: true}
+	o := Options{Options: plan.Options{Parallel: 4, ReloadableReadout: true}, Vectors: 40, Seed: 2, System: SystemZynq}
 	files, rep, err := Generate(context.Background(), m, o)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestSystemFiles(t *testing.T) {
 	if diff := cmp.Diff(files, again); diff != "" {
 		t.Errorf("two system emits differ:\n%s", diff)
 	}
-	plain, _, err := Generate(context.Background(), m, Options{Parallel: 4, Vectors: 40, Seed: 2})
+	plain, _, err := Generate(context.Background(), m, Options{Options: plan.Options{Parallel: 4}, Vectors: 40, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestReadoutImageMatchesMem(t *testing.T) {
 		p     int
 	}{{intShape(3, 7, 3, 15, 5), 3}, {intShape(16, 64, 4, 3, 5), 8}, {r8Shape(3, 13, 10), 4}, {intShape(2, 40, 2, 1, 2), 1}} {
 		m := testmodel.Random(tc.shape, "img", 3)
-		files, rep, err := Generate(context.Background(), m, Options{Parallel: tc.p, Vectors: 10, System: SystemZynq, ReloadableReadout: true})
+		files, rep, err := Generate(context.Background(), m, Options{Options: plan.Options{Parallel: tc.p, ReloadableReadout: true}, Vectors: 10, System: SystemZynq})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestSystemThroughput(t *testing.T) {
 	}{{intShape(16, 512, 4, 3, 5), 8}, {intShape(16, 512, 4, 3, 5), 1}, {r8Shape(16, 512, 4), 8}, {r8Shape(16, 512, 4), 1}} {
 		p := tc.p
 		m := testmodel.Random(tc.shape, "median", 1)
-		_, rep, err := Generate(context.Background(), m, Options{Parallel: p, Vectors: 200, System: SystemZynq, ReloadableReadout: true})
+		_, rep, err := Generate(context.Background(), m, Options{Options: plan.Options{Parallel: p, ReloadableReadout: true}, Vectors: 200, System: SystemZynq})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,8 +166,8 @@ func TestSystemLint(t *testing.T) {
 		o     Options
 	}{
 		{intShape(1, 1, 2, 1, 2), Options{System: SystemZynq}},
-		{intShape(31, 7, 2, 15, 5), Options{Parallel: 7, System: SystemZynq, ReloadableReadout: true}},
-		{r8Shape(3, 13, 10), Options{Parallel: 4, System: SystemZynq, ReloadableReadout: true, SystemNoScores: true, Axis: true}},
+		{intShape(31, 7, 2, 15, 5), Options{Options: plan.Options{Parallel: 7, ReloadableReadout: true}, System: SystemZynq}},
+		{r8Shape(3, 13, 10), Options{Options: plan.Options{Parallel: 4, ReloadableReadout: true}, System: SystemZynq, SystemNoScores: true, Axis: true}},
 	} {
 		tc.o.Vectors = 5
 		m := testmodel.Random(tc.shape, "lint", 5)

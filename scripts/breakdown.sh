@@ -14,7 +14,7 @@ cat <<HEAD
 # Median designs, cells by instance
 
 Made by \`scripts/breakdown.sh WORK\` on $(date -u +%Y-%m-%d) after
-\`hdlgen power median-table --data ../shared/uci121 --median-p 1,8,16,32 --median-rvfl8-p 1,4,8 --median-int-block-p 8,16 --median-lean-p 1,8 --median-lean-lut-p 1,8 --work WORK\`
+\`hdlgen power median-table --data ../shared/uci121 --variant default:intrvfl=1,8,16,32 --variant default:rvfl8=1,4,8 --variant rvfl8-block=4,8 --variant int-block=8,16 --variant lean=1,8 --variant lean-lut=1,8 --work WORK\`
 (the designs of [median.md](median.md)): each row is \`hdlgen synth DIR --by-module\`, the cells of the
 flattened Yosys netlist attributed to the instance that drives them (docs/energy-model.md, "Where the cells are").
 $(yosys -V 2>/dev/null || true).

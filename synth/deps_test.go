@@ -14,6 +14,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 func TestScanVerilog(t *testing.T) {
@@ -150,7 +151,7 @@ func TestAxisFilesDoNotChangeStat(t *testing.T) {
 	var reports []*Report
 	for _, axis := range []bool{false, true} {
 		dir := filepath.Join(t.TempDir(), "d")
-		rep, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 8, Axis: axis, Vectors: 4}, dir)
+		rep, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: 8}, Axis: axis, Vectors: 4}, dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/verify"
 )
 
@@ -42,7 +43,7 @@ func TestGateLevel(t *testing.T) {
 			t.Parallel()
 			m := randmodel.Random(c.shape, "median_"+c.name, 5)
 			dir := filepath.Join(t.TempDir(), "hw")
-			if _, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 1, Vectors: gateVectors, Seed: 2}, dir); err != nil {
+			if _, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: 1}, Vectors: gateVectors, Seed: 2}, dir); err != nil {
 				t.Fatal(err)
 			}
 			opt := verify.Options{Steps: c.steps, KeepBuild: true}

@@ -14,6 +14,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/verify"
 )
 
@@ -31,7 +32,7 @@ func emitIris(t *testing.T, n int, seed uint64) string {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "hw")
-	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Parallel: 2, Vectors: 60, Seed: 1}, dir); err != nil {
+	if _, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: 2}, Vectors: 60, Seed: 1}, dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir

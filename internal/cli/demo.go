@@ -11,6 +11,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/study/tune"
 	"github.com/hdlgen/hdlgen/verify"
 )
@@ -91,7 +92,7 @@ The same commands, one by one, are in the README.`,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			rep, err := rtl.Emit(ctx, m, rtl.Options{Parallel: o.parallel, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
+			rep, err := rtl.Emit(ctx, m, rtl.Options{Options: plan.Options{Parallel: o.parallel}, Axis: true, Rows: rows, Seed: defaultVectorSeed, Force: true}, hw)
 			if err != nil {
 				return err
 			}

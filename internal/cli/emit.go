@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/internal/planflags"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -17,7 +18,7 @@ import (
 
 type emitOptions struct {
 	out           string
-	parallel      int
+	design        plan.Options // the design options, one flag each (internal/planflags)
 	axis          bool
 	vectors       int
 	seed          uint64
@@ -26,13 +27,7 @@ type emitOptions struct {
 	labelCol      string
 	force         bool
 	system        string
-	reloadable    bool
 	noScores      bool
-	adderLevels   int
-	argmaxLevels  int
-	romStyle      string
-	holdInput     bool
-	registerSums  bool
 }
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
@@ -76,10 +71,9 @@ Then run "hdlgen verify DIR".`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "", "design directory to write")
 	hiddenAlias(f, "output", "out")
-	f.IntVar(&o.parallel, "parallel", 1, "P: hidden neurons computed per clock (1…N)")
+	planflags.Bind(f, &o.design)
 	f.BoolVar(&o.axis, "axis", false, "also emit the AXI4-Stream wrapper")
 	f.StringVar(&o.system, "system", "", "also emit a system top: zynq (AXI DMA streams and AXI4-Lite registers)")
-	f.BoolVar(&o.reloadable, "reloadable-readout", false, "with --system: a readout the host can reload at run time")
 	f.BoolVar(&o.noScores, "no-scores", false, "with --system: records carry the class only, not the L scores")
 	f.IntVar(&o.vectors, "vectors", rtl.DefaultVectors, fmt.Sprintf("number of test vectors (1…%d)", maxVectors))
 	f.Uint64Var(&o.seed, "seed", defaultVectorSeed, "seed of the random vectors, gaps and back-pressure")
@@ -88,11 +82,6 @@ Then run "hdlgen verify DIR".`,
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside a collection folder")
 	f.StringVar(&o.labelCol, "label-column", "", "--data CSV: the class label column, a header name or a 1-based number (default: the last column)")
 	f.BoolVar(&o.force, "force", false, "replace a non-empty DIR that hdlgen did not write")
-	f.IntVar(&o.adderLevels, "adder-levels", 0, "adder levels between pipeline registers in the popcount, pre-activation and lane-sum trees (0: the default rule, docs/timing.md)")
-	f.IntVar(&o.argmaxLevels, "argmax-levels", 0, "compare-and-select levels between pipeline registers in the argmax tree (0: the default rule)")
-	f.StringVar(&o.romStyle, "rom-style", plan.ROMStyleAuto, "where the W_in and readout ROMs go: auto (the synthesis tool decides) or block (block RAM: fewer LUTs and FFs, same function and latency)")
-	f.BoolVar(&o.holdInput, "hold-input", false, "no input register: the stream top reads the vector in place from in_data_i, which the sender holds until the transfer (fewer FFs, same II; the AXI4-Stream wrapper's II becomes G+K-1); not with --system")
-	f.BoolVar(&o.registerSums, "register-sums", false, "register the readout's L lane sums instead of its P·L products (fewer FFs for P > 1 with LUT products, e.g. the intRVFL's; same latency, the products and lane-sum tree share a cycle)")
 	_ = cmd.MarkFlagRequired("out")
 	argsAreInputs(cmd, "model.json")
 	markInputs(cmd, "data")
@@ -113,11 +102,11 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	switch {
 	case o.system != "" && !slices.Contains(rtl.Systems, o.system):
 		return usagef("--system %q: want %s", o.system, strings.Join(rtl.Systems, ", "))
-	case o.system == "" && o.reloadable:
+	case o.system == "" && o.design.ReloadableReadout:
 		return usagef("--reloadable-readout needs --system %s", rtl.SystemZynq)
 	case o.system == "" && o.noScores:
 		return usagef("--no-scores needs --system %s", rtl.SystemZynq)
-	case o.system != "" && o.holdInput:
+	case o.system != "" && o.design.HoldInput:
 		return usagef("--hold-input is for the stream and AXI4-Stream tops; --system %s keeps the input register", o.system)
 	}
 	if err := inRange("--vectors", o.vectors, 1, maxVectors); err != nil {
@@ -126,28 +115,26 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 	if !(o.ready > 0 && o.ready <= 1) {
 		return usagef("--ready %v outside (0, 1]", o.ready)
 	}
-	if !slices.Contains(plan.ROMStyles, o.romStyle) {
-		return usagef("--rom-style %q: want %s", o.romStyle, strings.Join(plan.ROMStyles, ", "))
+	if !slices.Contains(plan.ROMStyles, o.design.ROMStyle) {
+		return usagef("--rom-style %q: want %s", o.design.ROMStyle, strings.Join(plan.ROMStyles, ", "))
 	}
-	if o.adderLevels < 0 || o.argmaxLevels < 0 {
-		return usagef("--adder-levels %d, --argmax-levels %d: want ≥ 0 (0: the default rule)", o.adderLevels, o.argmaxLevels)
+	if o.design.AdderLevelsPerStage < 0 || o.design.ArgmaxLevelsPerStage < 0 {
+		return usagef("--adder-levels %d, --argmax-levels %d: want ≥ 0 (0: the default rule)", o.design.AdderLevelsPerStage, o.design.ArgmaxLevelsPerStage)
 	}
 	m, err := model.ReadFile(modelPath)
 	if err != nil {
 		return err
 	}
-	if err := inRange("--parallel", o.parallel, 1, m.N()); err != nil {
+	if err := inRange("--parallel", o.design.Parallel, 1, m.N()); err != nil {
 		return err
 	}
-	pipe := plan.Options{Parallel: o.parallel, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels, ROMStyle: o.romStyle,
-		HoldInput: o.holdInput, RegisterSums: o.registerSums}
+	pipe := o.design
+	pipe.ReloadableReadout = false // the vector cycles are the stream top's
 	if err := checkVectorCycles(app, m, pipe, o.vectors, o.ready, o.axis); err != nil {
 		return err
 	}
-	opt := rtl.Options{Parallel: o.parallel, Axis: o.axis, Vectors: o.vectors, Seed: o.seed,
-		ReadyProbability: o.ready, Force: o.force, System: o.system, ReloadableReadout: o.reloadable,
-		SystemNoScores: o.noScores, AdderLevelsPerStage: o.adderLevels, ArgmaxLevelsPerStage: o.argmaxLevels,
-		ROMStyle: o.romStyle, HoldInput: o.holdInput, RegisterSums: o.registerSums}
+	opt := rtl.Options{Options: o.design, Axis: o.axis, Vectors: o.vectors, Seed: o.seed, ReadyProbability: o.ready,
+		Force: o.force, System: o.system, SystemNoScores: o.noScores}
 	if o.data != "" {
 		d, err := loadLabelledColumn(o.data, o.dataset, o.labelCol)
 		if err != nil {

@@ -11,12 +11,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/hdlgen/hdlgen/hwstudy"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
@@ -225,7 +229,7 @@ func TestPowerRefusesDesignsThatDoNotFit(t *testing.T) {
 func TestSynthAndPowerShowFmax(t *testing.T) {
 	hwtest.Require(t, hwtest.Yosys)
 	dir := filepath.Join(t.TempDir(), "tiny")
-	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Parallel: 2, Vectors: 4}, dir); err != nil {
+	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Options: plan.Options{Parallel: 2}, Vectors: 4}, dir); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := runCmd(t, newSynthCmd, "synth", dir)
@@ -261,7 +265,7 @@ func TestSynthAndPowerShowFmax(t *testing.T) {
 // item 15.
 func TestActivityVectorsBounded(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tiny")
-	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Parallel: 2, Vectors: 4}, dir); err != nil {
+	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Options: plan.Options{Parallel: 2}, Vectors: 4}, dir); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []string{"0", "-1", "1000000000"} {
@@ -271,3 +275,48 @@ func TestActivityVectorsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestMedianVariantSpellings: the median table's designs are named by
+// --variant; the older one-flag-per-variant spelling, which the committed
+// table's recorded command uses, asks for exactly the same designs.
+func TestMedianVariantSpellings(t *testing.T) {
+	runsOf := func(args ...string) []hwstudy.MedianRun {
+		t.Helper()
+		o := &powerOptions{median: true}
+		f := pflag.NewFlagSet("median-table", pflag.ContinueOnError)
+		o.bindStudy(f)
+		if err := f.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		runs, err := o.medianRuns()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return runs
+	}
+	old := runsOf("--median-p", "1,8,16,32", "--median-rvfl8-p", "1,4,8", "--median-int-block-p", "8,16",
+		"--median-lean-p", "1,8", "--median-lean-lut-p", "1,8")
+	now := runsOf("--variant", "default:intrvfl=1,8,16,32", "--variant", "default:rvfl8=1,4,8", "--variant", "rvfl8-block=4,8",
+		"--variant", "int-block=8,16", "--variant", "lean=1,8", "--variant", "lean-lut=1,8")
+	norm := func(rs []hwstudy.MedianRun) map[string][]int {
+		m := map[string][]int{}
+		for _, r := range rs {
+			for _, net := range []model.Arch{model.IntRVFL, model.RVFL8} {
+				if r.Net == "" || r.Net == net {
+					if v, ok := hwstudy.VariantFor(r.Variant, net); ok && v {
+						m[r.Variant+":"+string(net)] = r.Ps
+					}
+				}
+			}
+		}
+		return m
+	}
+	if diff := cmp.Diff(norm(old), norm(now)); diff != "" {
+		t.Errorf("designs (-older flags +--variant):\n%s", diff)
+	}
+	if _, err := (&powerOptions{variants: []string{"lean=1"}, legacy: map[string]*string{"median-p": ptr("8")}}).medianRuns(); err == nil {
+		t.Error("--variant with --median-p: no error")
+	}
+}
+
+func ptr(s string) *string { return &s }

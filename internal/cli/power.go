@@ -35,12 +35,8 @@ type powerOptions struct {
 	work      string
 	jobs      int
 	yosys     string
-	medianPs  string
-	medianR8  string
-	medianR8B string
-	medianIB  string
-	medianLn  string
-	medianLL  string
+	variants  []string           // median-table --variant VARIANT[:NETWORK]=P,…
+	legacy    map[string]*string // the older one-flag-per-variant spellings (legacyVariantFlags)
 	reg       string
 	activity  bool
 	actVecs   int
@@ -187,14 +183,14 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	hiddenAlias(f, "jobs", "workers")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
-	f.StringVar(&o.medianPs, "median-p", "", "comma-separated P values of median-table for both networks (default intrvfl 1…64, rvfl8 1…32, powers of two)")
+	o.legacy = map[string]*string{}
+	for _, l := range legacyVariantFlags {
+		o.legacy[l.flag] = f.String(l.flag, "", "the older spelling of --variant "+l.run+"=…")
+		_ = f.MarkHidden(l.flag)
+	}
+	f.StringArrayVar(&o.variants, "variant", nil, "median-table: build VARIANT[:NETWORK]=P,P,… (repeatable; variants: "+hwstudy.VariantNames()+"; default: default=1…64 for the intrvfl and 1…32 for the rvfl8, powers of two, and rvfl8-block at the rvfl8's P above 1)")
 	f.IntVar(&o.actVecs, "activity-vectors", designpower.DefaultVectors, fmt.Sprintf("vectors per activity simulation run, for --activity and median-table (1…%d)", maxActivityVectors))
 	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
-	f.StringVar(&o.medianR8, "median-rvfl8-p", "", "comma-separated P values of median-table for the rvfl8 alone (default: --median-p)")
-	f.StringVar(&o.medianIB, "median-int-block-p", "", "comma-separated P values of median-table for the intRVFL with its ROMs in block RAM, for reference (default: none)")
-	f.StringVar(&o.medianLn, "median-lean-p", "", "comma-separated P values of median-table for the lean cores of both networks (emit --rom-style block --hold-input, and --register-sums for the intRVFL), set against the hand-written references (default: none)")
-	f.StringVar(&o.medianLL, "median-lean-lut-p", "", "comma-separated P values of median-table for a lean intRVFL whose ROMs Yosys places (emit --hold-input --register-sums) (default: none)")
-	f.StringVar(&o.medianR8B, "median-rvfl8-block-p", "", "comma-separated P values of median-table for the rvfl8 with its ROMs in block RAM (emit --rom-style block), or none (default: the rvfl8's P values above 1)")
 }
 
 // studyParams checks the flags of a study run.
@@ -399,39 +395,11 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	if data == "" {
 		return usagef("--median-table needs --data DIR or $HDLGEN_UCI121 (the UCI-121 collection)")
 	}
-	ps, err := medianPs("--median-p", o.medianPs)
+	runs, err := o.medianRuns()
 	if err != nil {
 		return err
 	}
-	r8Ps := ps
-	if o.medianR8 != "" {
-		if r8Ps, err = medianPs("--median-rvfl8-p", o.medianR8); err != nil {
-			return err
-		}
-	}
-	var r8BlockPs []int // nil: the default rule
-	switch o.medianR8B {
-	case "":
-	case "none":
-		r8BlockPs = []int{}
-	default:
-		if r8BlockPs, err = medianPs("--median-rvfl8-block-p", o.medianR8B); err != nil {
-			return err
-		}
-	}
-	intBlockPs, err := medianPs("--median-int-block-p", o.medianIB)
-	if err != nil {
-		return err
-	}
-	leanPs, err := medianPs("--median-lean-p", o.medianLn)
-	if err != nil {
-		return err
-	}
-	leanLUTPs, err := medianPs("--median-lean-lut-p", o.medianLL)
-	if err != nil {
-		return err
-	}
-	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, IntPs: ps, RVFL8Ps: r8Ps, RVFL8BlockPs: r8BlockPs, IntBlockPs: intBlockPs, LeanPs: leanPs, LeanLUTPs: leanLUTPs,
+	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, Runs: runs,
 		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err,
 		Activity: !o.noAct, ActivityVectors: o.actVecs})
 	if err != nil {
@@ -456,15 +424,91 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	return nil
 }
 
-// medianPs parses a comma-separated list of P values of the median table.
-func medianPs(flag, list string) ([]int, error) {
-	var ps []int
-	for _, s := range splitList(list) {
-		var v int
-		if _, err := fmt.Sscan(s, &v); err != nil || v < 1 || v > hwstudy.MedianN {
-			return nil, usagef("%s: %q is not a P in [1, %d]", flag, s, hwstudy.MedianN)
+// legacyVariantFlags are the older spellings of the median table's variants,
+// one flag each, kept (hidden) so that the commands recorded with earlier
+// tables run again.
+var legacyVariantFlags = []struct{ flag, run string }{
+	{"median-p", "default"}, // both networks
+	{"median-rvfl8-p", "default:rvfl8"},
+	{"median-rvfl8-block-p", "rvfl8-block"}, // none: no such designs; unset: the rvfl8's P above 1
+	{"median-int-block-p", "int-block"},
+	{"median-lean-p", "lean"},
+	{"median-lean-lut-p", "lean-lut"},
+}
+
+// medianRuns returns the designs of median-table: those of --variant, or of
+// the older flags, or the defaults.
+func (o *powerOptions) medianRuns() ([]hwstudy.MedianRun, error) {
+	given := func(flag string) string {
+		if p := o.legacy[flag]; p != nil {
+			return *p
 		}
-		ps = append(ps, v)
+		return ""
 	}
-	return ps, nil
+	var legacy []string
+	for _, l := range legacyVariantFlags {
+		if given(l.flag) != "" {
+			legacy = append(legacy, l.flag)
+		}
+	}
+	parse := func(flag, spec string) (hwstudy.MedianRun, error) {
+		r, err := hwstudy.ParseMedianRun(spec)
+		if err != nil {
+			return r, usagef("%s: %v", flag, err)
+		}
+		for _, p := range r.Ps {
+			if p > hwstudy.MedianN {
+				return r, usagef("%s %s: P=%d beyond N=%d", flag, spec, p, hwstudy.MedianN)
+			}
+		}
+		return r, nil
+	}
+	if len(o.variants) > 0 {
+		if len(legacy) > 0 {
+			return nil, usagef("--variant and --%s are two spellings: give one", legacy[0])
+		}
+		var runs []hwstudy.MedianRun
+		for _, v := range o.variants {
+			r, err := parse("--variant", v)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, r)
+		}
+		return runs, nil
+	}
+	// The older flags: start from the defaults and replace what they name;
+	// the rvfl8 with block-RAM ROMs follows the rvfl8's P above 1 unless set.
+	runs := hwstudy.DefaultMedianRuns()
+	r8 := &runs[1]
+	blockSet := false
+	for _, l := range legacyVariantFlags {
+		v := given(l.flag)
+		if v == "" {
+			continue
+		}
+		r, err := parse("--"+l.flag, l.run+"="+v)
+		if err != nil {
+			return nil, err
+		}
+		switch l.flag {
+		case "median-p":
+			runs[0].Ps, r8.Ps = r.Ps, r.Ps
+		case "median-rvfl8-p":
+			r8.Ps = r.Ps
+		case "median-rvfl8-block-p":
+			runs[2].Ps, blockSet = r.Ps, true
+		default:
+			runs = append(runs, r)
+		}
+	}
+	if !blockSet {
+		runs[2].Ps = nil
+		for _, p := range r8.Ps {
+			if p > 1 {
+				runs[2].Ps = append(runs[2].Ps, p)
+			}
+		}
+	}
+	return runs, nil
 }
