@@ -4,7 +4,7 @@
 // data hash (study.DataHash) of its dataset in the collection given as the
 // first argument, as the field "data_sha256" right after "fingerprint" — the
 // one-off migration of the stored jobs when the data hash joined the jobs'
-// identity (docs/benchmark.md, "Stored results and the data they came from").
+// identity (docs/protocol.md, "Stored results and the data they came from").
 // It also moves the jobs of results/uci121-published-hyperparameters from the
 // fingerprint form of the code that computed them to the current one (the
 // fingerprint's parts were nested differently since), after checking that the

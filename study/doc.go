@@ -29,5 +29,5 @@
 // accuracy (train/test); reported means and standard deviations (n−1) are over
 // seeds, and a study's headline is the mean over datasets. Two-file datasets
 // normalise the test file with its own min/max unless protocol.TestNormTrain
-// is chosen (docs/benchmark.md explains why).
+// is chosen (docs/protocol.md explains why).
 package study

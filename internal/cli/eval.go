@@ -37,7 +37,7 @@ seeds 0…S−1, as mean ± standard deviation over the splits × seeds, and wit
 --test FILE.csv its accuracy on the test file (trained on all rows of --data, the
 test file normalised with their statistics), over the seeds. The penalty
 defaults to the identity form there (the variance form on the collection). --json
-prints, and -o writes, the result as a JSON document (docs/benchmark.md).`,
+prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 		Example: `  hdlgen eval --data ../shared/uci121 --dataset iris --arch intrvfl --n 50 --lambda 4 --kappa 3 --seeds 5
   hdlgen eval --data mine.csv --test mine-test.csv --arch intrvfl --n 300 --lambda 64 --kappa 3 --bits 5`,
 		Args: cobra.NoArgs,

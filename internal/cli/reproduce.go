@@ -57,7 +57,7 @@ The budget stage (--stages budget, the paper's Fig. 7) sizes the intRVFL
 validation accuracy of the deployed integer readout, evaluates the selection
 the same way, and writes OUT/budget/<label>/runs/<network>/<dataset>.json,
 OUT/budget/accuracy.tsv, OUT/budget/summary.{json,md} and
-OUT/budget/fig7-<label>.svg (docs/benchmark.md).
+OUT/budget/fig7-<label>.svg (docs/protocol.md).
 
 The retune stage (--stages retune) keeps each dataset's intRVFL N and κ from
 the accuracy stage and chooses λ again, from the same grid and on the same
@@ -99,7 +99,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), testNormHelp)
 	f.StringVar(&o.shard, "shard", "", "run only shard i of n of every stage's jobs (i/n, 0 ≤ i < n; balanced by estimated cost) and write no report; docs/cluster.md")
 	f.StringVar(&o.merge, "merge", "", "comma-separated shard folders: gather their stored jobs into --out, compute nothing, and write the reports of one run (give the shards' other flags, without --shard)")
-	f.BoolVar(&o.retuneGA, "retune-ga", false, "retune stage: also refine the rounded readout at the retuned λ with the GA (seeded with it) where that validates better (issue 15's 5-bit lever; docs/benchmark.md)")
+	f.BoolVar(&o.retuneGA, "retune-ga", false, "retune stage: also refine the rounded readout at the retuned λ with the GA (seeded with it) where that validates better (issue 15's 5-bit lever; docs/protocol.md)")
 	f.StringVar(&o.win, "win", "stored", "accuracy stage, --networks intrvfl only: "+winHelp)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")

@@ -236,7 +236,7 @@ var recomputeSample = []string{"balloons", "hayes-roth", "iris", "zoo"}
 // sample of datasets again in a sandbox copy of every study folder (each stage
 // with the command its report records) and comparing every number with the
 // committed job, apart from timings. It is what allowed recording the current
-// data hash in the committed jobs (docs/benchmark.md). It computes, so it runs
+// data hash in the committed jobs (docs/protocol.md). It computes, so it runs
 // only when asked: HDLGEN_RECOMPUTE=sample (the four datasets below), a
 // comma-separated list of datasets, or "all".
 func TestCommittedJobsRecompute(t *testing.T) {
@@ -352,4 +352,22 @@ func jobDiff(t *testing.T, committed, recomputed string) string {
 	return cmp.Diff(a, b, cmpopts.IgnoreMapEntries(func(k string, _ any) bool {
 		return strings.HasSuffix(k, "seconds") || k == "energy_j" || k == "total_j"
 	}))
+}
+
+// TestResultsIndexComplete: results/README.md lists every folder of
+// results/ (its index of the committed runs).
+func TestResultsIndexComplete(t *testing.T) {
+	index, err := os.ReadFile("../../results/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir("../../results")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && !strings.Contains(string(index), "| ["+e.Name()+"](") && !strings.Contains(string(index), "| ["+e.Name()+"]("+e.Name()+"/") {
+			t.Errorf("results/%s is not listed in results/README.md", e.Name())
+		}
+	}
 }

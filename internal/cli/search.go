@@ -58,7 +58,7 @@ the identity form, the one that rounds well to the integer readout of the
 hardware. With --test FILE.csv the chosen configuration is then trained on all
 rows of --data and its accuracy on the test file reported; the test file plays
 no part in the choice. --json prints, and -o writes, the result as a JSON
-document for the commands that build a design from it (docs/benchmark.md,
+document for the commands that build a design from it (docs/protocol.md,
 "Tuning on your own CSV").
 
 With --bits B (intRVFL only) every grid point is scored by the validation accuracy
@@ -93,7 +93,7 @@ the paper's.`,
 			}
 			if o.dataset == "" && o.bits != 0 && !cmd.Flags().Changed("grid") {
 				// The hardware's search: the wide grid is what lets the rounded
-				// readout reach its float accuracy (docs/benchmark.md, retune study).
+				// readout reach its float accuracy (docs/protocol.md, retune study).
 				o.grid = "wide"
 			}
 			g, err := parseGrid(o.grid)

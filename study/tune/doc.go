@@ -16,7 +16,7 @@
 //     accuracy there: trained on all training rows, the test file
 //     normalised with the training rows' statistics, once per seed.
 //   - Result is the JSON document `hdlgen search` and `hdlgen eval` write
-//     for a CSV (format FormatVersion, docs/benchmark.md), for the commands
+//     for a CSV (format FormatVersion, docs/protocol.md), for the commands
 //     that build a design from it.
 //
 // Units: accuracies are fractions in [0, 1], their spread the sample
