@@ -129,6 +129,7 @@ type header struct {
 	UserS     float64   `json:"user_s"`
 	SysS      float64   `json:"sys_s"`
 	ExitCode  int       `json:"exit_code"`
+	Root      string    `json:"root,omitempty"` // the checkout the packages' folders are in
 }
 
 func run(target, label, doc, outDir string, top int, reportOnly string) error {
@@ -170,8 +171,9 @@ func measure(target, path string) error {
 	log.Close()
 	defer os.Remove(log.Name())
 	commit, _ := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	root, _ := os.Getwd()
 	h := header{Target: target, Commit: strings.TrimSpace(string(commit)), Date: time.Now().UTC(),
-		CPUs: runtime.NumCPU(), LoadStart: loadavg()}
+		CPUs: runtime.NumCPU(), LoadStart: loadavg(), Root: root}
 	var events bytes.Buffer
 	cmd := exec.Command("make", "-k", "--no-print-directory", target, "GOTESTFLAGS=-json -exec="+self)
 	cmd.Env = append(os.Environ(), logEnv+"="+log.Name())
@@ -201,12 +203,15 @@ func measure(target, path string) error {
 			out.WriteString(`{"exec":` + line + "}\n")
 		}
 	}
-	// Keep only the JSON event lines (make may print other text).
+	// Keep the JSON events that end a test or a package (make may print
+	// other text; the tests' output lines are not needed for the report).
 	sc := bufio.NewScanner(&events)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		line := sc.Bytes()
-		if len(line) > 0 && line[0] == '{' {
+		if len(line) > 0 && line[0] == '{' && !bytes.Contains(line, []byte(`"Action":"output"`)) &&
+			!bytes.Contains(line, []byte(`"Action":"run"`)) && !bytes.Contains(line, []byte(`"Action":"pause"`)) &&
+			!bytes.Contains(line, []byte(`"Action":"cont"`)) && !bytes.Contains(line, []byte(`"Action":"start"`)) {
 			out.Write(line)
 			out.WriteByte('\n')
 		}
@@ -326,14 +331,23 @@ func render(label string, h header, events []event, execs map[string]execRecord,
 			tests = append(tests, r)
 		}
 	}
-	// CPU per package: the exec record whose folder ends with the package's path.
-	for _, p := range pkgs {
-		suffix := "/" + p.name
-		for dir, r := range execs {
-			if p.name == "." && !strings.Contains(filepath.Base(dir), ".") {
-				continue
+	// CPU per package: the exec record of the package's folder, relative to
+	// the checkout (recorded, or the folders' common prefix in older runs).
+	root := h.Root
+	if root == "" {
+		for dir := range execs {
+			if root == "" || !strings.HasPrefix(dir, root+"/") {
+				root = commonDir(root, dir)
 			}
-			if strings.HasSuffix(dir, suffix) {
+		}
+	}
+	for _, p := range pkgs {
+		for dir, r := range execs {
+			rel := strings.TrimPrefix(strings.TrimPrefix(dir, root), "/")
+			if rel == "" {
+				rel = "."
+			}
+			if rel == p.name {
 				p.cpu = r.UserS + r.SysS
 				p.rss = r.MaxRSSK
 			}
@@ -395,6 +409,17 @@ func render(label string, h header, events []event, execs map[string]execRecord,
 	}
 	fmt.Fprintf(&b, "<!-- /testtimes:%s -->\n", label)
 	return b.String()
+}
+
+// commonDir is the longest common folder of a and b ("" when a is "").
+func commonDir(a, b string) string {
+	if a == "" {
+		return filepath.Dir(b)
+	}
+	for !strings.HasPrefix(b+"/", a+"/") && a != "/" && a != "." {
+		a = filepath.Dir(a)
+	}
+	return a
 }
 
 func clock(s float64) string {
