@@ -636,6 +636,7 @@ func robustnessRows(w workspace) []robustRow {
 	add("held", "RTL mutant: clip bound 3 → 2", "exit 1 with a MISMATCH", func(o outcome) bool { return failure(o, `MISMATCH vector=`) },
 		"verify", "hw-mut", "--steps", "icarus")
 	job(func() robustRow { return killedReproduce(w) })
+	issue26Rows(w, add)
 
 	rows := make([]robustRow, len(jobs))
 	next := make(chan int)
@@ -785,4 +786,69 @@ func killedReproduce(w workspace) robustRow {
 		want: "no partial file; the rerun gives the uninterrupted result", o: o,
 		msg:  fmt.Sprintf("temporary files after the kill: %v; rerun exit %d, result equal to an uninterrupted run: %v", temp, o.code, same),
 		held: !temp && o.code == 0 && same}
+}
+
+// issue26Rows adds the second break-it sweep's cases (issue 26) that this
+// package answers; the build's own (items 2, 3, 10, 11, 12) are in
+// TestBuild… and the readout image's (item 4) in package weights.
+func issue26Rows(w workspace, add func(item, class, want string, held func(o outcome) bool, args ...string)) {
+	same := func(o outcome) bool { return usage(o, "is the same file as") }
+	// 1. Outputs that would overwrite an input, now refused by the one guarded writer.
+	w.must("emit", "q.json", "--vectors", "8", "--system", "zynq", "--reloadable-readout", "-o", "sys26")
+	w.must("quantize", "q.json", "--bits", "4", "-o", "r26.json")
+	add("26.1", "weights -o its own model", "exit 2, model intact", same, "weights", "r26.json", "--design", "sys26", "-o", "r26.json")
+	add("26.1", "weights -o DIR/model.json", "exit 2, design intact", func(o outcome) bool { return usage(o, "lies inside the input folder --design sys26") },
+		"weights", "r26.json", "--design", "sys26", "-o", "sys26/model.json")
+	add("26.1", "search -o the training CSV", "exit 2, CSV intact", same, "search", "--data", "iris.csv", "--grid", "small", "-o", "iris.csv")
+	add("26.1", "eval -o the training CSV", "exit 2, CSV intact", same, "eval", "--data", "iris.csv", "--n", "10", "-o", "iris.csv")
+	// 5, 6. Shards of a search: all of them, of one search; no Go panic.
+	add("26.6", "search --shard 0/4294967296", "exit 2 naming the bound", func(o outcome) bool { return usage(o, "at most 4096 shards") },
+		"search", "--data", "coll", "--dataset", "toy1", "--grid", "small", "--shard", "0/4294967296")
+	for i := 0; i < 3; i++ {
+		o := w.must("search", "--data", "coll", "--dataset", "toy1", "--grid", "small", "--shard", fmt.Sprintf("%d/3", i))
+		w.write(fmt.Sprintf("shard%d.json", i), o.stdout)
+	}
+	o := w.must("search", "--data", "coll", "--dataset", "toy1", "--grid", "small", "--seed", "7", "--shard", "2/3")
+	w.write("shard2-seed7.json", o.stdout)
+	add("26.5", "search merge of 2 of 3 shards", "exit 1 naming the missing shard", func(o outcome) bool { return failure(o, `shards \[2\] of 3 are missing`) },
+		"search", "merge", "shard0.json", "shard1.json")
+	add("26.5", "search merge with a shard of another --seed", "exit 1 naming the seeds", func(o outcome) bool { return failure(o, "searched with --seed 7") },
+		"search", "merge", "shard0.json", "shard1.json", "shard2-seed7.json")
+	w.write("shard0-norow.json", strings.Replace(w.read("shard0.json"), `"correct":[[`, `"correct":[[[0]],[`, 1))
+	add("26.6", "search merge of a shard whose counts lack a κ row", "exit 1, no panic", func(o outcome) bool { return failure(o, "counts for") },
+		"search", "merge", "shard0-norow.json", "shard1.json", "shard2.json")
+	// 8. A simulator build a failed tool left behind.
+	w.copyDir("hw", "hw-empty")
+	w.write("hw-empty/build/icarus/tb_stream.vvp", "")
+	add("26.8", "an empty tb_stream.vvp (a full disk's leftover)", "exit 1 naming a tool failure, the build removed", func(o outcome) bool {
+		return failure(o, "the tool failed before its testbench gave a verdict") && !w.exists("hw-empty/build/icarus/tb_stream.vvp")
+	}, "verify", "hw-empty", "--steps", "icarus", "--targets", "stream", "--keep-build")
+	// 9. A scored file with one class.
+	w.write("one-class.csv", "sepal_length,sepal_width,petal_length,petal_width,class\n5.1,3.5,1.4,0.2,setosa\n")
+	add("26.9", "predict --score on a file of one class", "exit 0", func(o outcome) bool { return o.code == 0 && !o.panicked() },
+		"predict", "q.json", "--data", "one-class.csv", "--score")
+	// 13, 14. One reader of a design directory.
+	w.copyDir("hw", "hw-p")
+	w.edit("hw-p/design.json", func(s string) string { return strings.Replace(s, `"p": 2,`, `"p": 1,`, 1) })
+	add("26.13", "design.json's P edited", "exit 1 naming design.json", func(o outcome) bool { return failure(o, "design.json was not emitted from model.json") },
+		"sim", "hw-p", "--data", "iris.csv")
+	w.copyDir("hw", "hw-norom")
+	if err := os.Remove(w.path("hw-norom/mem/iris_wout.mem")); err != nil {
+		w.t.Fatal(err)
+	}
+	add("26.14", "a deleted ROM, verify --steps model", "exit 1 naming the ROM", func(o outcome) bool { return failure(o, "mem/iris_wout.mem is missing") },
+		"verify", "hw-norom", "--steps", "model")
+	// 15. Activity vectors bounded.
+	add("26.15", "power --activity-vectors 0", "exit 2 naming the range", func(o outcome) bool { return usage(o, "--activity-vectors 0 outside") },
+		"power", "hw", "--activity", "--activity-vectors", "0")
+	// 16. The campaign's --only and its folder.
+	add("26.16", "campaign --only ,", "exit 2", func(o outcome) bool { return usage(o, `--only ","`) },
+		"campaign", "--designs", "3", "--only", ",", "--out", "camp")
+	// 17. model.json names.
+	w.write("dupnames.json", regexp.MustCompile(`"feature_names": \[[^\]]*\]`).ReplaceAllString(w.read("q.json"), `"feature_names": ["a", "b", "a", "c"]`))
+	add("26.17", "model.json with duplicate feature names", "exit 1 naming the field", func(o outcome) bool { return failure(o, `feature_names\[2\]: duplicate name "a"`) },
+		"predict", "dupnames.json", "--data", "iris.csv")
+	w.write("longname.json", strings.Replace(w.read("q.json"), `"name": "`, `"name": "`+strings.Repeat("n", 3000), 1))
+	add("26.17", "model.json with a 3,000-byte name", "exit 1 naming the field", func(o outcome) bool { return failure(o, "field name: 30") },
+		"emit", "longname.json", "-o", "hw-long")
 }
