@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path"
 	"path/filepath"
@@ -83,46 +84,38 @@ func quoteList(names []string) string {
 // LoadCSV reads a labelled CSV file; see ReadCSV. The dataset is named after
 // the file name without its extension.
 func LoadCSV(filename string, opt CSVOptions) (*Dataset, error) {
-	f, err := os.Open(filename)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	defer f.Close()
-	d, err := ReadCSV(f, filename, opt)
-	if err != nil {
-		return nil, err
-	}
-	d.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
-	return d, nil
+	return load(os.Open, filepath.Base(filename), filename, func(r io.Reader) (*Dataset, error) {
+		return ReadCSV(r, filename, opt)
+	})
 }
 
 // LoadCSVFS is LoadCSV for a file of fsys (for example examples.FS).
 func LoadCSVFS(fsys fs.FS, name string, opt CSVOptions) (*Dataset, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	defer f.Close()
-	d, err := ReadCSV(f, name, opt)
-	if err != nil {
-		return nil, err
-	}
-	d.Name = strings.TrimSuffix(path.Base(name), path.Ext(name))
-	return d, nil
+	return load(fsys.Open, path.Base(name), name, func(r io.Reader) (*Dataset, error) {
+		return ReadCSV(r, name, opt)
+	})
 }
 
 // LoadFeaturesCSV reads an unlabelled CSV file; see ReadFeaturesCSV.
 func LoadFeaturesCSV(filename string, opt FeatureOptions) (*Dataset, error) {
-	f, err := os.Open(filename)
+	return load(os.Open, filepath.Base(filename), filename, func(r io.Reader) (*Dataset, error) {
+		return ReadFeaturesCSV(r, filename, opt)
+	})
+}
+
+// load opens name with open, reads it with read and names the dataset after
+// base without its extension.
+func load[F io.ReadCloser](open func(string) (F, error), base, name string, read func(io.Reader) (*Dataset, error)) (*Dataset, error) {
+	f, err := open(name)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	d, err := ReadFeaturesCSV(f, filename, opt)
+	d, err := read(f)
 	if err != nil {
 		return nil, err
 	}
-	d.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
+	d.Name = strings.TrimSuffix(base, path.Ext(base))
 	return d, nil
 }
 
@@ -170,25 +163,12 @@ func ReadCSV(r io.Reader, file string, opt CSVOptions) (*Dataset, error) {
 	}
 	classOf := map[string]int{} // label text → provisional id (order of appearance)
 	var labels []string         // provisional id → label text
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
+	for rec, err := range records(cr, file, nc) {
 		if err != nil {
-			return nil, csvError(file, err)
+			return nil, err
 		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != nc {
-			return nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc)
-		}
-		for _, j := range feat {
-			v, err := featureValue(rec[j])
-			if err != nil {
-				line, _ := cr.FieldPos(j)
-				return nil, &ParseError{File: file, Line: line, Field: j + 1, Name: header[j], Err: err}
-			}
-			d.X = append(d.X, v)
+		if d.X, err = appendFeatures(d.X, cr, file, header, rec, feat); err != nil {
+			return nil, err
 		}
 		lab := strings.TrimSpace(rec[k])
 		if lab == "" {
@@ -266,25 +246,12 @@ func ReadFeaturesCSV(r io.Reader, file string, opt FeatureOptions) (*Dataset, er
 		d.FeatureNames[i] = header[j]
 	}
 	rows := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
+	for rec, err := range records(cr, file, nc) {
 		if err != nil {
-			return nil, csvError(file, err)
+			return nil, err
 		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != nc {
-			return nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc)
-		}
-		for _, j := range cols {
-			v, err := featureValue(rec[j])
-			if err != nil {
-				line, _ := cr.FieldPos(j)
-				return nil, &ParseError{File: file, Line: line, Field: j + 1, Name: header[j], Err: err}
-			}
-			d.X = append(d.X, v)
+		if d.X, err = appendFeatures(d.X, cr, file, header, rec, cols); err != nil {
+			return nil, err
 		}
 		rows++
 	}
@@ -442,6 +409,46 @@ func featureValue(s string) (float64, error) {
 }
 
 // csvError converts an encoding/csv error into a *ParseError.
+// records yields the data records of cr, each with the header's nc fields;
+// a read error or a record of another length is yielded once, as a parse
+// error of file, and ends the sequence.
+func records(cr *csv.Reader, file string, nc int) iter.Seq2[[]string, error] {
+	return func(yield func([]string, error) bool) {
+		for {
+			rec, err := cr.Read()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				yield(nil, csvError(file, err))
+				return
+			}
+			if len(rec) != nc {
+				line, _ := cr.FieldPos(0)
+				yield(nil, perr(file, line, 0, "", "wrong number of fields: got %d, want %d (as in the header)", len(rec), nc))
+				return
+			}
+			if !yield(rec, nil) {
+				return
+			}
+		}
+	}
+}
+
+// appendFeatures appends the values of rec's columns cols to x; a value
+// that is not a finite number is an error naming its line and column.
+func appendFeatures(x []float64, cr *csv.Reader, file string, header, rec []string, cols []int) ([]float64, error) {
+	for _, j := range cols {
+		v, err := featureValue(rec[j])
+		if err != nil {
+			line, _ := cr.FieldPos(j)
+			return nil, &ParseError{File: file, Line: line, Field: j + 1, Name: header[j], Err: err}
+		}
+		x = append(x, v)
+	}
+	return x, nil
+}
+
 func csvError(file string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {

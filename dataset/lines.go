@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -43,6 +44,24 @@ func (lr *lineReader) next() (line []byte, ok bool, err error) {
 	s = bytes.TrimSuffix(s, []byte{'\n'})
 	s = bytes.TrimSuffix(s, []byte{'\r'})
 	return s, true, nil
+}
+
+// lines yields the remaining lines (see next) until the end of the input;
+// a read error is yielded once, as a parse error of file at the line that
+// failed, and ends the sequence.
+func (lr *lineReader) lines(file string) iter.Seq2[[]byte, error] {
+	return func(yield func([]byte, error) bool) {
+		for {
+			line, ok, err := lr.next()
+			if err != nil {
+				yield(nil, perr(file, lr.n, 0, "", "read: %w", err))
+				return
+			}
+			if !ok || !yield(line, nil) {
+				return
+			}
+		}
+	}
 }
 
 // isBlank reports whether b holds only ASCII white space.

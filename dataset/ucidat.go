@@ -85,13 +85,9 @@ func parseUCIData(r io.Reader, file string, k, l, wantRows int, countSrc string)
 	d.X = make([]float64, 0, capRows*k)
 	d.Y = make([]int, 0, capRows)
 	blankAt := 0 // first line of a run of blank lines, 0 if none
-	for {
-		line, ok, err := lr.next()
+	for line, err := range lr.lines(file) {
 		if err != nil {
-			return nil, perr(file, lr.n, 0, "", "read: %w", err)
-		}
-		if !ok {
-			break
+			return nil, err
 		}
 		if isBlank(line) {
 			if blankAt == 0 {
@@ -181,13 +177,9 @@ func ParseIndexLists(r io.Reader, file string, nLines, rows int) ([][]int, error
 	// and stamp[i] tells in which list; stamps avoid clearing between lists.
 	stamp := make([]int32, rows)
 	firstField := make([]int32, rows)
-	for {
-		line, ok, err := lr.next()
+	for line, err := range lr.lines(file) {
 		if err != nil {
-			return nil, perr(file, lr.n, 0, "", "read: %w", err)
-		}
-		if !ok {
-			break
+			return nil, err
 		}
 		if len(lists) == nLines {
 			if !isBlank(line) {

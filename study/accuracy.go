@@ -3,12 +3,13 @@ package study
 import (
 	"context"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/jobs"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"io"
 	"math"
 	"sort"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
@@ -84,16 +85,6 @@ func (r *RunResult) Reg() model.Regularizer {
 	return r.Regularizer
 }
 
-// AccuracyStudy is what RunAccuracy returns: every job's result and the
-// datasets it had to skip.
-type AccuracyStudy struct {
-	Results     []*RunResult
-	Skipped     []Skipped
-	WallSeconds float64 // this invocation
-	Datasets    int     // datasets the study was asked for
-	Reused      int     // jobs whose results were already stored
-}
-
 type job struct {
 	meta *dataset.UCIMeta
 	nw   protocol.Network
@@ -142,7 +133,7 @@ func RunAccuracy(ctx context.Context, opt AccuracyOptions) (*AccuracyStudy, erro
 			}
 		}
 	}
-	out := &AccuracyStudy{Datasets: len(names)}
+	out := &AccuracyStudy{Datasets: len(names), Options: opt}
 	var all []job
 	for _, name := range names {
 		meta, data, err := usable(opt.DataDir, name)

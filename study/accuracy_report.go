@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/jobs"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/internal/svgplot"
@@ -44,10 +45,7 @@ type NetworkSummary struct {
 
 // AccuracySummary is summary.json of the accuracy study.
 type AccuracySummary struct {
-	Command     string               `json:"command"`
-	Date        string               `json:"date"`
-	Machine     string               `json:"machine"`
-	WallSeconds float64              `json:"wall_seconds"`
+	Provenance
 	Reused      int                  `json:"reused_jobs"`
 	Datasets    int                  `json:"datasets"` // with a result for every network
 	Networks    []NetworkSummary     `json:"networks"`
@@ -88,8 +86,8 @@ func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []protocol.Netwo
 	sort.Strings(common)
 	sort.Strings(incomplete)
 
-	sum := &AccuracySummary{Command: command, Date: now.UTC().Format("2006-01-02"), Machine: machine(),
-		WallSeconds: s.WallSeconds, Reused: s.Reused, Datasets: len(common), Skipped: s.Skipped, Incomplete: incomplete,
+	sum := &AccuracySummary{Provenance: newProvenance(command, now, s.WallSeconds),
+		Reused: s.Reused, Datasets: len(common), Skipped: s.Skipped, Incomplete: incomplete,
 		Paper: map[string]string{"rvfl": paperFigure(PaperMeanRVFL), "intrvfl": paperFigure(PaperMeanIntRVFL), "pearson": paperFigure(PaperPearson),
 			"rvfl-qin": paperFigure(PaperMeanRVFLQuant), "rvfl-direct": paperFigure(PaperMeanRVFLDirect), "significance": "5% two-sample test"}}
 	acc := map[protocol.Network][]float64{}
@@ -183,8 +181,7 @@ func accuracyTSV(results []*RunResult) []byte {
 func (s *AccuracySummary) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Accuracy study (paper Section IV-A, Fig. 5)\n\n")
-	fmt.Fprintf(&b, "- command: `%s`\n- date: %s\n- machine: %s\n- wall time of this invocation: %s (%d stored jobs reused)\n",
-		s.Command, s.Date, s.Machine, (time.Duration(s.WallSeconds) * time.Second).String(), s.Reused)
+	b.WriteString(s.Provenance.markdown(s.Reused, "stored jobs"))
 	fmt.Fprintf(&b, "- datasets with every network: %d; skipped: %d", s.Datasets, len(s.Skipped))
 	for _, sk := range s.Skipped {
 		fmt.Fprintf(&b, "\n  - %s: %s", sk.Dataset, sk.Reason)

@@ -2,12 +2,13 @@ package study
 
 import (
 	"encoding/json"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 // An interrupted first run has no dataset with every network: the report must

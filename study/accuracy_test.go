@@ -3,12 +3,13 @@ package study
 import (
 	"bytes"
 	"context"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 var smallGrid = protocol.Grid{Ns: []int{50, 100}, Lambdas: []float64{0.25, 4}, Kappas: []int{1, 3}}

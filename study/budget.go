@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/jobs"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"io"
 	"math"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
@@ -338,16 +339,6 @@ func budgetSearch(ctx context.Context, u *dataset.UCIDataset, nw protocol.Networ
 	}
 	best.ValAccuracy = float64(best.Correct) / float64(sp.MVal)
 	return chosen, best, nil
-}
-
-// BudgetStudy is what RunBudget returns.
-type BudgetStudy struct {
-	Options     BudgetOptions
-	Results     []*BudgetResult
-	Skipped     []Skipped
-	WallSeconds float64
-	Datasets    int // datasets the study was asked for
-	Reused      int
 }
 
 // BudgetDir is the budget study's folder inside a study folder.

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/jobs"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/internal/svgplot"
@@ -98,10 +99,7 @@ func (s BudgetLevelSummary) MarshalJSON() ([]byte, error) {
 
 // BudgetSummary is OUT/budget/summary.json.
 type BudgetSummary struct {
-	Command     string               `json:"command"`
-	Date        string               `json:"date"`
-	Machine     string               `json:"machine"`
-	WallSeconds float64              `json:"wall_seconds"`
+	Provenance
 	Reused      int                  `json:"reused_jobs"`
 	Regularizer string               `json:"regularizer"`
 	Seeds       []uint64             `json:"seeds"`
@@ -138,8 +136,8 @@ func WriteBudgetReport(out string, s *BudgetStudy, command string, now time.Time
 	if toggle == 0 {
 		toggle = power.DefaultToggle
 	}
-	sum := &BudgetSummary{Command: command, Date: now.UTC().Format("2006-01-02"), Machine: machine(),
-		WallSeconds: s.WallSeconds, Reused: s.Reused, Regularizer: string(opt.Regularizer), Seeds: opt.Seeds,
+	sum := &BudgetSummary{Provenance: newProvenance(command, now, s.WallSeconds),
+		Reused: s.Reused, Regularizer: string(opt.Regularizer), Seeds: opt.Seeds,
 		TestNorm: opt.TestNorm, NCap: opt.NCap(), Lambdas: opt.Grid.Lambdas, Kappas: opt.Grid.Kappas,
 		IntBits: BudgetReadoutBits, ClockHz: clock, Toggle: toggle, Skipped: s.Skipped,
 		Paper: map[string]string{"budget": power.FormatEnergy(PaperBudgetJ) + " (Xilinx Power Estimator)",
@@ -337,8 +335,7 @@ func tsvText(s string) string { return strings.NewReplacer("\t", " ", "\n", " ")
 func (s *BudgetSummary) markdown() string {
 	var b strings.Builder
 	b.WriteString("# Energy-budget study (paper Section IV-C, Fig. 7)\n\n")
-	fmt.Fprintf(&b, "- command: `%s`\n- date: %s\n- machine: %s\n- wall time of this invocation: %s (%d stored jobs reused)\n",
-		s.Command, s.Date, s.Machine, (time.Duration(s.WallSeconds) * time.Second).String(), s.Reused)
+	b.WriteString(s.Provenance.markdown(s.Reused, "stored jobs"))
 	fmt.Fprintf(&b, "- ridge regulariser: %s; seeds %v; test-file normalisation of two-file datasets: %s\n", s.Regularizer, s.Seeds, s.TestNorm)
 	fmt.Fprintf(&b, "- searched on the validation split (seed 0): λ ∈ {%s}; intRVFL κ ∈ %v, each κ with its own sized N; "+
 		"selection by the validation accuracy of the deployed model (intRVFL: %d-bit rounded readout, levels ±15; "+

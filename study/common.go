@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/internal/jobs"
@@ -134,6 +135,46 @@ func kappaPrefix(k int) string {
 		return ""
 	}
 	return fmt.Sprintf("κ=%d: ", k)
+}
+
+// Study is what a stage's Run function returns: each finished job's result
+// (R), the datasets it had to skip and the options it ran with (O).
+type Study[R, O any] struct {
+	Results     []*R
+	Skipped     []Skipped
+	WallSeconds float64 // this invocation
+	Datasets    int     // datasets the study was asked for
+	Reused      int     // jobs whose results were already stored
+	Options     O
+}
+
+// The studies of the four stages.
+type (
+	AccuracyStudy = Study[RunResult, AccuracyOptions]
+	ReadoutStudy  = Study[ReadoutResult, ReadoutOptions]
+	RetuneStudy   = Study[RetuneResult, RetuneOptions]
+	BudgetStudy   = Study[BudgetResult, BudgetOptions]
+)
+
+// Provenance heads every summary: how, when and where it was made.
+type Provenance struct {
+	Command     string  `json:"command"`
+	Date        string  `json:"date"`
+	Machine     string  `json:"machine"`
+	WallSeconds float64 `json:"wall_seconds"`
+}
+
+// newProvenance describes a summary of command written at now after a run
+// of wall seconds on this machine.
+func newProvenance(command string, now time.Time, wall float64) Provenance {
+	return Provenance{Command: command, Date: now.UTC().Format("2006-01-02"), Machine: machine(), WallSeconds: wall}
+}
+
+// markdown is the summary's opening list items; reused counts what the run
+// took from the store, in unit ("stored jobs" or "datasets").
+func (p Provenance) markdown(reused int, unit string) string {
+	return fmt.Sprintf("- command: `%s`\n- date: %s\n- machine: %s\n- wall time of this invocation: %s (%d %s reused)\n",
+		p.Command, p.Date, p.Machine, (time.Duration(p.WallSeconds) * time.Second).String(), reused, unit)
 }
 
 // machine describes the computer a report was written on.

@@ -3,13 +3,14 @@ package study
 import (
 	"context"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/jobs"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"io"
 	"math/rand/v2"
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
@@ -89,16 +90,6 @@ type ReadoutResult struct {
 	GARows      int               `json:"ga_rows"` // training rows the GA saw (≤ MaxGARows)
 	Seconds     float64           `json:"seconds"`
 	GASeconds   float64           `json:"ga_seconds"`
-}
-
-// ReadoutStudy is the outcome of RunReadout.
-type ReadoutStudy struct {
-	Results     []*ReadoutResult
-	Skipped     []Skipped
-	WallSeconds float64
-	Datasets    int // datasets the study was asked for
-	Reused      int
-	Options     ReadoutOptions
 }
 
 // RunReadout runs (or resumes) the integer-readout study for every dataset whose

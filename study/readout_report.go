@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/jobs"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/jobs"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/internal/svgplot"
@@ -17,12 +18,9 @@ import (
 
 // ReadoutSummary is readout-summary.json: the mean curves of Fig. 6.
 type ReadoutSummary struct {
-	Command     string  `json:"command"`
-	Date        string  `json:"date"`
-	Machine     string  `json:"machine"`
-	WallSeconds float64 `json:"wall_seconds"`
-	Reused      int     `json:"reused_datasets"`
-	Datasets    int     `json:"datasets"`
+	Provenance
+	Reused   int `json:"reused_datasets"`
+	Datasets int `json:"datasets"`
 	// Regularizers are the ridge penalties of the datasets' float readouts (one,
 	// unless results of different accuracy studies were mixed).
 	Regularizers []model.Regularizer `json:"regularizers"`
@@ -46,8 +44,8 @@ type ReadoutSummary struct {
 func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Time) (*ReadoutSummary, error) {
 	o := s.Options
 	nb := len(o.Bounds)
-	sum := &ReadoutSummary{Command: command, Date: now.UTC().Format("2006-01-02"), Machine: machine(),
-		WallSeconds: s.WallSeconds, Reused: s.Reused, Datasets: len(s.Results), Bounds: o.Bounds,
+	sum := &ReadoutSummary{Provenance: newProvenance(command, now, s.WallSeconds),
+		Reused: s.Reused, Datasets: len(s.Results), Bounds: o.Bounds,
 		Round: make([]float64, nb), Seeds: o.Seeds, GASeeds: o.GASeeds, GA: o.GA, MaxGARows: o.MaxGARows, Skipped: s.Skipped}
 	ga := !o.NoGA
 	if ga {
@@ -147,8 +145,7 @@ func WriteReadoutReport(dir string, s *ReadoutStudy, command string, now time.Ti
 func (s *ReadoutSummary) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Integer readout study (paper Section IV-B, Fig. 6)\n\n")
-	fmt.Fprintf(&b, "- command: `%s`\n- date: %s\n- machine: %s\n- wall time of this invocation: %s (%d datasets reused)\n",
-		s.Command, s.Date, s.Machine, (time.Duration(s.WallSeconds) * time.Second).String(), s.Reused)
+	b.WriteString(s.Provenance.markdown(s.Reused, "datasets"))
 	ga := len(s.GASeeds) > 0
 	if ga {
 		fmt.Fprintf(&b, "- datasets: %d (each with its best intRVFL N, λ, κ from the accuracy study); float and rounded readouts over seeds %v, GA strategies over seeds %v; GA fitness on at most %d training rows\n",

@@ -2,13 +2,14 @@ package study
 
 import (
 	"context"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/google/go-cmp/cmp"
 

@@ -151,28 +151,7 @@ type stageRun struct {
 	skipped         []Skipped
 }
 
-func (s *AccuracyStudy) run() *stageRun {
-	if s == nil {
-		return nil
-	}
-	return &stageRun{s.WallSeconds, s.Datasets, len(s.Results), s.Reused, s.Skipped}
-}
-
-func (s *ReadoutStudy) run() *stageRun {
-	if s == nil {
-		return nil
-	}
-	return &stageRun{s.WallSeconds, s.Datasets, len(s.Results), s.Reused, s.Skipped}
-}
-
-func (s *RetuneStudy) run() *stageRun {
-	if s == nil {
-		return nil
-	}
-	return &stageRun{s.WallSeconds, s.Datasets, len(s.Results), s.Reused, s.Skipped}
-}
-
-func (s *BudgetStudy) run() *stageRun {
+func (s *Study[R, O]) run() *stageRun {
 	if s == nil {
 		return nil
 	}

@@ -3,13 +3,14 @@ package study
 import (
 	"context"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/jobs"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"io"
 	"math"
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
@@ -90,16 +91,6 @@ type RetuneResult struct {
 	GAChosen  bool    `json:"ga_chosen,omitempty"`
 	Chosen    float64 `json:"chosen,omitempty"`
 	Seconds   float64 `json:"seconds"`
-}
-
-// RetuneStudy is what RunRetune returns.
-type RetuneStudy struct {
-	Results     []*RetuneResult
-	Skipped     []Skipped
-	WallSeconds float64
-	Datasets    int // datasets the study was asked for
-	Reused      int
-	Options     RetuneOptions
 }
 
 // RunRetune runs (or resumes) the retune study for every dataset whose intRVFL

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/hdlgen/hdlgen/internal/jobs"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/model"
@@ -33,10 +34,7 @@ type RetuneLoss struct {
 
 // RetuneSummary is retune-summary.json.
 type RetuneSummary struct {
-	Command      string              `json:"command"`
-	Date         string              `json:"date"`
-	Machine      string              `json:"machine"`
-	WallSeconds  float64             `json:"wall_seconds"`
+	Provenance
 	Reused       int                 `json:"reused_datasets"`
 	Datasets     int                 `json:"datasets"`
 	Regularizers []model.Regularizer `json:"regularizers"`
@@ -66,8 +64,8 @@ type RetuneSummary struct {
 // WriteRetuneReport writes retune.tsv and retune-summary.{json,md} into dir.
 func WriteRetuneReport(dir string, s *RetuneStudy, command string, now time.Time) (*RetuneSummary, error) {
 	o := s.Options
-	sum := &RetuneSummary{Command: command, Date: now.UTC().Format("2006-01-02"), Machine: machine(),
-		WallSeconds: s.WallSeconds, Reused: s.Reused, Datasets: len(s.Results), Bits: o.Bits,
+	sum := &RetuneSummary{Provenance: newProvenance(command, now, s.WallSeconds),
+		Reused: s.Reused, Datasets: len(s.Results), Bits: o.Bits,
 		Seeds: o.Seeds, Skipped: s.Skipped}
 	var tsv bytes.Buffer
 	gaCols := ""
@@ -156,8 +154,7 @@ func retuneLoss(float, rounded []float64) RetuneLoss {
 func (s *RetuneSummary) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Integer readout with λ retuned for it\n\n")
-	fmt.Fprintf(&b, "- command: `%s`\n- date: %s\n- machine: %s\n- wall time of this invocation: %s (%d datasets reused)\n",
-		s.Command, s.Date, s.Machine, (time.Duration(s.WallSeconds) * time.Second).String(), s.Reused)
+	b.WriteString(s.Provenance.markdown(s.Reused, "datasets"))
 	fmt.Fprintf(&b, "- datasets: %d; N and κ from the accuracy study; λ chosen again from the accuracy study's λ grid, on its validation split, "+
 		"by the validation accuracy of the %d-bit rounded readout (levels −%d…%d; ties to the largest λ); test accuracy over seeds %v\n",
 		s.Datasets, s.Bits, s.Bound, s.Bound, s.Seeds)

@@ -2,13 +2,14 @@ package study
 
 import (
 	"context"
-	"github.com/hdlgen/hdlgen/study/protocol"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hdlgen/hdlgen/study/protocol"
 
 	"github.com/google/go-cmp/cmp"
 

@@ -114,31 +114,11 @@ func ParseStat(b []byte) (*Report, error) {
 			return nil, fmt.Errorf("synth: unmapped cell type %s (×%d) in the netlist", typ, n)
 		}
 		r.Cells[typ] = n
-		switch {
-		case lutRE.MatchString(typ):
-			k := int(typ[3] - '1')
-			r.LUTBySize[k] += n
-			r.LUTs += n
-		case ffRE.MatchString(typ):
-			r.FFs += n
-		case typ == "CARRY4":
-			r.CARRY4 += n
-		case typ == "MUXF7":
-			r.MUXF7 += n
-		case typ == "MUXF8":
-			r.MUXF8 += n
-		case typ == "DSP48E1":
-			r.DSP48E1 += n
-		case typ == "RAMB18E1":
-			r.RAMB18E1 += n
-		case typ == "RAMB36E1":
-			r.RAMB36E1 += n
-		case lutramRE.MatchString(typ):
-			r.LUTRAM += n
-		case srlRE.MatchString(typ):
-			r.SRL += n
-		case typ == "INV":
-			r.Inverter += n
+		if lutRE.MatchString(typ) {
+			r.LUTBySize[typ[3]-'1'] += n
+		}
+		if count := r.counter(typ); count != nil {
+			*count += n
 		}
 	}
 	if s.Design.EstimatedNumLC != nil {
@@ -147,6 +127,26 @@ func ParseStat(b []byte) (*Report, error) {
 		r.EstimatedLCs = EstimateLCs(r.LUTBySize)
 	}
 	return r, nil
+}
+
+// counter is the field of r that counts cells of type typ, nil for a type
+// counted only in Cells.
+func (r *Report) counter(typ string) *int {
+	exact := map[string]*int{
+		"CARRY4": &r.CARRY4, "MUXF7": &r.MUXF7, "MUXF8": &r.MUXF8, "DSP48E1": &r.DSP48E1,
+		"RAMB18E1": &r.RAMB18E1, "RAMB36E1": &r.RAMB36E1, "INV": &r.Inverter,
+	}
+	switch {
+	case lutRE.MatchString(typ):
+		return &r.LUTs
+	case ffRE.MatchString(typ):
+		return &r.FFs
+	case lutramRE.MatchString(typ):
+		return &r.LUTRAM
+	case srlRE.MatchString(typ):
+		return &r.SRL
+	}
+	return exact[typ]
 }
 
 // EstimateLCs is Yosys's estimate of occupied LUT6 sites (stat -tech xilinx,

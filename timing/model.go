@@ -230,6 +230,26 @@ func (e unknownCellError) Error() string {
 	return "timing: no delay model for cell type " + string(e)
 }
 
+// bramSetup is the setup time of a block RAM input port.
+func (m *Model) bramSetup(port string) float64 {
+	for _, s := range []struct {
+		prefix string
+		setup  float64
+	}{
+		{"ADDR", m.BRAMSetupAddr},
+		{"EN", m.BRAMSetupEnable},
+		{"WE", m.BRAMSetupWrite},
+		{"REGCE", m.BRAMSetupRegCE},
+		{"RSTREG", m.BRAMSetupRegReset},
+		{"RSTRAM", m.BRAMSetupRAMReset},
+	} {
+		if strings.HasPrefix(port, s.prefix) {
+			return s.setup
+		}
+	}
+	return m.BRAMSetupData // DI, DIP, cascade and error-injection inputs
+}
+
 func (m *Model) bramTiming(c *synth.Cell, t *cellTiming) {
 	regA, regB := c.Param("DOA_REG") != 0, c.Param("DOB_REG") != 0
 	if c.ParamString("RAM_MODE") == "SDP" { // the read port is A for both halves
@@ -252,20 +272,8 @@ func (m *Model) bramTiming(c *synth.Cell, t *cellTiming) {
 				if reg {
 					t.launch[pb] = m.BRAMClockToQReg
 				}
-			case strings.HasPrefix(port, "ADDR"):
-				t.setup[pb] = m.BRAMSetupAddr
-			case strings.HasPrefix(port, "EN"):
-				t.setup[pb] = m.BRAMSetupEnable
-			case strings.HasPrefix(port, "WE"):
-				t.setup[pb] = m.BRAMSetupWrite
-			case strings.HasPrefix(port, "REGCE"):
-				t.setup[pb] = m.BRAMSetupRegCE
-			case strings.HasPrefix(port, "RSTREG"):
-				t.setup[pb] = m.BRAMSetupRegReset
-			case strings.HasPrefix(port, "RSTRAM"):
-				t.setup[pb] = m.BRAMSetupRAMReset
-			default: // DI, DIP, cascade and error-injection inputs
-				t.setup[pb] = m.BRAMSetupData
+			default:
+				t.setup[pb] = m.bramSetup(port)
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -281,15 +280,10 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 		return err
 	}
 	if o.json {
-		b, err := json.MarshalIndent(struct {
+		return printJSON(app.Out, "power", struct {
 			power.Estimate
 			Note string `json:"note"`
-		}{e, note}, "", "  ")
-		if err != nil {
-			return fmt.Errorf("power: %w", err)
-		}
-		_, err = fmt.Fprintf(app.Out, "%s\n", b)
-		return err
+		}{e, note})
 	}
 	return writeEstimate(app.Out, e, note)
 }
@@ -302,12 +296,7 @@ func (o *powerOptions) runActivity(cmd *cobra.Command, app *App, dir string, p p
 		return err
 	}
 	if o.json {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("power: %w", err)
-		}
-		_, err = fmt.Fprintf(app.Out, "%s\n", b)
-		return err
+		return printJSON(app.Out, "power", rep)
 	}
 	return rep.WriteText(app.Out)
 }

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -202,4 +203,15 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newVersionCmd(app),
 	)
 	return root
+}
+
+// printJSON writes v to w as indented JSON and a newline (a command's --json
+// output); cmd names the command in an error.
+func printJSON(w io.Writer, cmd string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }

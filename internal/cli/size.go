@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -183,12 +182,7 @@ func (o *sizeOptions) run(ctx context.Context, app *App, changed func(string) bo
 		return err
 	}
 	if o.json {
-		b, err := json.MarshalIndent(sz, "", "  ")
-		if err != nil {
-			return fmt.Errorf("size: %w", err)
-		}
-		_, err = fmt.Fprintf(app.Out, "%s\n", b)
-		return err
+		return printJSON(app.Out, "size", sz)
 	}
 	fmt.Fprintf(app.Out, "budget %s on the %s energy per classification → N = %d, P = %d\n",
 		power.FormatEnergy(budget), sz.BudgetOn, sz.N, sz.P)

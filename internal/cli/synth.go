@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -94,16 +93,11 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 		byModule = nl.ByModule()
 	}
 	if o.json {
-		b, err := json.MarshalIndent(struct {
+		return printJSON(app.Out, "synth", struct {
 			*synth.Report
 			Timing   *timing.Report      `json:"timing"`
 			ByModule []synth.ModuleShare `json:"by_module,omitempty"`
-		}{r, t, byModule}, "", "  ")
-		if err != nil {
-			return fmt.Errorf("synth: %w", err)
-		}
-		_, err = fmt.Fprintf(app.Out, "%s\n", b)
-		return err
+		}{r, t, byModule})
 	}
 	if err := r.WriteText(app.Out); err != nil {
 		return err

@@ -87,32 +87,51 @@ func (c *Core) check(st *Stimulus) (maxCycles int, err error) {
 // ctxCycles is the number of simulated cycles between two checks of the context.
 const ctxCycles = 1 << 14
 
+// startRun checks st and returns an empty Run for it (no output seen yet),
+// the cycle limit and the cycle at which the first vector is offered.
+func (c *Core) startRun(st *Stimulus) (run *Run, maxCycles, offer int, err error) {
+	maxCycles, err = c.check(st)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	run = &Run{Outputs: make([]Output, len(st.Inputs))}
+	for o := range run.Outputs {
+		run.Outputs[o].FirstValid = -1
+	}
+	if len(st.Inputs) > 0 {
+		offer = st.Gaps[0]
+	}
+	return run, maxCycles, offer, nil
+}
+
+// runGuard ends a run of the named interface at cycle cyc when ctx is
+// cancelled (checked every ctxCycles cycles) or the cycle limit is reached
+// with o of nv outputs.
+func runGuard(ctx context.Context, name string, cyc, maxCycles, o, nv int) error {
+	if cyc%ctxCycles == 0 && ctx.Err() != nil {
+		return fmt.Errorf("sim: %s run: %w", name, ctx.Err())
+	}
+	if cyc >= maxCycles {
+		return fmt.Errorf("sim: %s run exceeded %d cycles with %d of %d outputs", name, maxCycles, o, nv)
+	}
+	return nil
+}
+
 // RunStream drives <prefix>_top with st exactly as the testbenches do and
 // returns every output with its cycle numbers. It stops with ctx's error when
 // ctx is cancelled.
 func (c *Core) RunStream(ctx context.Context, st Stimulus) (*Run, error) {
-	maxCycles, err := c.check(&st)
+	run, maxCycles, offer, err := c.startRun(&st)
 	if err != nil {
 		return nil, err
 	}
 	nv := len(st.Inputs)
-	run := &Run{Outputs: make([]Output, nv)}
-	for o := range run.Outputs {
-		run.Outputs[o].FirstValid = -1
-	}
 	t := c.NewTop()
 	zero := make([]int, c.k)
 	v, o := 0, 0
-	offer := 0
-	if nv > 0 {
-		offer = st.Gaps[0]
-	}
 	for cyc := 0; o < nv; cyc++ {
-		if cyc%ctxCycles == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("sim: stream run: %w", ctx.Err())
-		}
-		if cyc >= maxCycles {
-			return nil, fmt.Errorf("sim: stream run exceeded %d cycles with %d of %d outputs", maxCycles, o, nv)
+		if err := runGuard(ctx, "stream", cyc, maxCycles, o, nv); err != nil {
+			return nil, err
 		}
 		inValid := v < nv && cyc >= offer
 		in := zero
@@ -150,14 +169,12 @@ func (c *Core) RunAxis(ctx context.Context, st Stimulus) (*Run, error) {
 	if !c.pl.AxisOK {
 		return nil, fmt.Errorf("sim: no AXI4-Stream wrapper for AW=%d, LW=%d", c.pl.AW, c.pl.LW)
 	}
-	maxCycles, err := c.check(&st)
+	run, maxCycles, offer, err := c.startRun(&st)
 	if err != nil {
 		return nil, err
 	}
 	nv := len(st.Inputs)
-	run := &Run{Outputs: make([]Output, nv)}
 	for o := range run.Outputs {
-		run.Outputs[o].FirstValid = -1
 		run.Outputs[o].Scores = make([]int64, c.l)
 	}
 	a := c.NewAxis()
@@ -171,16 +188,9 @@ func (c *Core) RunAxis(ctx context.Context, st Stimulus) (*Run, error) {
 	// frame is junk while b < junk(v).
 	v, b := 0, 0  // vector and frame beat being offered
 	o, ob := 0, 0 // output vector and beat expected
-	offer := 0
-	if nv > 0 {
-		offer = st.Gaps[0]
-	}
 	for cyc := 0; o < nv; cyc++ {
-		if cyc%ctxCycles == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("sim: AXI4-Stream run: %w", ctx.Err())
-		}
-		if cyc >= maxCycles {
-			return nil, fmt.Errorf("sim: AXI4-Stream run exceeded %d cycles with %d of %d outputs", maxCycles, o, nv)
+		if err := runGuard(ctx, "AXI4-Stream", cyc, maxCycles, o, nv); err != nil {
+			return nil, err
 		}
 		sValid := v < nv && cyc >= offer
 		var tdata uint16
