@@ -9,9 +9,13 @@
 //	driver/hdlgen_encode.c     raw features -> input elements -> beats
 //	driver/hdlgen.c            open/identify, classify, counters, readout reload
 //	driver/hdlgen_backend.h    the backend interface
-//	driver/backend_uio.c       Linux: UIO registers + u-dma-buf + AXI DMA (simple mode)
+//	driver/backend_uio.c       Linux: UIO registers + u-dma-buf + AXI DMA (simple mode,
+//	                           S2MM's interrupt, timeouts from TIMING.II)
 //	driver/backend_sim.cpp     the Verilator model of the system top, driven by
 //	                           the system testbench's harness (tb/system_harness.h)
+//	driver/hdlgen_selftest.c   the on-board self-test (hdlgen-run selftest)
+//	driver/hdlgen_selftest_data.c  its data: the design's test vectors and their
+//	                           expected outputs, two readout images
 //	driver/hdlgen_run.c        the command-line tool hdlgen-run
 //	driver/hdlgen.py           Python (ctypes) wrapper
 //	driver/hdlgen-overlay.dts  device-tree overlay for the UIO backend
@@ -22,5 +26,10 @@
 // NaN and infinities included — the package's tests compare the two on
 // millions of values, natively and under qemu-arm; the identification values
 // the driver expects are the ones the system RTL reports (the register map
-// comes from one Go table); the output is byte-identical for the same design.
+// comes from one Go table); a call returns the results of its own batch or an
+// error, never an earlier batch's (batch tags, whole-buffer S2MM, a DMA reset
+// and CTRL.FLUSH after any failure); the output is byte-identical for the
+// same design. The board's backend has never driven a real DMA; its tests run
+// it against a C model of the AXI DMA and the system (testdata/uio_check.c,
+// compiled with -DHDLGEN_UIO_FAKE, which only the tests define).
 package hostdrv

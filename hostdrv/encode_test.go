@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/hdlgen/hdlgen/hostdrv"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/regmap"
@@ -231,9 +232,9 @@ func encodeRun(t *testing.T, d hostdrv.Design, rows int, tg encodeTarget, edit f
 // TestEncoderMatchesGo compares the C encoder (built by the driver's
 // Makefile) with the Go model on millions of random and edge-case values.
 func TestEncoderMatchesGo(t *testing.T) {
-	need(t, "make", "cc")
+	hwtest.Require(t, hwtest.Make, hwtest.CC)
 	total := 0
-	for _, c := range encodeCases(testing.Short()) {
+	for _, c := range encodeCases(quick()) {
 		t.Run(c.name, func(t *testing.T) {
 			d := design(t, c.shape, edgeNorm(c.shape.K, 5), 1)
 			if bad, _ := encodeRun(t, d, c.rows, nativeTarget, nil, true); bad != 0 {
@@ -248,9 +249,9 @@ func TestEncoderMatchesGo(t *testing.T) {
 // TestEncoderARM cross-compiles the driver for the ZedBoard (-Wall -Werror)
 // and runs the encoder comparison under qemu-arm.
 func TestEncoderARM(t *testing.T) {
-	need(t, "make", "arm-linux-gnueabihf-gcc", "qemu-arm")
+	hwtest.Require(t, hwtest.Make, hwtest.Qemu)
 	total := 0
-	for _, c := range []encodeCase{encodeCases(testing.Short())[3], encodeCases(testing.Short())[5]} {
+	for _, c := range []encodeCase{encodeCases(quick())[3], encodeCases(quick())[5]} {
 		t.Run(c.name, func(t *testing.T) {
 			d := design(t, c.shape, edgeNorm(c.shape.K, 5), 1)
 			bad, dir := encodeRun(t, d, c.rows/2, armTarget, nil, true)
@@ -308,7 +309,7 @@ func isARM32(path string) error {
 // double near a half-integer is exact within its binade — so the build's
 // -ffp-contract=off is insurance, not a difference the data can show.)
 func TestEncoderComparisonCatchesMutants(t *testing.T) {
-	need(t, "make", "cc")
+	hwtest.Require(t, hwtest.Make, hwtest.CC)
 	mutants := []struct{ name, from, to string }{
 		{"ties to even", "floor(t + 0.5)", "nearbyint(t)"},
 		{"no halving", "if (isinf(hi - lo)) {", "if (0) {"},

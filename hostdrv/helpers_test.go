@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hdlgen/hdlgen/hostdrv"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
@@ -17,6 +18,12 @@ import (
 // design returns a driver Design for a random model of shape s with the
 // normaliser norm (nil: [0, 1] per feature), at parallelism p.
 func design(t testing.TB, s randmodel.Shape, norm *model.Normalizer, p int) hostdrv.Design {
+	t.Helper()
+	return designWith(t, s, norm, p, true)
+}
+
+// designWith is design with or without score beats in the records.
+func designWith(t testing.TB, s randmodel.Shape, norm *model.Normalizer, p int, scores bool) hostdrv.Design {
 	t.Helper()
 	m := randmodel.Random(s, "enc test", 3)
 	if norm != nil {
@@ -30,12 +37,40 @@ func design(t testing.TB, s randmodel.Shape, norm *model.Normalizer, p int) host
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := regmap.NewIdentity(pl, js, pl.Latency, max(pl.Groups, 2), true, true)
+	id, err := regmap.NewIdentity(pl, js, pl.Latency, max(pl.Groups, 2), true, scores)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return hostdrv.Design{Model: m, Plan: pl, Identity: id, Top: pl.Prefix + "_system",
-		RTLFiles: []string{"rtl/" + pl.Prefix + "_system.v"}}
+		RTLFiles: []string{"rtl/" + pl.Prefix + "_system.v"}, ClockHz: 100e6, SelfTest: selfTest(t, m, pl, 8)}
+}
+
+// selfTest returns n self-test vectors of m: inputs drawn from [0, max] and
+// the model's class and scores for them.
+func selfTest(t testing.TB, m *model.Model, pl *plan.Plan, n int) hostdrv.SelfTest {
+	t.Helper()
+	net, err := m.Integer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxIn := pl.N
+	if pl.Arch == model.RVFL8 {
+		maxIn = 255
+	}
+	var st hostdrv.SelfTest
+	h := make([]int, pl.N)
+	for v := 0; v < n; v++ {
+		in := make([]int, pl.K)
+		for i := range in {
+			in[i] = (v*7 + i*13) % (maxIn + 1)
+		}
+		net.HiddenIntsTo(h, in)
+		scores := m.Readout.Scores(h, pl.L)
+		st.Inputs = append(st.Inputs, in)
+		st.Scores = append(st.Scores, scores)
+		st.Classes = append(st.Classes, model.ArgmaxInt(scores))
+	}
+	return st
 }
 
 // writeDriver writes the driver files of d under a new temporary directory
@@ -59,15 +94,9 @@ func writeDriver(t testing.TB, d hostdrv.Design) string {
 	return filepath.Join(root, hostdrv.Dir)
 }
 
-// need skips the test unless every tool is on PATH.
-func need(t testing.TB, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
-}
+// quick reports whether the quick tier runs (go test -short): the encoder
+// comparisons then use fewer values.
+func quick() bool { return hwtest.Missing(hwtest.Slow("the full encoder comparison")) != "" }
 
 // run runs a command in dir and fails the test with its output on error.
 func run(t testing.TB, dir string, name string, args ...string) string {

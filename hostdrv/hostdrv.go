@@ -11,6 +11,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/rtl/regmap"
+	"github.com/hdlgen/hdlgen/weights"
 )
 
 // Dir is the driver's directory inside an emitted design.
@@ -28,6 +29,11 @@ type Design struct {
 	// RTLFiles and MemFiles are DIR-relative; the simulation backend
 	// verilates RTLFiles with Top and reads MemFiles.
 	RTLFiles, MemFiles []string
+	// ClockHz is the PL clock (FCLK_CLK0) the design is built for.
+	ClockHz float64
+	// SelfTest holds the design's own test vectors and their expected
+	// outputs, for the on-board self-test (selftest.go).
+	SelfTest SelfTest
 }
 
 //go:embed templates
@@ -40,23 +46,25 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 
 // static are the driver files copied unchanged: DIR-relative path → embedded path.
 var static = map[string]string{
-	"hdlgen.h":         "templates/hdlgen.h",
-	"hdlgen_encode.c":  "templates/hdlgen_encode.c",
-	"hdlgen.c":         "templates/hdlgen.c",
-	"hdlgen_backend.h": "templates/hdlgen_backend.h",
-	"backend_uio.c":    "templates/backend_uio.c",
-	"hdlgen_run.c":     "templates/hdlgen_run.c",
-	"hdlgen.py":        "templates/python/hdlgen.py",
-	"hdlgen_crc32.c":   "templates/hdlgen_crc32.c",
-	"backend_sim.cpp":  "templates/backend_sim.cpp",
+	"hdlgen.h":          "templates/hdlgen.h",
+	"hdlgen_encode.c":   "templates/hdlgen_encode.c",
+	"hdlgen.c":          "templates/hdlgen.c",
+	"hdlgen_backend.h":  "templates/hdlgen_backend.h",
+	"backend_uio.c":     "templates/backend_uio.c",
+	"hdlgen_run.c":      "templates/hdlgen_run.c",
+	"hdlgen.py":         "templates/python/hdlgen.py",
+	"hdlgen_crc32.c":    "templates/hdlgen_crc32.c",
+	"backend_sim.cpp":   "templates/backend_sim.cpp",
+	"hdlgen_selftest.c": "templates/hdlgen_selftest.c",
 }
 
 // rendered are the driver files rendered from templates: DIR-relative path → template.
 var rendered = map[string]string{
-	"hdlgen_design.h":    "hdlgen_design.h.tmpl",
-	"hdlgen_design.c":    "hdlgen_design.c.tmpl",
-	"Makefile":           "Makefile.tmpl",
-	"hdlgen-overlay.dts": "overlay.dts.tmpl",
+	"hdlgen_design.h":        "hdlgen_design.h.tmpl",
+	"hdlgen_design.c":        "hdlgen_design.c.tmpl",
+	"Makefile":               "Makefile.tmpl",
+	"hdlgen-overlay.dts":     "overlay.dts.tmpl",
+	"hdlgen_selftest_data.c": "hdlgen_selftest_data.c.tmpl",
 }
 
 // Files returns the driver's files as DIR-relative path → content (all under
@@ -95,12 +103,15 @@ type view struct {
 	EncodeRule          string
 	ResultWords         int
 	HashBytes           string
+	ClassHashBytes      string
+	ClockHz             int64
 	RegMap              string // regmap.CDefines
 	Expect              []Expect
 	Min, Max            []string
 	ClassNames          []string
 	RTLFiles, MemFiles  []string
 	Overlay             Overlay
+	SelfTest            selfTestView
 }
 
 func newView(d Design) (*view, error) {
@@ -139,6 +150,15 @@ func newView(d Design) (*view, error) {
 		hb = append(hb, fmt.Sprintf("0x%02x", c))
 	}
 	v.HashBytes = strings.Join(hb, ", ")
+	hb = hb[:0]
+	for _, c := range weights.ClassHash(m.ClassNames) {
+		hb = append(hb, fmt.Sprintf("0x%02x", c))
+	}
+	v.ClassHashBytes = strings.Join(hb, ", ")
+	if !(d.ClockHz >= 1e6) || d.ClockHz != float64(int64(d.ClockHz)) {
+		return nil, fmt.Errorf("hostdrv: clock %v Hz is not a whole number of at least 1 MHz", d.ClockHz)
+	}
+	v.ClockHz = int64(d.ClockHz)
 	var err error
 	if v.Expect, err = expectations(id); err != nil {
 		return nil, err
@@ -151,6 +171,10 @@ func newView(d Design) (*view, error) {
 		v.ClassNames = append(v.ClassNames, cString(c))
 	}
 	v.Overlay = DefaultOverlay
+	v.Overlay.ClockHz = v.ClockHz
+	if v.SelfTest, err = newSelfTestView(d); err != nil {
+		return nil, err
+	}
 	return v, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hdlgen/hdlgen/hostdrv"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -50,10 +52,7 @@ var simOnce struct {
 // image and builds libhdlgen_sim.so (make sim).
 func buildSimDesign(t *testing.T) *simDesign {
 	t.Helper()
-	need(t, "verilator", "make", "cc", "c++")
-	if testing.Short() {
-		t.Skip("builds the Verilator model of the system top (about a minute)")
-	}
+	hwtest.Require(t, hwtest.Verilator, hwtest.CC)
 	if !simOnce.ran {
 		simOnce.ran = true
 		simOnce.d, simOnce.err = newSimDesign()
@@ -109,7 +108,12 @@ func newSimDesign() (*simDesign, error) {
 // dir and builds its driver for the simulation backend (make sim), returning
 // the driver directory.
 func emitSim(m *model.Model, p int, dir string) (string, error) {
-	opts := rtl.Options{Options: plan.Options{Parallel: p, ReloadableReadout: true}, System: rtl.SystemZynq, Vectors: 20}
+	return emitSimWith(m, rtl.Options{Options: plan.Options{Parallel: p, ReloadableReadout: true}, System: rtl.SystemZynq, Vectors: 20}, dir)
+}
+
+// emitSimWith emits m with opts into dir and builds its driver for the
+// simulation backend.
+func emitSimWith(m *model.Model, opts rtl.Options, dir string) (string, error) {
 	if _, err := rtl.Emit(context.Background(), m, opts, dir); err != nil {
 		return "", err
 	}
@@ -318,17 +322,22 @@ func TestDriverOnVerilatorSystem(t *testing.T) {
 // every distinct python3 found (the one on PATH and Debian's, which may have
 // NumPy).
 func TestPythonWrapper(t *testing.T) {
-	need(t, "python3")
+	hwtest.Require(t, hwtest.Python)
 	sd := buildSimDesign(t)
+	// The python3 on PATH (hwtest checked it is there) as the interpreter
+	// itself reports it, and Debian's if it is another.
+	out, err := exec.Command("python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))").Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
 	seen := map[string]bool{}
-	for _, py := range []string{"python3", "/usr/bin/python3"} {
-		path, err := exec.LookPath(py)
-		if err != nil {
+	for _, path := range []string{strings.TrimSpace(string(out)), "/usr/bin/python3"} {
+		if _, err := os.Stat(path); err != nil {
 			continue
 		}
 		if real, err := filepath.EvalSymlinks(path); err == nil && !seen[real] {
 			seen[real] = true
-			t.Run(strings.ReplaceAll(py, "/", "_"), func(t *testing.T) { checkPython(t, sd, path) })
+			t.Run(strings.ReplaceAll(path, "/", "_"), func(t *testing.T) { checkPython(t, sd, path) })
 		}
 	}
 }
@@ -460,6 +469,12 @@ func TestDriverRefuses(t *testing.T) {
 	}
 	damaged := slices.Clone(good)
 	damaged[weights.HeaderSize+3] ^= 0x10
+	// Issue 26.4: an image whose class names differ from the design's (made by
+	// a tool that did not compare them): its CRC is right, its class hash not.
+	otherClasses := slices.Clone(good)
+	otherClasses[64] ^= 0xff
+	n := len(otherClasses) - weights.TrailerSize
+	binary.LittleEndian.PutUint32(otherClasses[n:], crc32.ChecksumIEEE(otherClasses[:n]))
 	for _, c := range []struct {
 		name string
 		b    []byte
@@ -468,6 +483,7 @@ func TestDriverRefuses(t *testing.T) {
 		{"other P", otherP, "P=4"},
 		{"damaged", damaged, "CRC-32 mismatch"},
 		{"not an image", []byte("hello"), "not a readout image"},
+		{"other class names", otherClasses, "class names"},
 	} {
 		p := filepath.Join(t.TempDir(), "img.bin")
 		if err := os.WriteFile(p, c.b, 0o644); err != nil {

@@ -23,6 +23,8 @@ const (
 	maxRecordClasses = 1 << regmap.RecordClassBits
 	// sysDropW is the width of a record-queue token's drop count.
 	sysDropW = 8
+	// sysTagW is the width of the batch tag (BATCH.TAG, a record's tag field).
+	sysTagW = regmap.RecordTagBits
 	// minQueueW is log2 of the smallest record queue.
 	minQueueW = 3
 )
@@ -34,7 +36,7 @@ var Systems = []string{SystemZynq}
 // plan: framing, record queue and timing.
 type systemShape struct {
 	PerBeat, Beats, BeatW int
-	DropW, QueueW         int
+	DropW, TagW, QueueW   int
 	Scores                bool
 	RecordBeats           int // beats of a classified record: L+1 with scores, else 1
 	Latency, II           int // last input beat → first record beat; cycles per vector
@@ -76,7 +78,7 @@ func checkSystem(pl *plan.Plan, o *Options) error {
 // newSystemShape derives the system's framing, queue and timing from the plan.
 func newSystemShape(pl *plan.Plan, o *Options) systemShape {
 	fpb, beats, _ := regmap.Framing(pl.K, pl.LW)
-	s := systemShape{PerBeat: fpb, Beats: beats, BeatW: max(1, plan.Clog2(beats)), DropW: sysDropW,
+	s := systemShape{PerBeat: fpb, Beats: beats, BeatW: max(1, plan.Clog2(beats)), DropW: sysDropW, TagW: sysTagW,
 		Scores: !o.SystemNoScores, RecordBeats: 1, Latency: pl.Latency, Chunks: regmap.Chunks(pl)}
 	if s.Scores {
 		s.RecordBeats = pl.L + 1
@@ -118,6 +120,7 @@ type sysView struct {
 	WoutWidth, ChunkBits int
 	LastWordMask         string // the fields of real neurons in the last readout word, a Verilog literal
 	Regs, Bits, Consts   []sysParam
+	Writable             []sysParam // registers software may write (the others answer SLVERR)
 }
 
 // sysParam is one generated localparam of the system template.
@@ -156,6 +159,9 @@ func newSysView(v view, s systemShape, id regmap.Identity) (sysView, error) {
 			}
 			b := r.Name + "_" + f.Name
 			sv.Bits = append(sv.Bits, sysParam{Param: b, Pad: pad(b, bitW), LSB: f.LSB})
+		}
+		if r.Writable() {
+			sv.Writable = append(sv.Writable, sysParam{Reg: p, CasePad: pad(p+"[AddrW-1:2]:", caseW)})
 		}
 		if r.Const {
 			c := "VAL_" + r.Name
@@ -205,7 +211,7 @@ func lastWordMask(pl *plan.Plan) string {
 // and returns the vectors/sys_* files and tv_params lines, and the measured
 // steady-state cycles per vector.
 func simulateSystem(ctx context.Context, m *model.Model, pl *plan.Plan, core *sim.Core, sys *sysSpec, st sim.Stimulus, o *Options) (map[string][]byte, []param, float64, error) {
-	sp, err := systemScript(m, pl, sys.id, st, o)
+	sp, err := systemScript(m, pl, sys.id, sys.shape.QueueW, st, o)
 	if err != nil {
 		return nil, nil, 0, err
 	}

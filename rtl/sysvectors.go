@@ -22,12 +22,14 @@ const (
 )
 
 // expRecord is a record the script's author expects, independently of the
-// simulator: its kind, whether it ends its batch and, for a classified one,
-// the vector.
+// simulator: its kind, its batch tag, whether it ends its batch (by TLAST, or
+// as the last record before a flush) and, for a classified one, the vector.
 type expRecord struct {
-	kind recKind
-	last bool
-	in   []int
+	kind    recKind
+	tag     int
+	last    bool
+	flushed bool // the last record sent before a flush: the next one has seq 0
+	in      []int
 }
 
 // sysPlan is a system test script with what it should produce.
@@ -42,6 +44,18 @@ type sysPlan struct {
 	// throughput: the classified records of the free-running batch (no
 	// back-pressure, no gaps), as indices into the classified records.
 	freeFirst, freeN int
+	// resps is the response of every AXI4-Lite access, in order (run.Reads).
+	resps []uint32
+	// checks are reads whose value the author knows: index into the accesses,
+	// the mask of the bits checked and their value.
+	checks []readCheck
+}
+
+// readCheck is a read whose value the script's author knows.
+type readCheck struct {
+	access     int
+	mask, want uint32
+	what       string
 }
 
 // sysBuilder accumulates the script.
@@ -55,6 +69,8 @@ type sysBuilder struct {
 	pending int         // beats appended since the last OpSend
 	beats   int         // output beats expected so far
 	recBeat int         // beats of a classified record
+	tag     int         // BATCH.TAG
+	qW      int         // log2 of the record queue's depth
 }
 
 // op appends a command.
@@ -73,13 +89,38 @@ func (b *sysBuilder) send() {
 func (b *sysBuilder) delays() (int, int, int) { return b.r.intn(4), b.r.intn(4), b.r.intn(4) }
 
 func (b *sysBuilder) write(reg string, v uint32) {
+	b.writeAt(regmap.Offset(reg), v, 0, sim.RespOkay)
+}
+
+// writeAt writes v to byte address addr with WSTRB strobe (0: all) and
+// expects response resp.
+func (b *sysBuilder) writeAt(addr, v, strobe, resp uint32) {
 	a, d, r := b.delays()
-	b.op(sim.SysOp{Kind: sim.OpWrite, Addr: regmap.Offset(reg), Data: v, AddrDelay: a, DataDelay: d, RespDelay: r})
+	b.op(sim.SysOp{Kind: sim.OpWrite, Addr: addr, Data: v, AddrDelay: a, DataDelay: d, RespDelay: r, Strobe: strobe})
+	b.sp.resps = append(b.sp.resps, resp)
 }
 
 func (b *sysBuilder) read(reg string) {
+	b.readAt(regmap.Offset(reg), sim.RespOkay)
+}
+
+// readAt reads byte address addr and expects response resp.
+func (b *sysBuilder) readAt(addr, resp uint32) {
 	a, _, r := b.delays()
-	b.op(sim.SysOp{Kind: sim.OpRead, Addr: regmap.Offset(reg), AddrDelay: a, RespDelay: r})
+	b.op(sim.SysOp{Kind: sim.OpRead, Addr: addr, AddrDelay: a, RespDelay: r})
+	b.sp.resps = append(b.sp.resps, resp)
+}
+
+// check reads reg and expects the bits of mask to read want.
+func (b *sysBuilder) check(reg string, mask, want uint32) {
+	b.sp.checks = append(b.sp.checks, readCheck{access: len(b.sp.resps), mask: mask, want: want, what: reg})
+	b.read(reg)
+}
+
+// setTag writes a new random batch tag (another than the last).
+func (b *sysBuilder) setTag() {
+	b.tag = (b.tag + 1 + b.r.intn(1<<regmap.RecordTagBits-1)) & (1<<regmap.RecordTagBits - 1)
+	b.write("BATCH", uint32(b.tag))
 }
 
 // beat appends an input beat; gap < 0 draws one (half 0, half 1…maxGap).
@@ -128,7 +169,7 @@ func (b *sysBuilder) vector(in []int, last bool, gap int) {
 }
 
 func (b *sysBuilder) record(k recKind, last bool, in []int) {
-	b.batch = append(b.batch, expRecord{kind: k, last: last, in: in})
+	b.batch = append(b.batch, expRecord{kind: k, tag: b.tag, last: last, in: in})
 	if k == recClassified {
 		b.beats += b.recBeat
 	} else {
@@ -247,8 +288,8 @@ func (b *sysBuilder) waitOut() {
 // malformed frames, register reads while streaming, a free-running batch for
 // the throughput, a readout reload and bank swaps (reloadable designs), counter
 // reads and a clear.
-func systemScript(m *model.Model, pl *plan.Plan, id regmap.Identity, st sim.Stimulus, o *Options) (sysPlan, error) {
-	b := &sysBuilder{r: newRNGStream(o.Seed, sysStream), pl: pl, id: id, maxGap: o.MaxGap, recBeat: 1}
+func systemScript(m *model.Model, pl *plan.Plan, id regmap.Identity, queueW int, st sim.Stimulus, o *Options) (sysPlan, error) {
+	b := &sysBuilder{r: newRNGStream(o.Seed, sysStream), pl: pl, id: id, maxGap: o.MaxGap, recBeat: 1, qW: queueW}
 	if id.Scores {
 		b.recBeat = pl.L + 1
 	}
@@ -264,9 +305,21 @@ func systemScript(m *model.Model, pl *plan.Plan, id regmap.Identity, st sim.Stim
 			b.read(r.Name)
 		}
 	}
-	b.write("CTRL", regmap.Bit("CTRL", "IRQ_EN"))
+	// Accesses the register file refuses with SLVERR and without effect: a
+	// write to a read-only register, a partial write (WSTRB 4'b0001), a read of
+	// an unmapped address (0) and, without a reloadable readout, of RO_ADDR.
+	irqEn := regmap.Bit("CTRL", "IRQ_EN")
+	b.writeAt(regmap.Offset("ID"), 0, 0, sim.RespSlvErr)
+	b.writeAt(regmap.Offset("CTRL"), irqEn, 1, sim.RespSlvErr)
+	b.check("CTRL", ^uint32(0), 0)
+	b.readAt(unmappedAddr, sim.RespSlvErr)
+	if !id.Reloadable {
+		b.readAt(regmap.Offset("RO_ADDR"), sim.RespSlvErr)
+	}
+	b.write("CTRL", irqEn)
 
 	// Batch 1: malformed frames among the vectors, counters read while it streams.
+	b.setTag()
 	b.batchOf(first, 8, 0)
 	b.send()
 	b.read("COUNT_CLASSIFIED")
@@ -299,28 +352,37 @@ func systemScript(m *model.Model, pl *plan.Plan, id regmap.Identity, st sim.Stim
 
 	// Batch 2, free running: always ready, beats back to back.
 	if len(second) > 0 {
-		b.op(sim.SysOp{Kind: sim.OpReady, N: 1})
+		b.setTag()
+		b.op(sim.SysOp{Kind: sim.OpReady, N: sim.ReadyAlways})
 		b.sp.freeFirst = countClassified(b.sp.records)
 		b.sp.freeN = len(second)
 		for v, in := range second {
 			b.vector(in, v == len(second)-1, 0)
 		}
 		b.waitOut()
-		b.op(sim.SysOp{Kind: sim.OpReady, N: 0})
+		b.op(sim.SysOp{Kind: sim.OpReady, N: sim.ReadyPattern})
 	}
 
 	// Batch 3: a swap back to bank 0 while it streams (ignored without a
 	// reloadable readout), an RO_DATA write then (ignored while the old bank
 	// drains), malformed frames, and an end by an early TLAST or a stray TLAST.
 	if len(third) > 0 {
+		b.setTag()
 		b.batchOf(third, 4, 1+b.r.intn(2))
 		b.send()
 		b.op(sim.SysOp{Kind: sim.OpIdle, N: 2 * pl.II})
 		b.write("CTRL", regmap.Bit("CTRL", "SWAP")|regmap.Bit("CTRL", "IRQ_EN"))
-		b.write("RO_DATA", 0)
+		roResp := uint32(sim.RespOkay)
+		if !id.Reloadable {
+			roResp = sim.RespSlvErr // no readout window: RO_DATA is not mapped
+		}
+		b.writeAt(regmap.Offset("RO_DATA"), 0, 0, roResp)
 		b.read("STATUS")
 		b.waitOut()
 	}
+
+	// A flush, as the driver's recovery does it.
+	b.flushSegment(st.Inputs, pl)
 
 	// Final counters, a clear, and the counters again.
 	b.op(sim.SysOp{Kind: sim.OpIdle, N: 2})
@@ -336,6 +398,64 @@ func systemScript(m *model.Model, pl *plan.Plan, id regmap.Identity, st sim.Stim
 		return sysPlan{}, fmt.Errorf("rtl: internal error: the system script ends inside a batch")
 	}
 	return b.sp, nil
+}
+
+// unmappedAddr is a byte address the register map leaves free (the window's
+// last register).
+const unmappedAddr = 1<<regmap.AddrW - 4
+
+// flushSegment appends the driver's recovery from a failed batch: a batch
+// whose first vectors come out (seq 0, 1, ...), then the S2MM channel stops
+// (m_axis_tready 0), more vectors and the start of one more go in and fill the
+// classifier and the record queue, the DMA's reset discards the beats not yet
+// sent, CTRL.FLUSH drops everything in flight (none of those vectors ever gets
+// a record), STATUS reads not busy, and a new batch starts again at seq 0 with
+// its own tag.
+func (b *sysBuilder) flushSegment(inputs [][]int, pl *plan.Plan) {
+	n := len(inputs)
+	pick := func(i int) []int { return inputs[i%n] }
+	b.setTag()
+	sent := min(3, n)
+	for v := 0; v < sent; v++ {
+		b.vector(pick(v), false, -1)
+	}
+	b.waitOut()
+	// The batch ends here for the author: its last record is followed by a flush.
+	b.batch[len(b.batch)-1].flushed = true
+	b.sp.records = append(b.sp.records, b.batch...)
+	b.batch = nil
+
+	b.op(sim.SysOp{Kind: sim.OpReady, N: sim.ReadyNever})
+	fill := (1 << b.qW) + 4 // more than the queue and the classifier hold
+	for v := 0; v < fill; v++ {
+		in := pick(sent + v)
+		for k := 0; k < b.id.Beats; k++ {
+			d := b.payload(in, k)
+			if k == 0 {
+				d |= regmap.BeatSOV
+			}
+			if k == b.id.Beats-1 {
+				d |= regmap.BeatEOV
+			}
+			b.beat(d, false, -1)
+		}
+	}
+	if b.id.Beats > 1 {
+		b.beat(b.payload(pick(0), 0)|regmap.BeatSOV, false, -1) // a vector cut by the DMA's reset
+	}
+	b.send()
+	b.op(sim.SysOp{Kind: sim.OpIdle, N: 4*(pl.II+b.id.Beats) + pl.Latency})
+	b.op(sim.SysOp{Kind: sim.OpDrop})
+	b.write("CTRL", regmap.Bit("CTRL", "FLUSH")|regmap.Bit("CTRL", "IRQ_EN"))
+	b.check("STATUS", regmap.Bit("STATUS", "BUSY")|regmap.Bit("STATUS", "SWAP_PENDING"), 0)
+	b.op(sim.SysOp{Kind: sim.OpReady, N: sim.ReadyPattern})
+
+	b.setTag()
+	after := min(2, n)
+	for v := 0; v < after; v++ {
+		b.vector(pick(v), v == after-1, -1)
+	}
+	b.waitOut()
 }
 
 func countClassified(recs []expRecord) int {
@@ -421,8 +541,12 @@ func checkSystemRun(m *model.Model, pl *plan.Plan, id regmap.Identity, sp sysPla
 				return 0, bad("record %d: beat %#x, want a marker record", r, head)
 			}
 		}
-		if got := int(head >> regmap.RecordSeqShift); got != seq&0xffff {
-			return 0, bad("record %d: seq %d, want %d", r, got, seq&0xffff)
+		seqMask := 1<<regmap.RecordSeqBits - 1
+		if got := int(head>>regmap.RecordSeqShift) & seqMask; got != seq&seqMask {
+			return 0, bad("record %d: seq %d, want %d", r, got, seq&seqMask)
+		}
+		if got := int(head >> regmap.RecordTagShift); got != want.tag {
+			return 0, bad("record %d: tag %d, want %d", r, got, want.tag)
 		}
 		if i+n > len(run.Out) {
 			return 0, bad("record %d is cut short", r)
@@ -454,7 +578,7 @@ func checkSystemRun(m *model.Model, pl *plan.Plan, id regmap.Identity, sp sysPla
 		}
 		i += n
 		seq++
-		if want.last {
+		if want.last || want.flushed {
 			seq = 0
 		}
 	}
@@ -471,9 +595,23 @@ func checkSystemRun(m *model.Model, pl *plan.Plan, id regmap.Identity, sp sysPla
 	for _, v := range vals {
 		want[regmap.Offset(v.Name)] = v.Value
 	}
-	for _, rd := range run.Reads {
-		if w, ok := want[rd.Addr]; ok && rd.Data != w {
+	if len(run.Reads) != len(sp.resps) {
+		return 0, bad("%d AXI4-Lite accesses, want %d", len(run.Reads), len(sp.resps))
+	}
+	for i, rd := range run.Reads {
+		if rd.Resp != sp.resps[i] {
+			return 0, bad("access %d (write %t, 0x%03x): response %d, want %d", i, rd.Write, rd.Addr, rd.Resp, sp.resps[i])
+		}
+		if w, ok := want[rd.Addr]; ok && !rd.Write && rd.Data != w {
 			return 0, bad("read of 0x%03x gave %#x, want %#x", rd.Addr, rd.Data, w)
+		}
+		if rd.Resp != sim.RespOkay && rd.Data != 0 {
+			return 0, bad("access %d: SLVERR with data %#x", i, rd.Data)
+		}
+	}
+	for _, c := range sp.checks {
+		if got := run.Reads[c.access].Data; got&c.mask != c.want {
+			return 0, bad("read of %s (access %d) gave %#x, want %#x under mask %#x", c.what, c.access, got, c.want, c.mask)
 		}
 	}
 	batches := 0
@@ -482,10 +620,11 @@ func checkSystemRun(m *model.Model, pl *plan.Plan, id regmap.Identity, sp sysPla
 			batches++
 		}
 	}
-	if len(run.Reads) < 9 {
-		return 0, bad("%d reads", len(run.Reads))
+	// The final accesses: six reads, the CLEAR write, three reads.
+	if len(run.Reads) < 10 {
+		return 0, bad("%d accesses", len(run.Reads))
 	}
-	tail := run.Reads[len(run.Reads)-9:]
+	tail := run.Reads[len(run.Reads)-10:]
 	final := []struct {
 		what string
 		got  uint32
@@ -493,7 +632,7 @@ func checkSystemRun(m *model.Model, pl *plan.Plan, id regmap.Identity, sp sysPla
 	}{
 		{"COUNT_CLASSIFIED", tail[1].Data, countClassified(sp.records)}, {"COUNT_DROPPED", tail[2].Data, sp.dropped},
 		{"COUNT_STRAY", tail[3].Data, sp.stray}, {"COUNT_BATCHES", tail[4].Data, batches},
-		{"COUNT_CLASSIFIED after CLEAR", tail[7].Data, 0}, {"COUNT_DROPPED after CLEAR", tail[8].Data, 0},
+		{"COUNT_CLASSIFIED after CLEAR", tail[8].Data, 0}, {"COUNT_DROPPED after CLEAR", tail[9].Data, 0},
 	}
 	for _, f := range final {
 		if int(f.got) != f.want {
@@ -501,8 +640,8 @@ func checkSystemRun(m *model.Model, pl *plan.Plan, id regmap.Identity, sp sysPla
 		}
 	}
 	errBits := regmap.Bit("STATUS", "FRAMING_ERROR")
-	if (tail[0].Data&errBits != 0) != (sp.dropped+sp.stray > 0) || tail[6].Data&(errBits|regmap.Bit("STATUS", "BATCH_DONE")) != 0 {
-		return 0, bad("STATUS read %#x before and %#x after CLEAR", tail[0].Data, tail[6].Data)
+	if (tail[0].Data&errBits != 0) != (sp.dropped+sp.stray > 0) || tail[7].Data&(errBits|regmap.Bit("STATUS", "BATCH_DONE")) != 0 {
+		return 0, bad("STATUS read %#x before and %#x after CLEAR", tail[0].Data, tail[7].Data)
 	}
 
 	// The free-running batch's steady state: the second half of its records.
@@ -529,9 +668,9 @@ func equalInts(a, b []int) bool {
 // System test-vector files (docs/system-interface.md, "Test vectors").
 const (
 	sysInW  = 52 // {gap[15:0], 3'b0, tlast, tdata[31:0]}
-	sysOpW  = 64 // {kind[3:0], addr delay[3:0], data delay[3:0], resp delay[3:0], arg[15:0], data[31:0]}
+	sysOpW  = 68 // {wstrb[3:0], kind[3:0], addr delay[3:0], data delay[3:0], resp delay[3:0], arg[15:0], data[31:0]}
 	sysOutW = 68 // {cycle[31:0], 3'b0, tlast, tdata[31:0]}
-	sysRdW  = 64 // {cycle[31:0], rdata[31:0]}
+	sysRdW  = 68 // {1'b0, write, resp[1:0], cycle[31:0], rdata[31:0]}
 	// maxSysDelay bounds an AXI4-Lite delay (a 4-bit field).
 	maxSysDelay = 15
 )
@@ -566,6 +705,9 @@ func systemFiles(beats int, sc sim.SysScript, run *sim.SysRun) (map[string][]byt
 			return nil, nil, fmt.Errorf("rtl: internal error: command %d does not fit sys_ops.mem", i)
 		}
 		v := newBitvec(sysOpW)
+		if op.Kind == sim.OpWrite {
+			v.set(64, 4, int64(op.WStrb()))
+		}
 		v.set(60, 4, int64(op.Kind))
 		v.set(56, 4, int64(op.AddrDelay))
 		v.set(52, 4, int64(op.DataDelay))
@@ -587,6 +729,8 @@ func systemFiles(beats int, sc sim.SysScript, run *sim.SysRun) (map[string][]byt
 	lines = make([]string, len(run.Reads))
 	for i, r := range run.Reads {
 		v := newBitvec(sysRdW)
+		v.set(66, 1, int64(b2i(r.Write)))
+		v.set(64, 2, int64(r.Resp))
 		v.set(32, 32, int64(r.Cycle))
 		v.set(0, 32, int64(r.Data))
 		lines[i] = v.hex()
@@ -594,11 +738,14 @@ func systemFiles(beats int, sc sim.SysScript, run *sim.SysRun) (map[string][]byt
 	files["vectors/sys_rd.mem"] = memFile(lines)
 	params := []param{
 		{"TV_SYS_BEATS", len(sc.Beats)}, {"TV_SYS_OPS", len(sc.Ops)}, {"TV_SYS_OUT", len(run.Out)},
-		{"TV_SYS_READS", len(run.Reads)}, {"TV_SYS_CYCLES", run.Cycles}, {"TV_SYS_IRQ_CYCLES", run.IRQCycles},
+		{"TV_SYS_ACCESSES", len(run.Reads)}, {"TV_SYS_CYCLES", run.Cycles}, {"TV_SYS_IRQ_CYCLES", run.IRQCycles},
 		{"TV_SYS_TAIL", sim.SysTail}, {"TV_SYS_MAX_CYCLES", 2*run.Cycles + 1000},
 		// The script starts with a well-formed vector: its last beat, and the
 		// number of classified records.
 		{"TV_SYS_FIRST_LAST", beats - 1}, {"TV_SYS_CLASSIFIED", len(run.Classified)},
+		// A write of CTRL.FLUSH withdraws the beat on offer (a reset of the data
+		// path): the testbenches suspend the output hold rule while one runs.
+		{"TV_SYS_CTRL", int(regmap.Offset("CTRL"))}, {"TV_SYS_FLUSH", int(regmap.Bit("CTRL", "FLUSH"))},
 	}
 	return files, params, nil
 }

@@ -8,8 +8,14 @@
 // the Tcl in tclsh with the Vivado commands replaced by recorders that build
 // a model of the block design (testdata/recorder.tcl), and check what it
 // builds — every interface connected, one clock and one reset domain, the
-// address map, the ROM files by absolute path — and the guards (a missing
-// .mem file, a ROM synthesis did not read). What only Vivado can tell
+// address map, the ZedBoard board part and its preset applied before the PS7
+// overrides, the ROM files read from the project's copy by a relative path —
+// and the guards (a missing .mem file or board files, a preset not applied, a
+// ROM synthesis did not read, the timing gate on setup, hold, pulse width and
+// unconstrained endpoints). Every IP parameter the script sets is checked
+// against a reference list taken from Xilinx's documentation, public
+// write_bd_tcl exports and the ZedBoard's board files
+// (testdata/ip_reference.tsv, a source per entry). What only Vivado can tell
 // (whether the IP versions accept these settings, timing closure, the
 // bitstream) is listed in docs/zedboard.md as untested.
 //

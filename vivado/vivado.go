@@ -70,8 +70,14 @@ type view struct {
 	ClockHz                                     int64
 	SystemBase, DMABase, DDRBase                uint32
 	SystemRangeText, DMARangeText, DDRRangeText string
-	DMALengthBits                               int
+	DMALengthBits, DMAMemWidth                  int
+	MemDir                                      string
 }
+
+// MemDir is where the wrapper reads the ROM files: the project's copy in
+// build/vivado/system/mem, relative to a synthesis run's directory
+// (build/vivado/system/system.runs/<run>), where Vivado synthesis runs.
+const MemDir = "../../mem/"
 
 // Wrapper returns the name of the module the block design references.
 func Wrapper(prefix string) string { return prefix + "_zed" }
@@ -84,7 +90,7 @@ func Files(d Design) (map[string][]byte, error) {
 	v := view{Design: d, Wrapper: Wrapper(d.Prefix), ClockHz: int64(d.ClockHz), ClockMHz: int64(d.ClockHz) / 1_000_000,
 		SystemBase: SystemBase, DMABase: DMABase, DDRBase: DDRBase,
 		SystemRangeText: rangeText(max(minRange, 1<<d.AddrW)), DMARangeText: rangeText(DMARange),
-		DDRRangeText: rangeText(DDRRange), DMALengthBits: DMALengthBits}
+		DDRRangeText: rangeText(DDRRange), DMALengthBits: DMALengthBits, DMAMemWidth: DMAMemWidth, MemDir: MemDir}
 	var w bytes.Buffer
 	if err := templates.ExecuteTemplate(&w, "wrapper.v.tmpl", v); err != nil {
 		return nil, fmt.Errorf("vivado: render the wrapper: %w", err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/vivado"
 )
 
@@ -27,6 +28,7 @@ type blockDesign struct {
 	intfNets [][2]string
 	addrs    []address
 	files    []string
+	board    string // the project's board part
 	cmds     [][]string
 	err      string
 }
@@ -78,6 +80,8 @@ func parseDump(t *testing.T, path string) *blockDesign {
 			bd.addrs = append(bd.addrs, a)
 		case "file":
 			bd.files = append(bd.files, r[1])
+		case "board":
+			bd.board = r[1]
 		case "cmd":
 			bd.cmds = append(bd.cmds, r[1:])
 		case "error":
@@ -161,13 +165,13 @@ func newFixture(t *testing.T) fixture {
 // record runs the fixture's system.tcl under the recorder.
 func record(t *testing.T, fx fixture, env ...string) (*blockDesign, string, error) {
 	t.Helper()
-	if _, err := exec.LookPath("tclsh"); err != nil {
-		t.Skip("tclsh not installed")
-	}
+	hwtest.Require(t, hwtest.Tclsh)
 	rec, err := filepath.Abs("testdata/recorder.tcl")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An unset knob must not come from the environment of the test run.
+	env = append([]string{"HDLGEN_REC_VERSION=2023.2"}, env...)
 	dump := filepath.Join(t.TempDir(), "dump.txt")
 	cmd := exec.Command("tclsh", rec, filepath.Join(fx.dir, vivado.TclPath), dump)
 	cmd.Env = append(os.Environ(), env...)
@@ -187,8 +191,8 @@ func TestBlockDesign(t *testing.T) {
 	}
 }
 
-// checkBlockDesign returns every way bd differs from the block design the
-// brief asks for.
+// checkBlockDesign returns every way bd differs from the block design
+// docs/zedboard.md describes.
 func checkBlockDesign(fx fixture, bd *blockDesign) []string {
 	var probs []string
 	errorf := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
@@ -310,19 +314,44 @@ func checkBlockDesign(fx fixture, bd *blockDesign) []string {
 		}
 	}
 
-	// Configuration.
+	// Configuration: the board's preset on ps7 (through the board part),
+	// then this design's settings; 64-bit DMA memory side and HP0 (the AFI's
+	// reset width), 32-bit streams.
+	mem := strconv.Itoa(vivado.DMAMemWidth)
 	for _, c := range []struct{ cell, key, want string }{
-		{"ps7", "PCW_IMPORT_BOARD_PRESET", "ZedBoard"},
+		{"ps7", "preset", "ZedBoard"},
 		{"ps7", "PCW_FPGA0_PERIPHERAL_FREQMHZ", strconv.Itoa(int(fx.design.ClockHz / 1e6))},
-		{"ps7", "PCW_S_AXI_HP0_DATA_WIDTH", "32"},
+		{"ps7", "PCW_S_AXI_HP0_DATA_WIDTH", mem},
 		{"dma", "c_include_sg", "0"},
 		{"dma", "c_sg_length_width", strconv.Itoa(vivado.DMALengthBits)},
+		{"dma", "c_m_axi_mm2s_data_width", mem},
+		{"dma", "c_m_axi_s2mm_data_width", mem},
 		{"dma", "c_m_axis_mm2s_tdata_width", "32"},
 		{"dma", "c_s_axis_s2mm_tdata_width", "32"},
 	} {
 		if got := bd.config[c.cell][c.key]; got != c.want {
 			errorf("%s CONFIG.%s = %q, want %q", c.cell, c.key, got, c.want)
 		}
+	}
+	if _, set := bd.config["ps7"]["PCW_IMPORT_BOARD_PRESET"]; set {
+		errorf("ps7 CONFIG.PCW_IMPORT_BOARD_PRESET is set: it takes a preset file, the board part's preset is applied instead")
+	}
+	if !strings.Contains(bd.board, ":zed") {
+		errorf("project board part %q, want the ZedBoard's", bd.board)
+	}
+	// The preset comes first, this design's PCW_* settings after it.
+	auto, override := -1, -1
+	for i, c := range bd.cmds {
+		line := strings.Join(c, " ")
+		if c[0] == "apply_bd_automation" && strings.Contains(line, "processing_system7") && auto < 0 {
+			auto = i
+		}
+		if c[0] == "set_property" && strings.Contains(line, "CONFIG.PCW_") && strings.HasSuffix(line, "/ps7") {
+			override = max(override, i)
+		}
+	}
+	if auto < 0 || override < auto {
+		errorf("the ps7 settings (command %d) are not after the board preset's automation (command %d)", override, auto)
 	}
 
 	// Files: absolute and existing; the wrapper reads the ROMs from an
@@ -335,23 +364,41 @@ func checkBlockDesign(fx fixture, bd *blockDesign) []string {
 			errorf("add_files %s: %v", f, err)
 		}
 	}
-	w := filepath.Join(fx.dir, "build/vivado/system", wrapper+".v")
+	project := filepath.Join(fx.dir, "build/vivado/system")
+	w := filepath.Join(project, wrapper+".v")
 	text, err := os.ReadFile(w)
 	if err != nil {
 		return append(probs, fmt.Sprintf("the wrapper was not written: %v", err))
 	}
+	// The ROM files are read by a path relative to the synthesis runs'
+	// directories (system.runs/<run>), from the project's own copy: no path
+	// of the machine that ran the script is compiled in, and the project
+	// folder can move.
 	m := regexp.MustCompile(`\.MemDir\("([^"]*)"\)`).FindSubmatch(text)
 	if m == nil {
 		return append(probs, fmt.Sprintf("%s: no MemDir", w))
 	}
 	memDir := string(m[1])
-	if !filepath.IsAbs(memDir) || !strings.HasSuffix(memDir, "/") {
-		errorf("MemDir %q is not an absolute directory path", memDir)
+	if filepath.IsAbs(memDir) || !strings.HasSuffix(memDir, "/") || strings.Contains(string(text), fx.dir) {
+		errorf("MemDir %q is not a relative directory path, or the wrapper holds the build machine's path %s", memDir, fx.dir)
 	}
-	for _, f := range fx.design.MemFiles {
-		if _, err := os.Stat(memDir + filepath.Base(f)); err != nil {
-			errorf("MemDir %s lacks %s: %v", memDir, f, err)
+	runs, _ := filepath.Glob(filepath.Join(project, "system.runs", "*"))
+	if len(runs) == 0 {
+		errorf("no synthesis run directory under %s/system.runs", project)
+	}
+	for _, run := range runs {
+		for _, f := range fx.design.MemFiles {
+			p := filepath.Join(run, memDir, filepath.Base(f))
+			if !strings.HasPrefix(filepath.Clean(p), project+"/") {
+				errorf("MemDir %s from %s leaves the project: %s", memDir, run, p)
+			}
+			if _, err := os.Stat(p); err != nil {
+				errorf("MemDir %s from run %s lacks %s: %v", memDir, filepath.Base(run), f, err)
+			}
 		}
+	}
+	if strings.Contains(string(text), "FREQ_HZ") {
+		errorf("the wrapper fixes FREQ_HZ: the clock's frequency must come from FCLK_CLK0 through the block design")
 	}
 
 	// The flow: the missing-$readmem message is an error before synthesis;
@@ -364,8 +411,9 @@ func checkBlockDesign(fx fixture, bd *blockDesign) []string {
 		return slices.IndexFunc(order, func(s string) bool { return strings.HasPrefix(s, prefix) })
 	}
 	steps := []string{"create_project -force system " + filepath.Join(fx.dir, "build/vivado/system") + " -part " + fx.design.Part,
-		"set_msg_config -id Synth 8-4445 -new_severity ERROR", "validate_bd_design", "launch_runs synth_1",
-		"launch_runs impl_1 -to_step write_bitstream", "write_hw_platform -fixed -include_bit"}
+		"set_property board_part ", "set_msg_config -id Synth 8-4445 -new_severity ERROR", "apply_bd_automation",
+		"validate_bd_design", "launch_runs synth_1", "launch_runs impl_1 -to_step write_bitstream",
+		"report_timing_summary", "write_hw_platform -fixed -include_bit"}
 	last := -1
 	for _, s := range steps {
 		i := idx(s)
@@ -417,6 +465,19 @@ func TestBlockDesignGuards(t *testing.T) {
 			"did not report reading", "launch_runs impl_1"},
 		{"old vivado", func(fixture) {}, []string{"HDLGEN_REC_VERSION=2019.1"},
 			"needs Vivado 2020.2 or later", "create_project"},
+		// Issue 30, items 1 and 7: no board files, a preset that did not
+		// apply, and every timing check, not only setup.
+		{"no board files", func(fixture) {}, []string{"HDLGEN_REC_BOARDS=xilinx.com:zc702:part0:1.4"},
+			"the ZedBoard's board files are not installed", "create_project"},
+		{"preset not applied", func(fixture) {}, []string{"HDLGEN_REC_PRESET=None"},
+			"the ZedBoard preset was not applied", "launch_runs synth_1"},
+		{"setup", func(fixture) {}, []string{"HDLGEN_REC_TIMING=setup"}, "worst setup slack (WNS)", "write_hw_platform"},
+		{"hold", func(fixture) {}, []string{"HDLGEN_REC_TIMING=hold"}, "worst hold slack (WHS)", "write_hw_platform"},
+		{"pulse width", func(fixture) {}, []string{"HDLGEN_REC_TIMING=pulse"}, "does not say that all timing constraints are met",
+			"write_hw_platform"},
+		{"no clock", func(fixture) {}, []string{"HDLGEN_REC_TIMING=no_clock"}, "check_timing: 4 no_clock", "write_hw_platform"},
+		{"unconstrained", func(fixture) {}, []string{"HDLGEN_REC_TIMING=unconstrained"},
+			"check_timing: 17 unconstrained_internal_endpoints", "write_hw_platform"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -475,9 +536,7 @@ func TestRecorderCatchesMistakes(t *testing.T) {
 // TestWrapperLints lints the wrapper the script writes, with the stand-in
 // system top: the port map matches the contract's port list.
 func TestWrapperLints(t *testing.T) {
-	if _, err := exec.LookPath("verilator"); err != nil {
-		t.Skip("verilator not installed")
-	}
+	hwtest.Require(t, hwtest.Tclsh, hwtest.VerilatorLint)
 	fx := newFixture(t)
 	if _, out, err := record(t, fx); err != nil {
 		t.Fatalf("recorder: %v\n%s", err, out)

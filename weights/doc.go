@@ -6,7 +6,9 @@
 // banks; `hdlgen weights` writes one.
 //
 // A readout can replace the design's only if everything before it is the
-// same: the architecture, K, N, L, the normalisation (per-feature min and max,
+// same: the architecture, K, N, L, the class names in the same order (readout
+// row l scores class l, and the driver names predictions with the design's
+// class names), the normalisation (per-feature min and max,
 // bit for bit: the host encoder's constants are compiled from the design's
 // model.json), the hidden layer (intRVFL: κ and every W_in sign; rvfl8: every
 // W_in and bias code and the sigmoid LUT), and a readout bound no larger than
@@ -16,12 +18,12 @@
 //
 // The image is the sequence of RO_DATA writes that fills a bank (the
 // register map's readout window, regmap.ReadoutImage), wrapped in a header
-// that names the design it is for. All integers little-endian; version 1:
+// that names the design it is for. All integers little-endian; version 2:
 //
 //	offset  size     field
 //	0       8        magic "HDLGRDO1"
-//	8       4        format version (1)
-//	12      4        header size in bytes (64)
+//	8       4        format version (2)
+//	12      4        header size in bytes (72)
 //	16      8        design hash: the first 8 bytes of SHA-256(model.json) of the
 //	                 design (what its MODEL_HASH_LO/HI registers read)
 //	24      8        model hash: the same of the model the readout comes from
@@ -33,9 +35,14 @@
 //	52      4        QW: bits of one weight in a readout word (READOUT.QW)
 //	56      4        G: readout words (READOUT.WORDS)
 //	60      4        C: 32-bit chunks per word (READOUT.CHUNKS)
-//	64      4·G·C    the chunks, word 0 first, each word's least significant
+//	64      8        class hash: ClassHash of the model's class names, in
+//	                 order (the driver compares it with its design's)
+//	72      4·G·C    the chunks, word 0 first, each word's least significant
 //	                 chunk first: the RO_DATA writes after RO_ADDR = 0
-//	64+4GC  4        CRC-32 (IEEE) of every byte before it
+//	72+4GC  4        CRC-32 (IEEE) of every byte before it
+//
+// Version 1 (a 64-byte header without the class hash) is not read: it could
+// not tell a readout whose classes come in another order.
 //
 // Word g holds Q[l][g·P+p] in bits (l·P+p)·QW +: QW (two's complement, lanes
 // beyond N−1 zero), the layout of the readout .mem file. Parse unpacks the

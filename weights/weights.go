@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hdlgen/hdlgen/model"
@@ -18,8 +19,8 @@ import (
 // Format constants (doc.go).
 const (
 	Magic      = "HDLGRDO1"
-	Version    = 1
-	HeaderSize = 64
+	Version    = 2
+	HeaderSize = 72
 	// TrailerSize is the CRC-32 after the weights.
 	TrailerSize = 4
 	// MaxWeights bounds L·N and G·C in an image a reader accepts (model.json's
@@ -42,16 +43,33 @@ func HashOf(modelJSON []byte) Hash {
 // String is the hash in lower-case hex, 16 digits.
 func (h Hash) String() string { return fmt.Sprintf("%x", h[:]) }
 
+// ClassHash returns the hash of a list of class names, in order: the first 8
+// bytes of SHA-256 over every name as its length (4 bytes, little-endian)
+// followed by its bytes. The host driver compares an image's with the one of
+// the design it was built for, so a readout whose classes come in another
+// order can never label predictions with the wrong names.
+func ClassHash(names []string) Hash {
+	h := sha256.New()
+	for _, n := range names {
+		h.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(n))))
+		h.Write([]byte(n))
+	}
+	var out Hash
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
 // Image is one readout image.
 type Image struct {
-	Design Hash // the design it was made for
-	Model  Hash // the model its readout comes from
-	L, N   int
-	P      int     // the design's lanes (weights per class in a word)
-	Bits   int     // the model's readout width
-	Bound  int     // every weight lies in [−Bound, Bound]
-	QW     int     // bits per weight in a word
-	Q      []int32 // L×N, row-major
+	Design  Hash // the design it was made for
+	Model   Hash // the model its readout comes from
+	Classes Hash // ClassHash of the class names, in the readout's row order
+	L, N    int
+	P       int     // the design's lanes (weights per class in a word)
+	Bits    int     // the model's readout width
+	Bound   int     // every weight lies in [−Bound, Bound]
+	QW      int     // bits per weight in a word
+	Q       []int32 // L×N, row-major
 }
 
 // Words is G, the readout words of a bank.
@@ -87,8 +105,8 @@ func New(d Design, m *model.Model) (*Image, error) {
 		return nil, fmt.Errorf("weights: %w", err)
 	}
 	r := m.Readout
-	return &Image{Design: HashOf(d.JSON), Model: HashOf(mj), L: m.L(), N: m.Columns(), P: d.Plan.P,
-		Bits: r.Bits, Bound: r.Bound, QW: d.Plan.QW, Q: append([]int32(nil), r.Q...)}, nil
+	return &Image{Design: HashOf(d.JSON), Model: HashOf(mj), Classes: ClassHash(m.ClassNames), L: m.L(), N: m.Columns(),
+		P: d.Plan.P, Bits: r.Bits, Bound: r.Bound, QW: d.Plan.QW, Q: append([]int32(nil), r.Q...)}, nil
 }
 
 // MismatchError lists why a model's readout cannot be loaded into a design.
@@ -101,9 +119,10 @@ func (e *MismatchError) Error() string {
 }
 
 // Compatible reports nil when m's integer readout can replace design's: the
-// same architecture, shape, normalisation and hidden layer, and a readout
-// bound no larger than the design's. Otherwise it returns a *MismatchError
-// naming each difference (the first differing element of each array).
+// same architecture, shape, class names in the same order, normalisation and
+// hidden layer, and a readout bound no larger than the design's. Otherwise it
+// returns a *MismatchError naming each difference (the first differing element
+// of each array).
 func Compatible(design, m *model.Model) error {
 	var diffs []string
 	add := func(format string, args ...any) { diffs = append(diffs, fmt.Sprintf(format, args...)) }
@@ -131,6 +150,7 @@ func Compatible(design, m *model.Model) error {
 	if !same {
 		return &MismatchError{diffs}
 	}
+	diffs = append(diffs, classDiffs(design.ClassNames, m.ClassNames)...)
 	if i, lo := firstDiff(design.Norm.Min, m.Norm.Min); i >= 0 {
 		add("normalization.min[%d]: design %v, model %v", i, lo[0], lo[1])
 	}
@@ -144,6 +164,29 @@ func Compatible(design, m *model.Model) error {
 	}
 	if len(diffs) > 0 {
 		return &MismatchError{diffs}
+	}
+	return nil
+}
+
+// classDiffs compares the class names of two models with L classes each:
+// readout row l scores class l, so the names must be the same, in the same
+// order (the driver labels predictions with the design's names).
+func classDiffs(design, m []string) []string {
+	same := true
+	for i := range design {
+		same = same && design[i] == m[i]
+	}
+	if same {
+		return nil
+	}
+	sorted := func(s []string) []string { return slices.Sorted(slices.Values(s)) }
+	if slices.Equal(sorted(design), sorted(m)) {
+		return []string{fmt.Sprintf("class order: design %q, model %q (readout row l scores class l: retrain with the design's class order)", design, m)}
+	}
+	for i := range design {
+		if design[i] != m[i] {
+			return []string{fmt.Sprintf("class names: design %q, model %q (class %d: design %q, model %q)", design, m, i, design[i], m[i])}
+		}
 	}
 	return nil
 }
@@ -238,6 +281,7 @@ func (img *Image) MarshalBinary() ([]byte, error) {
 	for _, v := range []int{img.L, img.N, img.P, img.Bits, img.Bound, img.QW, img.Words(), img.Chunks()} {
 		b.Write(le.AppendUint32(nil, uint32(v)))
 	}
+	b.Write(img.Classes[:])
 	for _, w := range writes {
 		b.Write(le.AppendUint32(nil, w))
 	}
@@ -297,6 +341,7 @@ func Parse(b []byte) (*Image, error) {
 	img := &Image{}
 	copy(img.Design[:], b[16:24])
 	copy(img.Model[:], b[24:32])
+	copy(img.Classes[:], b[64:72])
 	var f [8]uint32
 	for i := range f {
 		f[i] = le.Uint32(b[32+4*i:])

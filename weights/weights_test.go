@@ -111,6 +111,21 @@ func TestCompatible(t *testing.T) {
 			m.Net.(*model.FixedNet).Bias[5]++
 			return m
 		}, []string{"bias[5]: design"}},
+		// Issue 26.4: the same classes in another order (a readout retrained on
+		// data whose classes came in another order) would label every
+		// prediction with the wrong name on the board.
+		{"class order", di, func(m *model.Model) *model.Model {
+			m.ClassNames[0], m.ClassNames[2] = m.ClassNames[2], m.ClassNames[0]
+			n := m.N()
+			for j := 0; j < n; j++ {
+				m.Readout.Q[j], m.Readout.Q[2*n+j] = m.Readout.Q[2*n+j], m.Readout.Q[j]
+			}
+			return m
+		}, []string{`class order: design ["c0" "c1" "c2"], model ["c2" "c1" "c0"]`}},
+		{"class renamed", di, func(m *model.Model) *model.Model {
+			m.ClassNames[1] = "other"
+			return m
+		}, []string{`class 1: design "c1", model "other"`}},
 		{"rvfl8 weight and LUT", df, func(m *model.Model) *model.Model {
 			n := m.Net.(*model.FixedNet)
 			n.Win[2*4+1]++
@@ -138,6 +153,9 @@ func TestCompatible(t *testing.T) {
 				}
 				if img.Design != weights.HashOf(c.d.JSON) {
 					t.Errorf("design hash %s, want %s", img.Design, weights.HashOf(c.d.JSON))
+				}
+				if img.Classes != weights.ClassHash(c.d.Model.ClassNames) {
+					t.Errorf("class hash %s, want the design's %s", img.Classes, weights.ClassHash(c.d.Model.ClassNames))
 				}
 				return
 			}
@@ -195,9 +213,10 @@ func TestRoundTrip(t *testing.T) {
 		for i := range want {
 			head = append(head, le.Uint32(b[32+4*i:]))
 		}
-		if string(b[:8]) != "HDLGRDO1" || le.Uint32(b[8:]) != 1 || le.Uint32(b[12:]) != 64 ||
-			!bytes.Equal(b[16:24], img.Design[:]) || !cmp.Equal(head, want) || le.Uint32(b[64+4*(c+1)-4:]) != img.Writes()[c] {
-			t.Errorf("layout differs from doc.go: % x", b[:72])
+		if string(b[:8]) != "HDLGRDO1" || le.Uint32(b[8:]) != 2 || le.Uint32(b[12:]) != 72 ||
+			!bytes.Equal(b[16:24], img.Design[:]) || !cmp.Equal(head, want) || !bytes.Equal(b[64:72], img.Classes[:]) ||
+			le.Uint32(b[72+4*c:]) != img.Writes()[c] {
+			t.Errorf("layout differs from doc.go: % x", b[:80])
 		}
 	}
 }
@@ -221,17 +240,17 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"empty", func([]byte) []byte { return nil }, "0 bytes, shorter than a header"},
 		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, `magic "XDLGRDO1"`},
-		{"version", func(b []byte) []byte { b[8] = 2; return b }, "format version 2, want 1"},
-		{"truncated", func(b []byte) []byte { return b[:len(b)-8] }, "96 bytes, want 104 for 3 words of 3 chunks"},
+		{"version 1", func(b []byte) []byte { b[8] = 1; return b }, "format version 1, want 2"},
+		{"truncated", func(b []byte) []byte { return b[:len(b)-8] }, "104 bytes, want 112 for 3 words of 3 chunks"},
 		{"crc", func(b []byte) []byte { b[70] ^= 1; return b }, "(the file is damaged)"},
 		{"zero L", func(b []byte) []byte { b[32] = 0; return reCRC(b) }, "shape L=0 N=12 P=5"},
 		{"chunks", func(b []byte) []byte { b[60] = 2; return reCRC(b) }, "3 words of 2 chunks, want 3 of 3"},
 		{"weight out of range", func(b []byte) []byte {
-			binary.LittleEndian.PutUint32(b[64:], 0b01111) // weight 0 of class 0: +15 …
+			binary.LittleEndian.PutUint32(b[72:], 0b01111) // weight 0 of class 0: +15 …
 			b[48] = 7                                      // … with a bound of 7
 			return reCRC(b)
 		}, "weight 0 (class 0, column 0) = 15 outside ±7"},
-		{"padding", func(b []byte) []byte { b[64+4*8+3] |= 0x80; return reCRC(b) }, "chunk 8 (word 2) has bits set outside its weights"},
+		{"padding", func(b []byte) []byte { b[72+4*8+3] |= 0x80; return reCRC(b) }, "chunk 8 (word 2) has bits set outside its weights"},
 		{"bound beyond bits", func(b []byte) []byte { b[48] = 16; return reCRC(b) }, "bound 16 does not fit 5 bits"},
 	}
 	for _, c := range cases {
@@ -242,5 +261,20 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("Parse: %v, want ErrFormat with %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestClassHash pins the class hash's definition (doc.go): SHA-256 over each
+// name's 4-byte little-endian length and bytes, first 8 bytes; the order and
+// the split into names matter.
+func TestClassHash(t *testing.T) {
+	// printf '\x01\x00\x00\x00a\x02\x00\x00\x00bc' | sha256sum
+	if got := weights.ClassHash([]string{"a", "bc"}).String(); got != "47ea6f805c5b663e" {
+		t.Errorf("ClassHash(a, bc) = %s", got)
+	}
+	for _, other := range [][]string{{"bc", "a"}, {"ab", "c"}, {"a", "b", "c"}} {
+		if weights.ClassHash(other) == weights.ClassHash([]string{"a", "bc"}) {
+			t.Errorf("ClassHash(%q) equals ClassHash(a, bc)", other)
+		}
 	}
 }

@@ -3,27 +3,35 @@
 // The simulation backend ("sim"): the Verilator model of the system top
 // (verilated with --prefix Vsys by `make sim`) stands in for the ZedBoard,
 // driven by the system testbench's harness (../tb/system_harness.h). It plays
-// the AXI DMA in simple mode — one transfer sends the batch's words on s_axis
-// (TLAST on the last) while it receives m_axis words until TLAST — and the
-// PS's AXI4-Lite master for register access. The input beats come after
-// random gaps and m_axis_tready follows a random pattern (back-pressure on
+// the AXI DMA in simple mode as PG021 describes it and the PS's AXI4-Lite
+// master for register access:
+//   - S2MM takes result beats only while armed (m_axis_tready 0 otherwise, so
+//     results wait in the system between transfers), at most the armed
+//     length, and finishes at TLAST or when the length is used up;
+//   - MM2S sends the batch's words (TLAST on the last) after random gaps;
+//   - a reset of the DMA discards what MM2S has not sent yet and stops S2MM.
+// m_axis_tready follows a random pattern while S2MM is armed (back-pressure on
 // both streams); a TVALID once raised stays up until the beat is taken.
 //
-// Spec: "sim" or "sim:seed=1,valid=0.7,ready=0.6,max_words=4194304,stats=1".
-// With stats=1, closing the device prints to stderr the transfers, the words
-// each way and the clock cycles the transfers took (from the cycle the first
-// input beat is released to the one of the output TLAST, both included):
-// cycles divided by the vectors classified is the simulated cost per vector
-// at full throughput when valid=1 and ready=1 (the default).
+// Spec: "sim" or "sim:seed=1,valid=0.7,ready=0.6,max_words=4194304,stats=1,
+// stall=T". A transfer may take 10000 cycles plus 4 times the cycles the
+// driver expects (II x vectors + latency) divided by min(valid, ready); after
+// that it times out. stall=T (fault injection, for tests) stops S2MM during the
+// T-th transfer (1-based), so that transfer times out. With stats=1, closing
+// the device prints to stderr the transfers, the words each way and the clock
+// cycles the transfers took (from the cycle the first input beat is released
+// to the one of the output TLAST, both included): cycles divided by the
+// vectors classified is the simulated cost per vector at full throughput when
+// valid=1 and ready=1 (the default).
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
-#include <string>
-
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "Vsys.h"
@@ -34,65 +42,98 @@
 
 namespace {
 
-constexpr std::uint64_t kTransferSlack = 10000;  // cycles a transfer may take beyond 64 per word
+constexpr std::uint64_t kTransferSlack = 10000;  // cycles a transfer may take beyond its budget
+constexpr std::uint64_t kBudgetFactor = 4;       // times the cycles the driver expects
 constexpr std::size_t kDefaultMaxWords = std::size_t{1} << 22;
 constexpr std::size_t kReadyPatternLen = 4099;  // a prime, so the pattern drifts against any batch
+constexpr unsigned kMaxGap = 64;                // idle cycles before a beat, at most
+
+// Outcome of a transfer.
+enum Outcome { kDone, kFull, kTimeout };
 
 // Sim is one simulated system: the model driven by the system testbench's
 // harness (tb/system_harness.h), and the random back-pressure pattern.
 class Sim {
  public:
-  Sim(std::uint64_t seed, double valid, double ready)
+  Sim(std::uint64_t seed, double valid, double ready, std::uint64_t stall)
       : ctx_(new VerilatedContext), top_(new Vsys(ctx_.get())), dev_(ctx_.get(), top_.get(), ""),
-        rng_(seed * 0x9E3779B97F4A7C15ull + 1), valid_(valid) {
+        rng_(seed * 0x9E3779B97F4A7C15ull + 1), valid_(valid), ready_(ready), stall_(stall) {
     std::vector<bool> pattern(kReadyPatternLen);
     for (std::size_t i = 0; i < pattern.size(); i++) pattern[i] = chance(ready);
     pattern[0] = true;  // never all zero
     dev_.setReadyPattern(pattern);
+    dev_.setNeverReady(true);  // S2MM idle
     dev_.reset();
   }
   ~Sim() { top_->final(); }
 
-  bool read(std::uint32_t addr, std::uint32_t *value) {
+  bool read(std::uint32_t addr, std::uint32_t *value, unsigned *resp) {
     try {
-      *value = dev_.read(addr);
+      *value = dev_.read(addr, resp);
       return true;
     } catch (const std::runtime_error &) {
       return false;
     }
   }
 
-  bool write(std::uint32_t addr, std::uint32_t value) {
+  bool write(std::uint32_t addr, std::uint32_t value, unsigned *resp) {
     try {
-      dev_.write(addr, value);
+      dev_.write(addr, value, resp);
       return true;
     } catch (const std::runtime_error &) {
       return false;
     }
   }
 
-  // transfer streams in[0..nin) (TLAST on the last) with random gaps and
-  // collects the output beats into out until TLAST. It returns 0, or 1 on
-  // overflow of cap, 2 on timeout.
-  int transfer(const std::uint32_t *in, std::size_t nin, std::uint32_t *out, std::size_t cap, std::size_t *nout) {
+  // transfer arms S2MM with cap words (unless receive is false), streams
+  // in[0..nin) (TLAST on the last) with random gaps, and runs until S2MM
+  // finishes (TLAST or cap words) — or, without S2MM, until MM2S has sent
+  // everything — within the budget. The result words go to out.
+  Outcome transfer(const std::uint32_t *in, std::size_t nin, std::uint32_t *out, std::size_t cap, std::size_t *nout,
+                   bool receive, std::uint64_t cycles) {
     auto &rx = dev_.received();
     rx.clear();
+    transfers_++;
+    const bool stalled = receive && transfers_ == stall_;
     const std::uint64_t start = dev_.cycle();
     for (std::size_t i = 0; i < nin; i++) dev_.push({in[i], i == nin - 1, gap()});
     dev_.release(nin);
-    bool done = dev_.runUntil([](const Cycle &c) { return c.outXfer && c.out.last; },
-                              kTransferSlack + 64 * static_cast<std::uint64_t>(nin + cap));
+    if (receive && !stalled) {
+      dev_.setOutputLimit(cap);
+      dev_.setNeverReady(false);
+    }
+    const double slowest = valid_ < ready_ ? valid_ : ready_;
+    const std::uint64_t budget =
+        kTransferSlack + static_cast<std::uint64_t>(static_cast<double>(kBudgetFactor * cycles) / slowest);
+    bool done;
+    if (receive) {
+      done = dev_.runUntil([&rx, cap](const Cycle &c) { return c.outXfer && (c.out.last || rx.size() >= cap); },
+                           budget);
+    } else {
+      done = dev_.runUntil([this](const Cycle &) { return dev_.sent() == dev_.released(); }, budget);
+    }
+    // S2MM stops (finished, or not armed): further results wait in the system.
+    dev_.setNeverReady(true);
+    dev_.unlimited();
     cycles_ += dev_.cycle() - start;
-    transfers_++;
-    wordsIn_ += nin;
+    wordsIn_ += dev_.sent() - sentBefore_;
+    sentBefore_ = dev_.sent();
     wordsOut_ += rx.size();
     *nout = rx.size() < cap ? rx.size() : cap;
     for (std::size_t i = 0; i < *nout; i++) out[i] = rx[i].data;
-    if (rx.size() > cap) return 1;
-    return done ? 0 : 2;
+    if (!done) return kTimeout;
+    if (receive && !rx.back().last) return kFull;
+    return kDone;
   }
 
- // stats prints what the transfers took (see the spec above).
+  // resetDMA discards the beats MM2S has not sent and stops S2MM.
+  void resetDMA() {
+    dev_.dropPending();
+    sentBefore_ = dev_.sent();
+    dev_.setNeverReady(true);
+  }
+
+  // stats prints what the transfers took (see the spec above).
   void stats() const {
     std::fprintf(stderr, "sim: %llu transfers, %llu words in, %llu words out, %llu cycles\n",
                  static_cast<unsigned long long>(transfers_), static_cast<unsigned long long>(wordsIn_),
@@ -106,7 +147,7 @@ class Sim {
   // up with probability valid_ in a cycle the stream could move.
   unsigned gap() {
     unsigned g = 0;
-    while (!chance(valid_) && g < 64) g++;
+    while (!chance(valid_) && g < kMaxGap) g++;
     return g;
   }
   // chance returns true with probability p (xorshift64*).
@@ -123,7 +164,9 @@ class Sim {
   std::unique_ptr<Vsys> top_;
   tb::SystemHarness<Vsys> dev_;
   std::uint64_t rng_;
-  double valid_;
+  double valid_, ready_;
+  std::uint64_t stall_;
+  std::size_t sentBefore_ = 0;
   std::uint64_t cycles_ = 0, transfers_ = 0, wordsIn_ = 0, wordsOut_ = 0;
 };
 
@@ -140,6 +183,44 @@ std::string arg(const char *args, const char *key, const char *def) {
   return def;
 }
 
+// known reports whether every item of a "k=v,k=v" list has one of keys;
+// *bad gets the first that does not.
+bool known(const char *args, const std::vector<std::string> &keys, std::string *bad) {
+  std::string s(args ? args : "");
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t end = s.find(',', pos);
+    if (end == std::string::npos) end = s.size();
+    const std::string item = s.substr(pos, end - pos);
+    const size_t eq = item.find('=');
+    bool found = false;
+    if (eq != std::string::npos)
+      for (const auto &k : keys) found = found || k == item.substr(0, eq);
+    if (!found) {
+      *bad = item;
+      return false;
+    }
+    pos = end + 1;
+  }
+  return true;
+}
+
+// number parses a whole decimal number in [lo, hi].
+bool number(const std::string &s, unsigned long long lo, unsigned long long hi, unsigned long long *v) {
+  char *end = nullptr;
+  if (s.empty() || s[0] == '-' || s[0] == '+') return false;
+  errno = 0;
+  *v = std::strtoull(s.c_str(), &end, 10);
+  return errno == 0 && *end == 0 && *v >= lo && *v <= hi;
+}
+
+// probability parses a number in (0, 1].
+bool probability(const std::string &s, double *v) {
+  char *end = nullptr;
+  *v = std::strtod(s.c_str(), &end);
+  return !s.empty() && *end == 0 && *v > 0 && *v <= 1;
+}
+
 struct Ctx {
   std::unique_ptr<Sim> sim;
   size_t max_words;
@@ -147,23 +228,42 @@ struct Ctx {
 };
 
 int sim_open(const char *args, void **ctx, size_t *max_in, size_t *max_out, char *err, size_t errlen) {
+  std::string bad;
+  if (!known(args, {"seed", "valid", "ready", "max_words", "stats", "stall"}, &bad)) {
+    std::snprintf(err, errlen, "unknown option \"%s\" (sim takes seed, valid, ready, max_words, stats, stall)",
+                  bad.c_str());
+    return HDLGEN_E_ARG;
+  }
   std::string seed_s = arg(args, "seed", "1"), valid_s = arg(args, "valid", "1"), ready_s = arg(args, "ready", "1"),
-              words_s = arg(args, "max_words", ""), stats_s = arg(args, "stats", "0");
-  unsigned long long seed = std::strtoull(seed_s.c_str(), nullptr, 10);
-  double valid = std::strtod(valid_s.c_str(), nullptr), ready = std::strtod(ready_s.c_str(), nullptr);
-  if (!(valid > 0 && valid <= 1) || !(ready > 0 && ready <= 1)) {
+              words_s = arg(args, "max_words", "4194304"), stats_s = arg(args, "stats", "0"),
+              stall_s = arg(args, "stall", "0");
+  unsigned long long seed = 0, words = 0, stall = 0;
+  double valid = 0, ready = 0;
+  if (!number(seed_s, 0, ~0ull, &seed)) {
+    std::snprintf(err, errlen, "seed=%s: want a whole number", seed_s.c_str());
+    return HDLGEN_E_ARG;
+  }
+  if (!probability(valid_s, &valid) || !probability(ready_s, &ready)) {
     std::snprintf(err, errlen, "valid=%s ready=%s: probabilities must lie in (0, 1]", valid_s.c_str(), ready_s.c_str());
+    return HDLGEN_E_ARG;
+  }
+  if (!number(words_s, 1, std::size_t{1} << 28, &words)) {
+    std::snprintf(err, errlen, "max_words=%s: want 1 to 2^28", words_s.c_str());
     return HDLGEN_E_ARG;
   }
   if (stats_s != "0" && stats_s != "1") {
     std::snprintf(err, errlen, "stats=%s: want 0 or 1", stats_s.c_str());
     return HDLGEN_E_ARG;
   }
+  if (!number(stall_s, 0, ~0ull, &stall)) {
+    std::snprintf(err, errlen, "stall=%s: want a transfer number (1 is the first; 0: none)", stall_s.c_str());
+    return HDLGEN_E_ARG;
+  }
   Ctx *c = new (std::nothrow) Ctx;
   if (!c) return HDLGEN_E_NOMEM;
   c->stats = stats_s == "1";
-  c->max_words = words_s.empty() ? kDefaultMaxWords : std::strtoull(words_s.c_str(), nullptr, 10);
-  c->sim.reset(new Sim(seed, valid, ready));
+  c->max_words = static_cast<size_t>(words);
+  c->sim.reset(new Sim(seed, valid, ready, stall));
   *max_in = *max_out = c->max_words;
   *ctx = c;
   return HDLGEN_OK;
@@ -175,37 +275,65 @@ void sim_close(void *ctx) {
   delete c;
 }
 
+// response turns an AXI4-Lite response code into a status.
+int response(unsigned resp, const char *what, uint32_t addr, char *err, size_t errlen) {
+  if (resp == 0) return HDLGEN_OK;
+  std::snprintf(err, errlen, "AXI4-Lite %s of 0x%03X answered %s", what, addr, resp == 2 ? "SLVERR" : "an error");
+  return HDLGEN_E_DEVICE;
+}
+
 int sim_read(void *ctx, uint32_t addr, uint32_t *value, char *err, size_t errlen) {
-  if (!static_cast<Ctx *>(ctx)->sim->read(addr, value)) {
+  unsigned resp = 0;
+  if (!static_cast<Ctx *>(ctx)->sim->read(addr, value, &resp)) {
     std::snprintf(err, errlen, "AXI4-Lite read of 0x%03X got no response", addr);
     return HDLGEN_E_TIMEOUT;
   }
-  return HDLGEN_OK;
+  return response(resp, "read", addr, err, errlen);
 }
 
 int sim_write(void *ctx, uint32_t addr, uint32_t value, char *err, size_t errlen) {
-  if (!static_cast<Ctx *>(ctx)->sim->write(addr, value)) {
+  unsigned resp = 0;
+  if (!static_cast<Ctx *>(ctx)->sim->write(addr, value, &resp)) {
     std::snprintf(err, errlen, "AXI4-Lite write of 0x%08X to 0x%03X got no response", value, addr);
     return HDLGEN_E_TIMEOUT;
   }
-  return HDLGEN_OK;
+  return response(resp, "write", addr, err, errlen);
 }
 
-int sim_transfer(void *ctx, const uint32_t *in, size_t nin, uint32_t *out, size_t cap, size_t *nout, char *err,
-                 size_t errlen) {
-  switch (static_cast<Ctx *>(ctx)->sim->transfer(in, nin, out, cap, nout)) {
-    case 0:
+int sim_transfer(void *ctx, const uint32_t *in, size_t nin, uint32_t *out, size_t cap, size_t *nout, uint64_t cycles,
+                 char *err, size_t errlen) {
+  Sim &s = *static_cast<Ctx *>(ctx)->sim;
+  switch (s.transfer(in, nin, out, cap, nout, true, cycles)) {
+    case kDone:
       return HDLGEN_OK;
-    case 1:
-      std::snprintf(err, errlen, "the system sent more than %zu result words before TLAST (S2MM buffer full)", cap);
+    case kFull:
+      s.resetDMA();
+      std::snprintf(err, errlen, "S2MM received its whole buffer (%zu words) without TLAST", cap);
       return HDLGEN_E_DEVICE;
     default:
+      s.resetDMA();
       std::snprintf(err, errlen, "a batch of %zu words: no output TLAST after %zu result words (timeout)", nin, *nout);
       return HDLGEN_E_TIMEOUT;
   }
 }
 
+int sim_send(void *ctx, const uint32_t *in, size_t nin, uint64_t cycles, char *err, size_t errlen) {
+  Sim &s = *static_cast<Ctx *>(ctx)->sim;
+  std::size_t none = 0;
+  if (s.transfer(in, nin, nullptr, 0, &none, false, cycles) != kDone) {
+    s.resetDMA();
+    std::snprintf(err, errlen, "MM2S did not send %zu words in time (timeout)", nin);
+    return HDLGEN_E_TIMEOUT;
+  }
+  return HDLGEN_OK;
+}
+
+int sim_reset_dma(void *ctx, char *, size_t) {
+  static_cast<Ctx *>(ctx)->sim->resetDMA();
+  return HDLGEN_OK;
+}
+
 }  // namespace
 
-extern "C" const struct hdlgen_backend hdlgen_backend_sim = {"sim", sim_open, sim_close, sim_read, sim_write,
-                                                             sim_transfer};
+extern "C" const struct hdlgen_backend hdlgen_backend_sim = {"sim",    sim_open,     sim_close,    sim_read, sim_write,
+                                                             sim_transfer, sim_send, sim_reset_dma};

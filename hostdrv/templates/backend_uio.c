@@ -3,18 +3,29 @@
  * The Linux userspace backend ("uio"): the system's AXI4-Lite registers and
  * the AXI DMA's registers through two UIO devices (generic-uio), the DMA
  * buffers in a u-dma-buf device (physically contiguous, mapped uncached with
- * O_SYNC). The AXI DMA runs in simple (direct register) mode (PG021): S2MM is
- * armed with the output buffer first, then MM2S sends the input batch; both
- * are polled until idle. hdlgen-overlay.dts declares the three devices.
+ * O_SYNC). The AXI DMA runs in simple (direct register) mode (PG021, "Direct
+ * Register Mode"): S2MM is armed with the whole result half of the buffer, so
+ * a longer result stream than expected shows as a surplus instead of running
+ * past it, then MM2S sends the input batch. The driver waits for S2MM's
+ * interrupt on completion (IOC; the DMA's UIO device carries S2MM's
+ * interrupt, hdlgen-overlay.dts) with poll(2) and a timeout, or polls the
+ * status registers with irq=0. hdlgen-overlay.dts declares the devices.
  *
  * Spec: "uio" or "uio:regs=/dev/uioN,dma=/dev/uioM,buf=/dev/udmabuf-hdlgen,
- * timeout_ms=5000". Without regs/dma the UIO devices are found by name in
- * /sys/class/uio (HDLGEN_UIO_SYSTEM, HDLGEN_UIO_DMA). */
+ * timeout_ms=1000,irq=1". Without regs/dma the UIO devices are found by name
+ * in /sys/class/uio (HDLGEN_UIO_SYSTEM, HDLGEN_UIO_DMA). A batch may take
+ * timeout_ms (the floor, default 1000) plus 4 times what its vectors take the
+ * PL at HDLGEN_CLOCK_HZ (II x vectors + latency); then the DMA is reset and the
+ * call fails with HDLGEN_E_TIMEOUT.
+ *
+ * Untested on hardware: no board was available. What ran is the compile for
+ * ARM and natively with -Wall -Wextra -Werror. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,22 +42,31 @@
 #define MM2S_DMACR 0x00u
 #define MM2S_DMASR 0x04u
 #define MM2S_SA 0x18u
-#define MM2S_SA_MSB 0x1Cu
 #define MM2S_LENGTH 0x28u
 #define S2MM_DMACR 0x30u
 #define S2MM_DMASR 0x34u
 #define S2MM_DA 0x48u
-#define S2MM_DA_MSB 0x4Cu
 #define S2MM_LENGTH 0x58u
-#define DMACR_RS 0x1u
-#define DMACR_RESET 0x4u
+#define DMACR_RS 0x1u           /* run/stop */
+#define DMACR_RESET 0x4u        /* soft reset of the whole DMA; self-clearing */
+#define DMACR_IOC_IRQ_EN 0x1000u /* interrupt on complete */
+#define DMACR_ERR_IRQ_EN 0x4000u /* interrupt on error */
 #define DMASR_HALTED 0x1u
 #define DMASR_IDLE 0x2u
 #define DMASR_ERRORS 0x70u /* DMAIntErr, DMASlvErr, DMADecErr */
 #define DMASR_IRQS 0x7000u /* IOC, Dly, Err interrupt bits (write 1 to clear) */
 #define DMA_REGS_BYTES 0x60u
 
-#define DEFAULT_TIMEOUT_MS 5000L
+/* Where sysfs is: /sys on the board; the driver's fake-hardware test points
+ * it elsewhere. */
+#ifndef HDLGEN_SYSFS
+#define HDLGEN_SYSFS "/sys"
+#endif
+
+#define DEFAULT_TIMEOUT_MS 1000L
+#define MAX_TIMEOUT_MS 3600000L
+#define TIMEOUT_FACTOR 4u
+#define RESET_WAIT_MS 100L
 #define BUFFER_ALIGN 64u
 
 struct uio_map {
@@ -59,7 +79,8 @@ struct uio_ctx {
   struct uio_map regs, dma, buf;
   uint64_t phys;
   size_t in_off, out_off; /* byte offsets of the two halves of the buffer */
-  long timeout_ms;
+  long timeout_ms;        /* the floor of every wait */
+  int irq;                /* wait for S2MM's interrupt on the DMA's UIO device */
 };
 
 static int errf(char *err, size_t len, int status, const char *fmt, ...) {
@@ -90,7 +111,7 @@ static int find_uio(const char *name, char *dev, size_t len) {
   char path[96], got[64];
   int i;
   for (i = 0; i < 64; i++) {
-    snprintf(path, sizeof path, "/sys/class/uio/uio%d/name", i);
+    snprintf(path, sizeof path, HDLGEN_SYSFS "/class/uio/uio%d/name", i);
     if (read_sysfs(path, got, sizeof got) != 0) continue;
     if (strcmp(got, name) == 0) {
       snprintf(dev, len, "/dev/uio%d", i);
@@ -115,13 +136,14 @@ static int map_file(const char *dev, struct uio_map *m, char *err, size_t errlen
 /* sysfs_number reads a number from a sysfs attribute of a device:
  * /sys/class/CLASS/<dev's base name>/ATTR. */
 static int sysfs_number(const char *cls, const char *dev, const char *attr, unsigned long long *v) {
-  char path[192], val[64];
+  char path[192], val[64], *end;
   const char *base = strrchr(dev, '/');
   base = base ? base + 1 : dev;
-  snprintf(path, sizeof path, "/sys/class/%.16s/%.64s/%.32s", cls, base, attr);
+  snprintf(path, sizeof path, HDLGEN_SYSFS "/class/%.16s/%.64s/%.32s", cls, base, attr);
   if (read_sysfs(path, val, sizeof val) != 0) return -1;
-  *v = strtoull(val, NULL, 0);
-  return 0;
+  errno = 0;
+  *v = strtoull(val, &end, 0);
+  return (errno || end == val) ? -1 : 0;
 }
 
 /* map_uio maps map 0 of a UIO device. */
@@ -137,8 +159,8 @@ static int map_uio(const char *dev, struct uio_map *m, char *err, size_t errlen)
 static int map_udmabuf(const char *dev, struct uio_map *m, uint64_t *phys, char *err, size_t errlen) {
   unsigned long long size, addr;
   if (sysfs_number("u-dma-buf", dev, "phys_addr", &addr) != 0 || sysfs_number("u-dma-buf", dev, "size", &size) != 0)
-    return errf(err, errlen, HDLGEN_E_IO, "%s: no phys_addr or size in /sys/class/u-dma-buf (is the u-dma-buf module loaded?)",
-                dev);
+    return errf(err, errlen, HDLGEN_E_IO,
+                "%s: no phys_addr or size in /sys/class/u-dma-buf (is the u-dma-buf module loaded?)", dev);
   *phys = addr;
   m->size = (size_t)size;
   return map_file(dev, m, err, errlen);
@@ -146,7 +168,7 @@ static int map_udmabuf(const char *dev, struct uio_map *m, uint64_t *phys, char 
 
 static void unmap(struct uio_map *m) {
   if (m->base) munmap((void *)m->base, m->size);
-  if (m->fd > 0) close(m->fd);
+  if (m->fd >= 0) close(m->fd);
   m->base = NULL;
   m->fd = -1;
 }
@@ -160,8 +182,35 @@ static void uio_close(void *p) {
   free(c);
 }
 
+#ifdef HDLGEN_UIO_FAKE
+/* The driver's fake-hardware test (hostdrv's TestUIOBackendOnFakeDMA): every
+ * register access goes to a model of the DMA and the system in the test
+ * program (dev 0: the system's registers, 1: the DMA's); the buffer is a
+ * file both map. Never defined in a build for the board. */
+uint32_t hdlgen_fake_read(int dev, uint32_t off);
+void hdlgen_fake_write(int dev, uint32_t off, uint32_t v);
+static uint32_t dma_rd(struct uio_ctx *c, uint32_t off) {
+  (void)c;
+  return hdlgen_fake_read(1, off);
+}
+static void dma_wr(struct uio_ctx *c, uint32_t off, uint32_t v) {
+  (void)c;
+  hdlgen_fake_write(1, off, v);
+}
+static uint32_t reg_rd(struct uio_ctx *c, uint32_t off) {
+  (void)c;
+  return hdlgen_fake_read(0, off);
+}
+static void reg_wr(struct uio_ctx *c, uint32_t off, uint32_t v) {
+  (void)c;
+  hdlgen_fake_write(0, off, v);
+}
+#else
 static uint32_t dma_rd(struct uio_ctx *c, uint32_t off) { return c->dma.base[off / 4]; }
 static void dma_wr(struct uio_ctx *c, uint32_t off, uint32_t v) { c->dma.base[off / 4] = v; }
+static uint32_t reg_rd(struct uio_ctx *c, uint32_t off) { return c->regs.base[off / 4]; }
+static void reg_wr(struct uio_ctx *c, uint32_t off, uint32_t v) { c->regs.base[off / 4] = v; }
+#endif
 
 static long long now_ms(void) {
   struct timespec ts;
@@ -169,17 +218,33 @@ static long long now_ms(void) {
   return (long long)ts.tv_sec * 1000LL + ts.tv_nsec / 1000000LL;
 }
 
-/* dma_reset resets both channels (a reset of either resets the core) and
- * starts them. */
+/* deadline returns when a transfer of `cycles` PL cycles must have finished:
+ * the floor plus TIMEOUT_FACTOR times its time at HDLGEN_CLOCK_HZ. */
+static long long deadline(const struct uio_ctx *c, uint64_t cycles) {
+  double ms = (double)cycles * TIMEOUT_FACTOR * 1000.0 / HDLGEN_CLOCK_HZ;
+  return now_ms() + c->timeout_ms + (long long)ms + 1;
+}
+
+/* dma_reset resets the DMA (a reset of either channel resets both, PG021),
+ * waits until the reset is done, starts both channels and waits until
+ * neither is halted any more. */
 static int dma_reset(struct uio_ctx *c, char *err, size_t errlen) {
-  long long deadline = now_ms() + c->timeout_ms;
+  long long until = now_ms() + RESET_WAIT_MS;
   dma_wr(c, MM2S_DMACR, DMACR_RESET);
   while (dma_rd(c, MM2S_DMACR) & DMACR_RESET)
-    if (now_ms() > deadline) return errf(err, errlen, HDLGEN_E_TIMEOUT, "AXI DMA reset did not finish");
+    if (now_ms() > until) return errf(err, errlen, HDLGEN_E_TIMEOUT, "AXI DMA reset did not finish");
   dma_wr(c, MM2S_DMACR, DMACR_RS);
-  dma_wr(c, S2MM_DMACR, DMACR_RS);
+  dma_wr(c, S2MM_DMACR, DMACR_RS | DMACR_IOC_IRQ_EN | DMACR_ERR_IRQ_EN);
+  while ((dma_rd(c, MM2S_DMASR) | dma_rd(c, S2MM_DMASR)) & DMASR_HALTED)
+    if (now_ms() > until)
+      return errf(err, errlen, HDLGEN_E_TIMEOUT, "AXI DMA still halted after its reset: MM2S_DMASR 0x%08X, S2MM_DMASR 0x%08X",
+                  dma_rd(c, MM2S_DMASR), dma_rd(c, S2MM_DMASR));
+  dma_wr(c, MM2S_DMASR, DMASR_IRQS);
+  dma_wr(c, S2MM_DMASR, DMASR_IRQS);
   return HDLGEN_OK;
 }
+
+static int uio_reset_dma(void *p, char *err, size_t errlen) { return dma_reset((struct uio_ctx *)p, err, errlen); }
 
 /* arg returns the value of key in a "k=v,k=v" list, or NULL. */
 static const char *arg(const char *args, const char *key, char *buf, size_t len) {
@@ -199,22 +264,63 @@ static const char *arg(const char *args, const char *key, char *buf, size_t len)
   return NULL;
 }
 
+/* check_keys fails on an item of the spec that is no option of this backend. */
+static int check_keys(const char *args, char *err, size_t errlen) {
+  static const char *const keys[] = {"regs", "dma", "buf", "timeout_ms", "irq", NULL};
+  const char *p = args;
+  while (p && *p) {
+    size_t n = strcspn(p, ","), k, eq = strcspn(p, "=,");
+    int found = 0;
+    for (k = 0; keys[k]; k++)
+      if (eq < n && strlen(keys[k]) == eq && strncmp(p, keys[k], eq) == 0) found = 1;
+    if (!found)
+      return errf(err, errlen, HDLGEN_E_ARG, "unknown option \"%.*s\" (uio takes regs, dma, buf, timeout_ms, irq)", (int)n,
+                  p);
+    p += n;
+    if (*p == ',') p++;
+  }
+  return HDLGEN_OK;
+}
+
+/* whole parses a whole decimal number in [lo, hi]. */
+static int whole(const char *s, long lo, long hi, long *v) {
+  char *end;
+  errno = 0;
+  *v = strtol(s, &end, 10);
+  return errno == 0 && end != s && *end == 0 && *v >= lo && *v <= hi;
+}
+
 static int uio_open(const char *args, void **ctx, size_t *max_in, size_t *max_out, char *err, size_t errlen) {
-  char regs[128], dma[128], buf[128], tmo[32], bufdev[160];
+  char regs[128], dma[128], buf[128], val[32], bufdev[160];
   size_t half, limit;
+  long irq = 1;
   int rc;
-  struct uio_ctx *c = (struct uio_ctx *)calloc(1, sizeof *c);
+  struct uio_ctx *c;
+  if ((rc = check_keys(args, err, errlen)) != HDLGEN_OK) return rc;
+  c = (struct uio_ctx *)calloc(1, sizeof *c);
   if (!c) return errf(err, errlen, HDLGEN_E_NOMEM, "out of memory");
   c->regs.fd = c->dma.fd = c->buf.fd = -1;
-  c->timeout_ms = arg(args, "timeout_ms", tmo, sizeof tmo) ? strtol(tmo, NULL, 10) : DEFAULT_TIMEOUT_MS;
+  c->timeout_ms = DEFAULT_TIMEOUT_MS;
+  if (arg(args, "timeout_ms", val, sizeof val) && !whole(val, 1, MAX_TIMEOUT_MS, &c->timeout_ms)) {
+    uio_close(c);
+    return errf(err, errlen, HDLGEN_E_ARG, "timeout_ms=%s: want a whole number of milliseconds, 1 to %ld", val,
+                MAX_TIMEOUT_MS);
+  }
+  if (arg(args, "irq", val, sizeof val) && !whole(val, 0, 1, &irq)) {
+    uio_close(c);
+    return errf(err, errlen, HDLGEN_E_ARG, "irq=%s: want 0 (poll) or 1 (wait for S2MM's interrupt)", val);
+  }
+  c->irq = (int)irq;
   if (!arg(args, "regs", regs, sizeof regs) && find_uio(HDLGEN_UIO_SYSTEM, regs, sizeof regs) != 0) {
     uio_close(c);
-    return errf(err, errlen, HDLGEN_E_IO, "no UIO device named %s in /sys/class/uio (load hdlgen-overlay.dts, or pass regs=/dev/uioN)",
+    return errf(err, errlen, HDLGEN_E_IO,
+                "no UIO device named %s in /sys/class/uio (load hdlgen-overlay.dts, or pass regs=/dev/uioN)",
                 HDLGEN_UIO_SYSTEM);
   }
   if (!arg(args, "dma", dma, sizeof dma) && find_uio(HDLGEN_UIO_DMA, dma, sizeof dma) != 0) {
     uio_close(c);
-    return errf(err, errlen, HDLGEN_E_IO, "no UIO device named %s in /sys/class/uio (load hdlgen-overlay.dts, or pass dma=/dev/uioN)",
+    return errf(err, errlen, HDLGEN_E_IO,
+                "no UIO device named %s in /sys/class/uio (load hdlgen-overlay.dts, or pass dma=/dev/uioN)",
                 HDLGEN_UIO_DMA);
   }
   if (!arg(args, "buf", buf, sizeof buf)) snprintf(buf, sizeof buf, "%.64s", HDLGEN_UDMABUF);
@@ -235,10 +341,15 @@ static int uio_open(const char *args, void **ctx, size_t *max_in, size_t *max_ou
     uio_close(c);
     return errf(err, errlen, HDLGEN_E_IO, "%s lies above 4 GiB, out of the DMA's 32-bit reach", bufdev);
   }
+  if (c->phys % HDLGEN_DMA_MEM_BYTES) {
+    uio_close(c);
+    return errf(err, errlen, HDLGEN_E_IO, "%s at 0x%llx is not aligned to the DMA's %u-byte memory width", bufdev,
+                (unsigned long long)c->phys, HDLGEN_DMA_MEM_BYTES);
+  }
   /* Two halves: input batch, then results. The length registers hold
    * HDLGEN_DMA_LENGTH_BITS bits of bytes. */
   half = (c->buf.size / 2) & ~(size_t)(BUFFER_ALIGN - 1);
-  limit = (((size_t)1 << HDLGEN_DMA_LENGTH_BITS) - 1) & ~(size_t)3;
+  limit = (((size_t)1 << HDLGEN_DMA_LENGTH_BITS) - 1) & ~(size_t)(BUFFER_ALIGN - 1);
   if (half > limit) half = limit;
   c->in_off = 0;
   c->out_off = half;
@@ -254,30 +365,60 @@ static int uio_open(const char *args, void **ctx, size_t *max_in, size_t *max_ou
 
 static int uio_read(void *p, uint32_t addr, uint32_t *v, char *err, size_t errlen) {
   struct uio_ctx *c = (struct uio_ctx *)p;
-  if (addr % 4 || addr >= c->regs.size) {
-    snprintf(err, errlen, "register address 0x%X outside the %zu-byte map", addr, c->regs.size);
-    return HDLGEN_E_ARG;
-  }
-  *v = c->regs.base[addr / 4];
+  if (addr % 4 || addr >= c->regs.size)
+    return errf(err, errlen, HDLGEN_E_ARG, "register address 0x%X outside the %zu-byte map", addr, c->regs.size);
+  *v = reg_rd(c, addr);
   return HDLGEN_OK;
 }
 
 static int uio_write(void *p, uint32_t addr, uint32_t v, char *err, size_t errlen) {
   struct uio_ctx *c = (struct uio_ctx *)p;
-  if (addr % 4 || addr >= c->regs.size) {
-    snprintf(err, errlen, "register address 0x%X outside the %zu-byte map", addr, c->regs.size);
-    return HDLGEN_E_ARG;
-  }
-  c->regs.base[addr / 4] = v;
+  if (addr % 4 || addr >= c->regs.size)
+    return errf(err, errlen, HDLGEN_E_ARG, "register address 0x%X outside the %zu-byte map", addr, c->regs.size);
+  reg_wr(c, addr, v);
   return HDLGEN_OK;
 }
 
-static int uio_transfer(void *p, const uint32_t *in, size_t nin, uint32_t *out, size_t cap, size_t *nout, char *err,
-                        size_t errlen) {
-  struct uio_ctx *c = (struct uio_ctx *)p;
-  volatile uint32_t *src = c->buf.base + c->in_off / 4, *dst = c->buf.base + c->out_off / 4;
-  uint32_t mm2s, s2mm, got;
-  long long deadline;
+/* irq_arm unmasks the DMA device's interrupt (UIO irqcontrol); on failure
+ * (a node without an interrupt) the backend polls from then on. */
+static void irq_arm(struct uio_ctx *c) {
+  uint32_t one = 1;
+  if (c->irq && write(c->dma.fd, &one, sizeof one) != (ssize_t)sizeof one) c->irq = 0;
+}
+
+/* wait_idle waits until the status register at sr is idle, an error shows,
+ * or the deadline passes; with the interrupt it sleeps in poll(2) between
+ * checks. It returns the last status read, and 0 on a timeout. */
+static uint32_t wait_idle(struct uio_ctx *c, uint32_t sr, long long until, int use_irq) {
+  for (;;) {
+    uint32_t st = dma_rd(c, sr);
+    long long left;
+    if (st & (DMASR_IDLE | DMASR_ERRORS)) return st;
+    left = until - now_ms();
+    if (left <= 0) return 0;
+    if (use_irq && c->irq) {
+      struct pollfd pfd = {c->dma.fd, POLLIN, 0};
+      uint32_t count;
+      int n = poll(&pfd, 1, left > 1000000 ? 1000000 : (int)left);
+      if (n > 0 && (pfd.revents & POLLIN) && read(c->dma.fd, &count, sizeof count) == (ssize_t)sizeof count) irq_arm(c);
+    }
+  }
+}
+
+/* dma_error describes an error bit in the channels' status registers. */
+static int dma_error(struct uio_ctx *c, uint32_t mm2s, uint32_t s2mm, char *err, size_t errlen) {
+  int n = snprintf(err, errlen,
+                   "AXI DMA error: MM2S_DMASR 0x%08X, S2MM_DMASR 0x%08X (PG021: bit 4 internal, 5 slave, 6 decode error)",
+                   mm2s, s2mm);
+  if (n > 0 && (size_t)n < errlen) dma_reset(c, err + n, errlen - (size_t)n);
+  return HDLGEN_E_DEVICE;
+}
+
+/* start copies the input words into the buffer and starts MM2S; with
+ * arm_s2mm it first arms S2MM with cap words (and S2MM's interrupt). */
+static int start(struct uio_ctx *c, const uint32_t *in, size_t nin, size_t cap, int arm_s2mm, char *err,
+                 size_t errlen) {
+  volatile uint32_t *src = c->buf.base + c->in_off / 4;
   size_t i;
   /* Word copies only: the buffer is mapped uncached (strongly ordered on
    * ARMv7), where unaligned or multi-word accesses may fault. */
@@ -289,34 +430,66 @@ static int uio_transfer(void *p, const uint32_t *in, size_t nin, uint32_t *out, 
   }
   dma_wr(c, MM2S_DMASR, DMASR_IRQS);
   dma_wr(c, S2MM_DMASR, DMASR_IRQS);
-  dma_wr(c, S2MM_DA, (uint32_t)(c->phys + c->out_off));
-  dma_wr(c, S2MM_LENGTH, (uint32_t)(cap * 4));
+  if (arm_s2mm) {
+    irq_arm(c);
+    dma_wr(c, S2MM_DA, (uint32_t)(c->phys + c->out_off));
+    dma_wr(c, S2MM_LENGTH, (uint32_t)(cap * 4));
+  }
   dma_wr(c, MM2S_SA, (uint32_t)(c->phys + c->in_off));
   dma_wr(c, MM2S_LENGTH, (uint32_t)(nin * 4));
-  deadline = now_ms() + c->timeout_ms;
-  for (;;) {
-    mm2s = dma_rd(c, MM2S_DMASR);
-    s2mm = dma_rd(c, S2MM_DMASR);
-    if ((mm2s | s2mm) & DMASR_ERRORS) {
-      snprintf(err, errlen, "AXI DMA error: MM2S_DMASR 0x%08X, S2MM_DMASR 0x%08X (PG021: bit 4 internal, 5 slave, 6 decode)",
-               mm2s, s2mm);
-      dma_reset(c, err + strlen(err), errlen - strlen(err));
-      return HDLGEN_E_DEVICE;
-    }
-    if ((mm2s & DMASR_IDLE) && (s2mm & DMASR_IDLE)) break;
-    if (now_ms() > deadline) {
-      snprintf(err, errlen, "DMA batch of %zu words not done after %ld ms: MM2S_DMASR 0x%08X, S2MM_DMASR 0x%08X", nin,
-               c->timeout_ms, mm2s, s2mm);
-      dma_reset(c, err + strlen(err), errlen - strlen(err));
-      return HDLGEN_E_TIMEOUT;
-    }
+  return HDLGEN_OK;
+}
+
+static int uio_transfer(void *p, const uint32_t *in, size_t nin, uint32_t *out, size_t cap, size_t *nout,
+                        uint64_t cycles, char *err, size_t errlen) {
+  struct uio_ctx *c = (struct uio_ctx *)p;
+  volatile uint32_t *dst = c->buf.base + c->out_off / 4;
+  uint32_t mm2s, s2mm, got;
+  long long until = deadline(c, cycles);
+  size_t i;
+  int rc;
+  *nout = 0;
+  if ((rc = start(c, in, nin, cap, 1, err, errlen)) != HDLGEN_OK) return rc;
+  s2mm = wait_idle(c, S2MM_DMASR, until, 1);
+  mm2s = s2mm ? wait_idle(c, MM2S_DMASR, until, 0) : dma_rd(c, MM2S_DMASR);
+  if ((mm2s | s2mm) & DMASR_ERRORS) return dma_error(c, mm2s, s2mm, err, errlen);
+  if (!s2mm || !mm2s) {
+    int n = snprintf(err, errlen, "DMA batch of %zu words not done in time: MM2S_DMASR 0x%08X, S2MM_DMASR 0x%08X", nin,
+                     dma_rd(c, MM2S_DMASR), dma_rd(c, S2MM_DMASR));
+    if (n > 0 && (size_t)n < errlen) dma_reset(c, err + n, errlen - (size_t)n);
+    return HDLGEN_E_TIMEOUT;
   }
+  dma_wr(c, S2MM_DMASR, DMASR_IRQS);
   __sync_synchronize();
+  /* In simple mode S2MM_LENGTH reads the bytes received once S2MM is idle. */
   got = dma_rd(c, S2MM_LENGTH) / 4;
   if (got > cap) got = (uint32_t)cap;
   for (i = 0; i < got; i++) out[i] = dst[i];
   *nout = got;
+  if (got == cap) {
+    int n = snprintf(err, errlen, "S2MM filled its whole buffer (%zu words): the end of the results is unknown", cap);
+    if (n > 0 && (size_t)n < errlen) dma_reset(c, err + n, errlen - (size_t)n);
+    return HDLGEN_E_DEVICE;
+  }
   return HDLGEN_OK;
 }
 
-const struct hdlgen_backend hdlgen_backend_uio = {"uio", uio_open, uio_close, uio_read, uio_write, uio_transfer};
+static int uio_send(void *p, const uint32_t *in, size_t nin, uint64_t cycles, char *err, size_t errlen) {
+  struct uio_ctx *c = (struct uio_ctx *)p;
+  uint32_t mm2s;
+  long long until = deadline(c, cycles);
+  int rc;
+  if ((rc = start(c, in, nin, 0, 0, err, errlen)) != HDLGEN_OK) return rc;
+  mm2s = wait_idle(c, MM2S_DMASR, until, 0);
+  if (mm2s & DMASR_ERRORS) return dma_error(c, mm2s, dma_rd(c, S2MM_DMASR), err, errlen);
+  if (!mm2s) {
+    int n = snprintf(err, errlen, "MM2S did not send %zu words in time: MM2S_DMASR 0x%08X", nin, dma_rd(c, MM2S_DMASR));
+    if (n > 0 && (size_t)n < errlen) dma_reset(c, err + n, errlen - (size_t)n);
+    return HDLGEN_E_TIMEOUT;
+  }
+  dma_wr(c, MM2S_DMASR, DMASR_IRQS);
+  return HDLGEN_OK;
+}
+
+const struct hdlgen_backend hdlgen_backend_uio = {"uio",        uio_open, uio_close,    uio_read,
+                                                  uio_write,    uio_transfer, uio_send, uio_reset_dma};

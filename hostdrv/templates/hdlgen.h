@@ -19,8 +19,11 @@
  * (the Makefile compiles with -std=c11 -ffp-contract=off).
  *
  * Every function returns HDLGEN_OK (0) or a negative hdlgen_status; the
- * device's last error message is hdlgen_error(dev). Not thread-safe: one
- * thread per device. */
+ * device's last error message is hdlgen_error(dev). After a failed batch the
+ * driver resets the DMA and flushes the system (CTRL.FLUSH), so the next call
+ * starts clean: a call returns HDLGEN_OK only with the results of its own
+ * vectors (every record carries the batch's tag, checked). Not thread-safe:
+ * one thread per device. */
 #ifndef HDLGEN_H_
 #define HDLGEN_H_
 
@@ -62,7 +65,8 @@ typedef struct {
   int reloadable;       /* the readout can be reloaded */
   uint8_t model_hash[8];
   uint32_t active_bank;  /* STATUS bit 0 */
-  size_t max_batch;      /* vectors per DMA transfer */
+  size_t max_batch;      /* vectors per DMA transfer: the buffer's, at most 0.1 s of the PL's time */
+  double clock_hz;       /* the PL clock the design was built for (FCLK_CLK0) */
 } hdlgen_info;
 
 /* The system's counters (since the last clear) and status. */
@@ -72,7 +76,8 @@ typedef struct {
 
 /* One parsed result. */
 typedef struct {
-  uint32_t seq;   /* index of the vector within its batch, mod 2^16 */
+  uint32_t tag;   /* the batch tag (BATCH.TAG when its vector went in) */
+  uint32_t seq;   /* index of the vector within its batch, mod 2^8 */
   uint32_t flags; /* HDLGEN_RESULT_* */
   int32_t cls;    /* class index, -1 for a dropped vector or a marker */
 } hdlgen_result;
@@ -99,7 +104,7 @@ void hdlgen_pack(const uint32_t *inputs, uint32_t *beats);
 size_t hdlgen_features(void);         /* K */
 size_t hdlgen_classes(void);          /* L */
 size_t hdlgen_beats_per_vector(void); /* B */
-const char *hdlgen_class_name(size_t cls);
+const char *hdlgen_class_name(size_t cls); /* NULL when cls >= L */
 
 /* hdlgen_classify classifies rows raw rows (row-major, K doubles each) in
  * batches of at most info.max_batch vectors, one DMA transfer per batch.
@@ -113,16 +118,36 @@ int hdlgen_classify_inputs(hdlgen_dev *dev, const uint32_t *inputs, size_t rows,
                            int32_t *scores, uint32_t *flags);
 
 /* hdlgen_transfer sends nin raw stream words as one batch (TLAST on the last
- * word) and receives the result words until the output TLAST (at most cap);
- * for diagnostics and tests. hdlgen_parse splits result words into results
- * (and scores, L per classified result, if scores is not NULL). */
+ * word) and receives the result words until the output TLAST (at most cap;
+ * cap words without TLAST is an error); for diagnostics and tests. It does
+ * not change the batch tag. hdlgen_send only sends (TLAST on the last word)
+ * and leaves the results in the system: for diagnostics, e.g. before a flush.
+ * hdlgen_parse splits result words into results (and scores, L per
+ * classified result, if scores is not NULL). */
 int hdlgen_transfer(hdlgen_dev *dev, const uint32_t *in, size_t nin, uint32_t *out, size_t cap, size_t *nout);
+int hdlgen_send(hdlgen_dev *dev, const uint32_t *in, size_t nin);
 int hdlgen_parse(const uint32_t *words, size_t nwords, hdlgen_result *res, size_t cap, int32_t *scores,
                  size_t *nres);
 
 /* Counters and status. */
 int hdlgen_read_counters(hdlgen_dev *dev, hdlgen_counters *c);
 int hdlgen_clear_counters(hdlgen_dev *dev);
+
+/* hdlgen_flush resets the DMA and flushes the system (CTRL.FLUSH): the vector
+ * being received, the vectors in the classifier and every result not yet
+ * received are dropped; counters, the readout banks and IRQ_EN stay. The
+ * driver does this itself after any failed batch. */
+int hdlgen_flush(hdlgen_dev *dev);
+
+/* hdlgen_selftest is the on-board self-test (docs/zedboard.md): the
+ * identification registers against this driver's design, the design's own test
+ * vectors (emit's vectors/tv_in.mem) against their expected outputs
+ * (vectors/tv_exp.mem, the Go model's), a malformed vector, a flush, a
+ * readout swap (reloadable designs) and the classification rate. report gets
+ * one line per check and a final "PASS ..." or "FAIL ..." line; rate, if not
+ * NULL, the classifications per second measured (wall clock, encoding
+ * excluded). It returns HDLGEN_OK only when every check passed. */
+int hdlgen_selftest(hdlgen_dev *dev, char *report, size_t len, double *rate);
 
 /* Readout reload (designs emitted with --reloadable-readout): load a readout
  * image written by `hdlgen weights` into the inactive bank and request the

@@ -2,6 +2,8 @@
  *
  * hdlgen-run: the driver from the command line.
  *
+ *   hdlgen-run [-d SPEC] selftest             the on-board self-test: one PASS/FAIL line
+ *                                             at the end (run it first)
  *   hdlgen-run [-d SPEC] info                 the design and the device's timing
  *   hdlgen-run [-d SPEC] classify [-s] [FILE] classify CSV rows of K raw features
  *                                             (a non-numeric first line is a
@@ -10,6 +12,7 @@
  *   hdlgen-run encode [FILE]                  print each row's input elements
  *   hdlgen-run [-d SPEC] counters [-c]        counters and status (-c: then clear)
  *   hdlgen-run [-d SPEC] load-readout FILE    load a readout image (hdlgen weights)
+ *   hdlgen-run [-d SPEC] flush                reset the DMA and flush the system
  *
  * SPEC is a device spec for hdlgen_open ("uio" by default; "sim" in
  * hdlgen-run-sim). Exit status: 0 ok, 1 failure, 2 usage. */
@@ -27,7 +30,11 @@
 #endif
 
 static const char usage[] =
-    "usage: hdlgen-run [-d SPEC] info | classify [-s] [FILE] | encode [FILE] | counters [-c] | load-readout FILE\n";
+    "usage: hdlgen-run [-d SPEC] selftest | info | classify [-s] [FILE] | encode [FILE] | counters [-c] |\n"
+    "       load-readout FILE | flush\n";
+
+/* The self-test's report: a line per check and the verdict. */
+#define REPORT_BYTES 8192
 
 /* rows holds CSV rows of K doubles. */
 struct rows {
@@ -59,15 +66,17 @@ static size_t parse_line(char *line, double *out, size_t k, size_t *fields) {
   return 0;
 }
 
+/* read_rows reads CSV rows into r; on failure it frees what it read. */
 static int read_rows(const char *path, struct rows *r) {
   FILE *f = (!path || strcmp(path, "-") == 0) ? stdin : fopen(path, "r");
   char *line = NULL;
   size_t len = 0, lineno = 0, k = hdlgen_features();
+  int rc = 0;
   if (!f) {
     fprintf(stderr, "hdlgen-run: open %s: %s\n", path, strerror(errno));
     return 1;
   }
-  while (getline(&line, &len, f) >= 0) {
+  while (rc == 0 && getline(&line, &len, f) >= 0) {
     size_t bad, fields = 0;
     lineno++;
     if (line[strspn(line, " \t\r\n")] == 0) continue;
@@ -76,7 +85,8 @@ static int read_rows(const char *path, struct rows *r) {
       double *x = (double *)realloc(r->x, cap * k * sizeof(double));
       if (!x) {
         fprintf(stderr, "hdlgen-run: out of memory\n");
-        return 1;
+        rc = 1;
+        break;
       }
       r->x = x;
       r->cap = cap;
@@ -85,18 +95,23 @@ static int read_rows(const char *path, struct rows *r) {
     if (bad && lineno == 1) continue; /* a header */
     if (bad) {
       fprintf(stderr, "hdlgen-run: %s:%zu: field %zu is not a number\n", path ? path : "stdin", lineno, bad);
-      return 1;
-    }
-    if (fields != k) {
+      rc = 1;
+    } else if (fields != k) {
       fprintf(stderr, "hdlgen-run: %s:%zu: %zu fields, the design has K = %zu features\n", path ? path : "stdin", lineno,
               fields, k);
-      return 1;
+      rc = 1;
+    } else {
+      r->n++;
     }
-    r->n++;
   }
   free(line);
   if (f != stdin) fclose(f);
-  return 0;
+  if (rc != 0) {
+    free(r->x);
+    r->x = NULL;
+    r->n = r->cap = 0;
+  }
+  return rc;
 }
 
 static int failed(const char *what, hdlgen_dev *dev, int rc) {
@@ -112,8 +127,9 @@ static int cmd_info(hdlgen_dev *dev) {
          in.n, in.l, in.p, in.kappa, in.readout_bits, in.readout_bound);
   printf("framing: %u-bit elements, %u per beat, %u beats per vector\n", in.level_width, in.levels_per_beat,
          in.beats_per_vector);
-  printf("latency %u cycles, II %u cycles; scores %s; reloadable readout %s; active bank %u; batch %zu vectors\n",
-         in.latency, in.ii, in.scores ? "yes" : "no", in.reloadable ? "yes" : "no", in.active_bank, in.max_batch);
+  printf("latency %u cycles, II %u cycles at %.0f MHz; scores %s; reloadable readout %s; active bank %u; batch %zu vectors\n",
+         in.latency, in.ii, in.clock_hz / 1e6, in.scores ? "yes" : "no", in.reloadable ? "yes" : "no", in.active_bank,
+         in.max_batch);
   printf("model hash ");
   for (i = 0; i < 8; i++) printf("%02x", in.model_hash[i]);
   printf("\n");
@@ -123,33 +139,42 @@ static int cmd_info(hdlgen_dev *dev) {
 static int cmd_classify(hdlgen_dev *dev, const char *path, int with_scores) {
   struct rows r = {NULL, 0, 0};
   size_t i, l, nl = hdlgen_classes();
-  int32_t *cls, *scores;
-  int rc;
+  int32_t *cls = NULL, *scores = NULL;
+  int rc, status = 1;
   if (read_rows(path, &r) != 0) return 1;
   cls = (int32_t *)malloc((r.n + 1) * sizeof *cls);
   scores = (int32_t *)malloc((r.n + 1) * nl * sizeof *scores);
   if (!cls || !scores) {
     fprintf(stderr, "hdlgen-run: out of memory\n");
-    return 1;
-  }
-  if ((rc = hdlgen_classify(dev, r.x, r.n, cls, scores, NULL)) != HDLGEN_OK) return failed("classify", dev, rc);
-  for (i = 0; i < r.n; i++) {
-    printf("%s", hdlgen_class_name((size_t)cls[i]));
-    if (with_scores)
-      for (l = 0; l < nl; l++) printf(",%d", scores[i * nl + l]);
-    printf("\n");
+  } else if ((rc = hdlgen_classify(dev, r.x, r.n, cls, scores, NULL)) != HDLGEN_OK) {
+    failed("classify", dev, rc);
+  } else {
+    for (i = 0; i < r.n; i++) {
+      /* hdlgen_classify returns classified vectors only; a name is never NULL. */
+      const char *name = cls[i] >= 0 ? hdlgen_class_name((size_t)cls[i]) : NULL;
+      printf("%s", name ? name : "(no class)");
+      if (with_scores)
+        for (l = 0; l < nl; l++) printf(",%d", scores[i * nl + l]);
+      printf("\n");
+    }
+    status = 0;
   }
   free(cls);
   free(scores);
   free(r.x);
-  return 0;
+  return status;
 }
 
 static int cmd_encode(const char *path) {
   struct rows r = {NULL, 0, 0};
   size_t i, j, k = hdlgen_features();
-  uint32_t *in = (uint32_t *)malloc(k * sizeof *in);
-  if (!in || read_rows(path, &r) != 0) return 1;
+  uint32_t *in;
+  if (read_rows(path, &r) != 0) return 1;
+  if (!(in = (uint32_t *)malloc(k * sizeof *in))) {
+    fprintf(stderr, "hdlgen-run: out of memory\n");
+    free(r.x);
+    return 1;
+  }
   for (i = 0; i < r.n; i++) {
     hdlgen_encode(r.x + i * k, in);
     for (j = 0; j < k; j++) printf(j ? ",%u" : "%u", in[j]);
@@ -158,6 +183,13 @@ static int cmd_encode(const char *path) {
   free(in);
   free(r.x);
   return 0;
+}
+
+static int cmd_selftest(hdlgen_dev *dev) {
+  char report[REPORT_BYTES];
+  int rc = hdlgen_selftest(dev, report, sizeof report, NULL);
+  fputs(report, stdout);
+  return rc == HDLGEN_OK ? 0 : 1;
 }
 
 static int cmd_counters(hdlgen_dev *dev, int clear) {
@@ -185,15 +217,24 @@ int main(int argc, char **argv) {
   }
   cmd = argv[a++];
   if (strcmp(cmd, "encode") == 0) return a < argc - 1 ? (fputs(usage, stderr), 2) : cmd_encode(a < argc ? argv[a] : NULL);
-  if (strcmp(cmd, "info") && strcmp(cmd, "classify") && strcmp(cmd, "counters") && strcmp(cmd, "load-readout")) {
+  if (strcmp(cmd, "info") && strcmp(cmd, "classify") && strcmp(cmd, "counters") && strcmp(cmd, "load-readout") &&
+      strcmp(cmd, "selftest") && strcmp(cmd, "flush")) {
     fputs(usage, stderr);
     return 2;
   }
   if ((rc = hdlgen_open(&dev, spec)) != HDLGEN_OK) {
-    fprintf(stderr, "hdlgen-run: open %s: %s (%s)\n", spec, hdlgen_open_error(), hdlgen_strerror(rc));
+    if (strcmp(cmd, "selftest") == 0)
+      printf("FAIL selftest: open %s: %s (%s)\n", spec, hdlgen_open_error(), hdlgen_strerror(rc));
+    else
+      fprintf(stderr, "hdlgen-run: open %s: %s (%s)\n", spec, hdlgen_open_error(), hdlgen_strerror(rc));
     return 1;
   }
-  if (strcmp(cmd, "info") == 0) {
+  if (strcmp(cmd, "selftest") == 0) {
+    status = cmd_selftest(dev);
+  } else if (strcmp(cmd, "flush") == 0) {
+    rc = hdlgen_flush(dev);
+    status = rc == HDLGEN_OK ? 0 : failed("flush", dev, rc);
+  } else if (strcmp(cmd, "info") == 0) {
     status = cmd_info(dev);
   } else if (strcmp(cmd, "classify") == 0) {
     int s = a < argc && strcmp(argv[a], "-s") == 0;

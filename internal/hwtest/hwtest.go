@@ -43,6 +43,7 @@ var (
 	VerilatorLint  = Need{name: "Verilator's lint", tools: []string{"verilator"}}
 	Icarus         = Need{name: "Icarus Verilog", tools: []string{"iverilog", "vvp"}}
 	Yosys          = Need{name: "Yosys synthesis", tools: []string{"yosys"}, heavy: true}
+	Formal         = Need{name: "formal proofs (Yosys's SAT solver and its ABC)", tools: []string{"yosys", "yosys-abc"}, heavy: true}
 	Qemu           = Need{name: "the ARM cross-compiler and qemu-arm", tools: []string{"arm-linux-gnueabihf-gcc", "qemu-arm"}, heavy: true}
 	Make           = Need{name: "make", tools: []string{"make"}}
 	CC             = Need{name: "a C compiler", tools: []string{"cc"}}

@@ -10,7 +10,7 @@ const (
 	IDValue = 0x48444C47
 	// Version is the register-map version the VERSION register reads; it
 	// changes whenever a register, a field or a stream layout changes.
-	Version = 1
+	Version = 2
 )
 
 // Access is how software may use a register or field.
@@ -49,11 +49,13 @@ type Register struct {
 	Fields []Field // empty: the register is one 32-bit value
 }
 
-// Registers is the register map, in address order. Reads of an address not
-// listed return 0, writes to it are ignored; every response is OKAY.
+// Registers is the register map, in address order. An access to an address
+// not listed (or to RO_ADDR/RO_DATA of a design without a reloadable readout),
+// a write to a read-only register and a write whose WSTRB is not 4'b1111 are
+// answered SLVERR and have no effect (a read then returns 0).
 var Registers = []Register{
 	{Name: "ID", Offset: 0x000, Access: R, Const: true, Doc: `0x48444C47 ("HDLG")`},
-	{Name: "VERSION", Offset: 0x004, Access: R, Const: true, Doc: "register-map version (1)"},
+	{Name: "VERSION", Offset: 0x004, Access: R, Const: true, Doc: "register-map version (2)"},
 	{Name: "MODEL_HASH_LO", Offset: 0x008, Access: R, Const: true, Doc: "bytes 0–3 of SHA-256(model.json as emitted), big-endian: the first 8 hex digits of `sha256sum DIR/model.json`"},
 	{Name: "MODEL_HASH_HI", Offset: 0x00C, Access: R, Const: true, Doc: "bytes 4–7 of the same hash"},
 	{Name: "SHAPE0", Offset: 0x010, Access: R, Const: true, Fields: []Field{
@@ -82,7 +84,8 @@ var Registers = []Register{
 	{Name: "CTRL", Offset: 0x040, Access: RW, Fields: []Field{
 		{"CLEAR", 0, 1, W1, "clear the four counters and STATUS bits 8–10"},
 		{"SWAP", 1, 1, W1, "swap the readout banks (reloadable designs; see the reload semantics)"},
-		{"IRQ_EN", 2, 1, RW, "irq_o = IRQ_EN && STATUS.BATCH_DONE"}}},
+		{"IRQ_EN", 2, 1, RW, "irq_o = IRQ_EN && STATUS.BATCH_DONE"},
+		{"FLUSH", 3, 1, W1, "drop everything in flight: the vector being received, the classifier's vectors, the record queue and the record being sent (see Flush)"}}},
 	{Name: "STATUS", Offset: 0x044, Access: W1C, Fields: []Field{
 		{"BANK", 0, 1, R, "the active readout bank: every vector accepted now uses it"},
 		{"SWAP_PENDING", 1, 1, R, "vectors accepted before the last swap still use the other bank; RO_DATA writes are ignored"},
@@ -90,6 +93,8 @@ var Registers = []Register{
 		{"FRAMING_ERROR", 8, 1, W1C, "sticky: a vector was dropped or a stray beat arrived"},
 		{"BATCH_DONE", 9, 1, W1C, "sticky: a record with TLAST was sent (a batch finished)"},
 		{"RO_IGNORED", 10, 1, W1C, "sticky: an RO_DATA write came while SWAP_PENDING and was ignored"}}},
+	{Name: "BATCH", Offset: 0x048, Access: RW, Fields: []Field{
+		{"TAG", 0, 8, RW, "the batch tag: every record whose vector (or stray TLAST beat) is accepted from now on carries it"}}},
 	{Name: "COUNT_CLASSIFIED", Offset: 0x050, Access: R, Doc: "classified records sent since CLEAR (wraps)"},
 	{Name: "COUNT_DROPPED", Offset: 0x054, Access: R, Doc: "malformed vectors dropped since CLEAR (wraps)"},
 	{Name: "COUNT_STRAY", Offset: 0x058, Access: R, Doc: "stray beats (no vector in progress) since CLEAR (wraps)"},
@@ -143,19 +148,26 @@ const (
 
 // Output record layout: beat 0 of every record.
 const (
-	// RecordSeqShift, RecordFlagsShift: beat 0 is {seq[15:0], flags[3:0], class[11:0]}.
+	// RecordTagShift, RecordSeqShift, RecordFlagsShift: beat 0 is
+	// {tag[7:0], seq[7:0], flags[3:0], class[11:0]}.
+	RecordTagShift   = 24
 	RecordSeqShift   = 16
 	RecordFlagsShift = 12
 	RecordClassBits  = 12
+	// RecordTagBits and RecordSeqBits are the widths of the tag and seq fields.
+	RecordTagBits = 8
+	RecordSeqBits = 8
 	// Flags.
 	FlagDropped = 1 << 0 // a malformed vector: class 0, no score beats
 	FlagBank    = 1 << 1 // classified with readout bank 1
 	FlagMarker  = 1 << 2 // a stray beat with TLAST ended the batch: class 0, no score beats
 )
 
-// Record returns beat 0 of a record.
-func Record(seq int, flags uint32, class int) uint32 {
-	return uint32(seq&0xffff)<<RecordSeqShift | (flags&0xf)<<RecordFlagsShift | uint32(class)&(1<<RecordClassBits-1)
+// Record returns beat 0 of a record: the batch tag, the record's index in
+// its batch (mod 2^8), its flags and class.
+func Record(tag, seq int, flags uint32, class int) uint32 {
+	return uint32(tag&(1<<RecordTagBits-1))<<RecordTagShift | uint32(seq&(1<<RecordSeqBits-1))<<RecordSeqShift |
+		(flags&0xf)<<RecordFlagsShift | uint32(class)&(1<<RecordClassBits-1)
 }
 
 // Framing returns the input elements per beat (FPB) and beats per vector (B)
@@ -167,3 +179,7 @@ func Framing(k, lw int) (perBeat, beats int, ok bool) {
 	perBeat = BeatPayload / lw
 	return perBeat, (k + perBeat - 1) / perBeat, true
 }
+
+// Writable reports whether software may write register r (every access but
+// R); a write to any other register is answered SLVERR.
+func (r Register) Writable() bool { return r.Access != R }

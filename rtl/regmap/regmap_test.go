@@ -70,7 +70,7 @@ func TestIdentityValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Value{
-		{"ID", 0x48444C47}, {"VERSION", 1}, {"MODEL_HASH_LO", 0x5041bf1f}, {"MODEL_HASH_HI", 0x713df204},
+		{"ID", 0x48444C47}, {"VERSION", 2}, {"MODEL_HASH_LO", 0x5041bf1f}, {"MODEL_HASH_HI", 0x713df204},
 		{"SHAPE0", 16 | 4<<16}, {"SHAPE1", 512}, {"SHAPE2", 8 | 3<<16 | 5<<24},
 		{"SHAPE3", 1 | 10<<8 | 1<<16 | 1<<17}, {"TIMING", 100 | 64<<16},
 		{"FRAMING", 6 | 3<<16}, {"READOUT", 64 | 5<<16 | 5<<24},

@@ -40,7 +40,7 @@ func bitRange(f Field) string {
 //	PREFIX_REG_<REGISTER>                  byte offset
 //	PREFIX_<REGISTER>_<FIELD>_SHIFT/_MASK  field position and mask (in place)
 //	PREFIX_ID_VALUE, PREFIX_MAP_VERSION, PREFIX_BEAT_SOV, PREFIX_BEAT_EOV,
-//	PREFIX_BEAT_PAYLOAD, PREFIX_RECORD_*_SHIFT, PREFIX_RECORD_CLASS_BITS,
+//	PREFIX_BEAT_PAYLOAD, PREFIX_RECORD_*_SHIFT, PREFIX_RECORD_*_BITS,
 //	PREFIX_FLAG_DROPPED, PREFIX_FLAG_BANK, PREFIX_FLAG_MARKER
 func CDefines(prefix string) string {
 	var b strings.Builder
@@ -59,9 +59,12 @@ func CDefines(prefix string) string {
 	def("BEAT_SOV", fmt.Sprintf("0x%08Xu", uint32(BeatSOV)))
 	def("BEAT_EOV", fmt.Sprintf("0x%08Xu", uint32(BeatEOV)))
 	def("BEAT_PAYLOAD", fmt.Sprintf("%d", BeatPayload))
+	def("RECORD_TAG_SHIFT", fmt.Sprintf("%d", RecordTagShift))
 	def("RECORD_SEQ_SHIFT", fmt.Sprintf("%d", RecordSeqShift))
 	def("RECORD_FLAGS_SHIFT", fmt.Sprintf("%d", RecordFlagsShift))
 	def("RECORD_CLASS_BITS", fmt.Sprintf("%d", RecordClassBits))
+	def("RECORD_TAG_BITS", fmt.Sprintf("%d", RecordTagBits))
+	def("RECORD_SEQ_BITS", fmt.Sprintf("%d", RecordSeqBits))
 	def("FLAG_DROPPED", fmt.Sprintf("0x%Xu", FlagDropped))
 	def("FLAG_BANK", fmt.Sprintf("0x%Xu", FlagBank))
 	def("FLAG_MARKER", fmt.Sprintf("0x%Xu", FlagMarker))

@@ -18,7 +18,15 @@ const (
 	OpIdle     SysOpKind = 4 // wait N cycles
 	OpWrite    SysOpKind = 5 // AXI4-Lite write of Data to Addr
 	OpRead     SysOpKind = 6 // AXI4-Lite read of Addr
-	OpReady    SysOpKind = 7 // N = 1: m_axis_tready always 1; N = 0: the ready pattern
+	OpReady    SysOpKind = 7 // N = 1: m_axis_tready always 1; N = 0: the ready pattern; N = 2: always 0
+	OpDrop     SysOpKind = 8 // discard the released beats not yet transferred, as a DMA reset does
+)
+
+// Ready modes of OpReady.
+const (
+	ReadyPattern = 0 // m_axis_tready follows the script's pattern
+	ReadyAlways  = 1 // m_axis_tready is 1
+	ReadyNever   = 2 // m_axis_tready is 0 (the S2MM channel stopped)
 )
 
 // SysOp is one command. Every command starts in the cycle after the previous
@@ -27,12 +35,24 @@ const (
 // cycle, Idle N cycles later, WaitSent/WaitOut when their count is reached,
 // Write at the B handshake and Read at the R handshake. AWVALID (ARVALID) is
 // raised AddrDelay cycles after the start, WVALID DataDelay cycles after it,
-// and BREADY (RREADY) from RespDelay cycles after it.
+// and BREADY (RREADY) from RespDelay cycles after it. Drop completes in its
+// first cycle: the beats released and not yet transferred are discarded (a
+// beat on offer is withdrawn), as a reset of the DMA's MM2S channel does.
 type SysOp struct {
 	Kind                            SysOpKind
 	N                               int
 	Addr, Data                      uint32
 	AddrDelay, DataDelay, RespDelay int
+	// Strobe is a write's WSTRB; 0 stands for 4'b1111 (a whole register).
+	Strobe uint32
+}
+
+// WStrb returns the WSTRB a write drives.
+func (o SysOp) WStrb() uint32 {
+	if o.Strobe == 0 {
+		return strbAll
+	}
+	return o.Strobe & strbAll
 }
 
 // SysBeat is one input beat: TDATA, TLAST, and the idle cycles before it is
@@ -62,9 +82,12 @@ type SysOut struct {
 	Cycle int
 }
 
-// SysRead is the completion of one OpRead.
+// SysRead is the completion of one OpRead or OpWrite: its response and, for
+// a read, the data.
 type SysRead struct {
+	Write      bool
 	Addr, Data uint32
+	Resp       uint32
 	Cycle      int
 }
 
@@ -80,7 +103,8 @@ type SysRecord struct {
 
 // SysRun is the result of a system run.
 type SysRun struct {
-	Out   []SysOut
+	Out []SysOut
+	// Reads lists the completed AXI4-Lite accesses, writes and reads, in order.
 	Reads []SysRead
 	// Cycles: the run stops at the first cycle at which the End command has
 	// started and every record beat has been transferred.
@@ -106,7 +130,7 @@ type sysDriver struct {
 	opStart   int
 	addrDone  bool
 	dataDone  bool
-	fullReady bool
+	readyMode int
 }
 
 // startOp begins command d.op in cycle cyc.
@@ -120,7 +144,9 @@ func (d *sysDriver) startOp(cyc int) {
 		}
 		d.limit += op.N
 	case OpReady:
-		d.fullReady = op.N == 1
+		d.readyMode = op.N
+	case OpDrop:
+		d.next = d.limit
 	}
 }
 
@@ -131,7 +157,14 @@ func (d *sysDriver) inputs(cyc int) SystemInputs {
 		b := d.sc.Beats[d.next]
 		in.SValid, in.SData, in.SLast = true, b.Data, b.Last
 	}
-	in.MReady = d.fullReady || d.sc.Ready[cyc%len(d.sc.Ready)]
+	switch d.readyMode {
+	case ReadyAlways:
+		in.MReady = true
+	case ReadyNever:
+		in.MReady = false
+	default:
+		in.MReady = d.sc.Ready[cyc%len(d.sc.Ready)]
+	}
 	op := d.sc.Ops[d.op]
 	at := cyc - d.opStart
 	switch op.Kind {
@@ -140,6 +173,7 @@ func (d *sysDriver) inputs(cyc int) SystemInputs {
 		in.AWAddr = op.Addr
 		in.WValid = !d.dataDone && at >= op.DataDelay
 		in.WData = op.Data
+		in.WStrb = op.WStrb()
 		in.BReady = at >= op.RespDelay
 	case OpRead:
 		in.ARValid = !d.addrDone && at >= op.AddrDelay
@@ -158,8 +192,11 @@ func checkScript(sc *SysScript) error {
 	}
 	released := 0
 	for i, op := range sc.Ops {
-		if op.Kind < OpEnd || op.Kind > OpReady {
+		if op.Kind < OpEnd || op.Kind > OpDrop {
 			return fmt.Errorf("sim: command %d: kind %d", i, op.Kind)
+		}
+		if op.Kind == OpReady && op.N > ReadyNever {
+			return fmt.Errorf("sim: command %d: ready mode %d", i, op.N)
 		}
 		if op.N < 0 || op.AddrDelay < 0 || op.DataDelay < 0 || op.RespDelay < 0 {
 			return fmt.Errorf("sim: command %d: negative count or delay", i)
@@ -229,9 +266,11 @@ func (c *Core) RunSystem(ctx context.Context, cfg SystemConfig, sc SysScript) (*
 		if out.IRQ {
 			irqN++
 		}
-		// Classified records: the vector is accepted with its last beat.
+		// Classified records: the vector is accepted with its last beat (never
+		// in the cycle of a flush, which drops every vector in flight).
 		topOut := s.top.Outputs()
-		if f := s.frames(in, topOut.InReady); f.vecValid && topOut.InReady {
+		flush := s.flush()
+		if f := s.frames(in, topOut.InReady); f.vecValid && topOut.InReady && !flush {
 			pending = append(pending, SysRecord{In: append([]int(nil), s.frameVector(in.SData)...), Bank: s.bank})
 		}
 		if out.MValid && in.MReady {
@@ -257,7 +296,7 @@ func (c *Core) RunSystem(ctx context.Context, cfg SystemConfig, sc SysScript) (*
 		op := sc.Ops[d.op]
 		done := false
 		switch op.Kind {
-		case OpSend, OpReady:
+		case OpSend, OpReady, OpDrop:
 			done = true
 		case OpIdle:
 			done = cyc-d.opStart >= op.N
@@ -268,15 +307,21 @@ func (c *Core) RunSystem(ctx context.Context, cfg SystemConfig, sc SysScript) (*
 		case OpWrite:
 			d.addrDone = d.addrDone || in.AWValid && out.AWReady
 			d.dataDone = d.dataDone || in.WValid && out.WReady
-			done = out.BValid && in.BReady
+			if out.BValid && in.BReady {
+				run.Reads = append(run.Reads, SysRead{Write: true, Addr: op.Addr, Resp: out.BResp, Cycle: cyc})
+				done = true
+			}
 		case OpRead:
 			d.addrDone = d.addrDone || in.ARValid && out.ARReady
 			if out.RValid && in.RReady {
-				run.Reads = append(run.Reads, SysRead{Addr: op.Addr, Data: out.RData, Cycle: cyc})
+				run.Reads = append(run.Reads, SysRead{Addr: op.Addr, Data: out.RData, Resp: out.RResp, Cycle: cyc})
 				done = true
 			}
 		}
 		s.Clock(in)
+		if flush {
+			pending = nil
+		}
 		if done {
 			d.op++
 			d.startOp(cyc + 1)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hdlgen/hdlgen/rtl/regmap"
 )
@@ -17,9 +18,9 @@ type SystemConfig struct {
 }
 
 // sysToken is one entry of the record queue (hdlgen_axis_frames' token plus
-// the bank of a classified vector).
+// the batch tag and the bank of a classified vector).
 type sysToken struct {
-	bank                 int
+	tag, bank            int
 	drops                int
 	vector, marker, last bool
 }
@@ -58,6 +59,7 @@ type System struct {
 	framingErr bool
 	batchDone  bool
 	irqEn      bool
+	tag        int // BATCH.TAG
 
 	// reloadable readout
 	bank, vecBank int
@@ -68,8 +70,15 @@ type System struct {
 
 	// hdlgen_axil
 	awFull, wFull, bValid, rValid bool
-	aw, w, rdata                  uint32
+	aw, w, wstrb, rdata           uint32
+	bresp, rresp                  uint32
 }
+
+// AXI response codes.
+const (
+	RespOkay   = 0
+	RespSlvErr = 2
+)
 
 // NewSystem returns a System in its reset state.
 func (c *Core) NewSystem(cfg SystemConfig) (*System, error) {
@@ -109,13 +118,21 @@ func (c *Core) NewSystem(cfg SystemConfig) (*System, error) {
 // Reset applies aresetn = 0 for one edge: control registers clear, the
 // readout RAM keeps its contents (as the RTL's memory does).
 func (s *System) Reset() {
+	s.flushDataPath()
+	s.classified, s.dropped, s.stray, s.batches = 0, 0, 0, 0
+	s.framingErr, s.batchDone, s.irqEn, s.tag = false, false, false, 0
+	s.bank, s.roAddr, s.chunk, s.roIgnored = 0, 0, 0, false
+	s.awFull, s.wFull, s.bValid, s.rValid = false, false, false, false
+}
+
+// flushDataPath is the reset of the data path (aresetn or CTRL.FLUSH):
+// hdlgen_axis_frames, the stream top, the record queue, hdlgen_axis_records
+// and the count of vectors in flight.
+func (s *System) flushDataPath() {
 	s.top.Reset()
 	s.inv, s.bad, s.beat, s.drops = false, false, 0, 0
 	s.qHead, s.qN, s.sent, s.obt, s.seq = 0, 0, 0, 0, 0
-	s.classified, s.dropped, s.stray, s.batches = 0, 0, 0, 0
-	s.framingErr, s.batchDone, s.irqEn = false, false, false
-	s.bank, s.drain, s.flight, s.roAddr, s.chunk, s.roIgnored = 0, 0, 0, 0, 0, false
-	s.awFull, s.wFull, s.bValid, s.rValid = false, false, false, false
+	s.drain, s.flight = 0, 0
 }
 
 // Bank returns a copy of the readout held by bank b (L×N, row-major).
@@ -130,6 +147,7 @@ type SystemInputs struct {
 	AWAddr        uint32
 	WValid        bool
 	WData         uint32
+	WStrb         uint32 // 4 bits
 	BReady        bool
 	ARValid       bool
 	ARAddr        uint32
@@ -144,9 +162,11 @@ type SystemOutputs struct {
 	AWReady       bool
 	WReady        bool
 	BValid        bool
+	BResp         uint32
 	ARReady       bool
 	RValid        bool
 	RData         uint32
+	RResp         uint32
 	IRQ           bool
 }
 
@@ -167,6 +187,43 @@ type recordView struct {
 }
 
 func (s *System) flushing() bool { return s.drops >= 1<<s.cfg.DropW-2 }
+
+// axilWrite is hdlgen_axil's decision this cycle (pre-edge registers): a held
+// write is decided (write) and accepted by the register file (en).
+func (s *System) axilWrite() (write, en bool) {
+	write = s.awFull && s.wFull && !s.bValid
+	return write, write && s.writable(s.aw) && s.wstrb == strbAll
+}
+
+// strbAll is WSTRB of a whole-register write.
+const strbAll = 0xf
+
+// flush reports a CTRL.FLUSH write this cycle (pre-edge registers).
+func (s *System) flush() bool {
+	_, en := s.axilWrite()
+	return en && s.aw&^3 == regOff.ctrl && s.w&regmap.Bit("CTRL", "FLUSH") != 0
+}
+
+// writable reports whether the register file accepts a write to addr.
+func (s *System) writable(addr uint32) bool {
+	r, ok := regByOffset[addr&^3&(1<<regmap.AddrW-1)]
+	return ok && r.Writable() && (s.cfg.ID.Reloadable || !strings.HasPrefix(r.Name, "RO_"))
+}
+
+// readable reports whether the register file maps addr.
+func (s *System) readable(addr uint32) bool {
+	r, ok := regByOffset[addr&^3&(1<<regmap.AddrW-1)]
+	return ok && (s.cfg.ID.Reloadable || !strings.HasPrefix(r.Name, "RO_"))
+}
+
+// regByOffset is the register map by byte offset.
+var regByOffset = func() map[uint32]regmap.Register {
+	m := map[uint32]regmap.Register{}
+	for _, r := range regmap.Registers {
+		m[r.Offset] = r
+	}
+	return m
+}()
 
 func (s *System) tokRoom() bool { return s.qN < len(s.queue) }
 
@@ -228,11 +285,11 @@ func (s *System) records(out Outputs) recordView {
 	r.last = t.last && r.tokEnd
 	switch {
 	case r.kDrop:
-		r.data = regmap.Record(s.seq, regmap.FlagDropped, 0)
+		r.data = regmap.Record(t.tag, s.seq, regmap.FlagDropped, 0)
 	case r.kMarker:
-		r.data = regmap.Record(s.seq, regmap.FlagMarker, 0)
+		r.data = regmap.Record(t.tag, s.seq, regmap.FlagMarker, 0)
 	case r.kResult && s.obt == 0:
-		r.data = regmap.Record(s.seq, uint32(t.bank)*regmap.FlagBank, out.Class)
+		r.data = regmap.Record(t.tag, s.seq, uint32(t.bank)*regmap.FlagBank, out.Class)
 	case r.kResult:
 		r.data = uint32(int32(out.Scores[s.obt-1])) // sign-extended to 32 bits
 	}
@@ -247,9 +304,10 @@ func (s *System) Outputs() SystemOutputs {
 	mayComplete := b == 1 || (s.inv && !s.bad && s.beat == b-1)
 	r := s.records(top)
 	return SystemOutputs{
-		SReady: s.tokRoom() && !s.flushing() && (!mayComplete || vecReady),
+		SReady: s.tokRoom() && !s.flushing() && (!mayComplete || vecReady) && !s.flush(),
 		MValid: r.valid, MLast: r.last, MData: r.data,
-		AWReady: !s.awFull, WReady: !s.wFull, BValid: s.bValid, ARReady: !s.rValid, RValid: s.rValid, RData: s.rdata,
+		AWReady: !s.awFull, WReady: !s.wFull, BValid: s.bValid, BResp: s.bresp,
+		ARReady: !s.rValid, RValid: s.rValid, RData: s.rdata, RResp: s.rresp,
 		IRQ: s.irqEn && s.batchDone,
 	}
 }
@@ -285,6 +343,8 @@ func (s *System) read(addr uint32) uint32 {
 		return 0
 	case regOff.status:
 		return s.status()
+	case regOff.batch:
+		return uint32(s.tag)
 	case regOff.classified:
 		return s.classified
 	case regOff.dropped:
@@ -303,16 +363,21 @@ func (s *System) read(addr uint32) uint32 {
 
 // regOff holds the offsets the register file decodes.
 var regOff = struct {
-	ctrl, status, classified, dropped, stray, batches, roAddr, roData uint32
+	ctrl, status, batch, classified, dropped, stray, batches, roAddr, roData uint32
 }{
-	regmap.Offset("CTRL"), regmap.Offset("STATUS"), regmap.Offset("COUNT_CLASSIFIED"), regmap.Offset("COUNT_DROPPED"),
-	regmap.Offset("COUNT_STRAY"), regmap.Offset("COUNT_BATCHES"), regmap.Offset("RO_ADDR"), regmap.Offset("RO_DATA"),
+	regmap.Offset("CTRL"), regmap.Offset("STATUS"), regmap.Offset("BATCH"), regmap.Offset("COUNT_CLASSIFIED"),
+	regmap.Offset("COUNT_DROPPED"), regmap.Offset("COUNT_STRAY"), regmap.Offset("COUNT_BATCHES"),
+	regmap.Offset("RO_ADDR"), regmap.Offset("RO_DATA"),
 }
 
 // Clock applies one rising edge with the given inputs.
 func (s *System) Clock(in SystemInputs) {
 	id := s.cfg.ID
 	top := s.top.Outputs()
+	flush := s.flush()
+	if flush {
+		in.SValid = false // no beat is taken in the cycle of a flush
+	}
 	f := s.frames(in, top.InReady)
 	accept := f.vecValid && top.InReady
 	r := s.records(top)
@@ -323,15 +388,28 @@ func (s *System) Clock(in SystemInputs) {
 	// hdlgen_axil and the register file's write decode (pre-edge registers).
 	awTake := in.AWValid && !s.awFull
 	wTake := in.WValid && !s.wFull
-	write := s.awFull && s.wFull && !s.bValid
+	decide, write := s.axilWrite()
 	arTake := in.ARValid && !s.rValid
-	wrAddr := s.aw &^ 3
+	wrAddr := s.aw &^ 3 & (1<<regmap.AddrW - 1)
 	wrCtrl := write && wrAddr == regOff.ctrl
 	wrStat := write && wrAddr == regOff.status
 	clear := wrCtrl && s.w&regmap.Bit("CTRL", "CLEAR") != 0
 	w1c := func(f string) bool { return wrStat && s.w&regmap.Bit("STATUS", f) != 0 }
+	tagPre := s.tag
 	if arTake {
-		s.rdata = s.read(in.ARAddr)
+		s.rdata, s.rresp = 0, RespSlvErr
+		if s.readable(in.ARAddr) {
+			s.rdata, s.rresp = s.read(in.ARAddr&(1<<regmap.AddrW-1)), RespOkay
+		}
+	}
+	if decide {
+		s.bresp = RespSlvErr
+		if write {
+			s.bresp = RespOkay
+		}
+	}
+	if write && wrAddr == regOff.batch {
+		s.tag = int(s.w & (1<<regmap.RecordTagBits - 1))
 	}
 
 	// The stream top, with the readout of the bank of each vector.
@@ -376,6 +454,7 @@ func (s *System) Clock(in SystemInputs) {
 	}
 	if f.push {
 		t := f.tok
+		t.tag = tagPre
 		if t.vector && id.Reloadable {
 			t.bank = bankPre
 		}
@@ -387,7 +466,7 @@ func (s *System) Clock(in SystemInputs) {
 			if r.last {
 				s.seq = 0
 			} else {
-				s.seq = (s.seq + 1) & 0xffff
+				s.seq = (s.seq + 1) & (1<<regmap.RecordSeqBits - 1)
 			}
 		}
 		switch {
@@ -455,19 +534,24 @@ func (s *System) Clock(in SystemInputs) {
 		s.roIgnored = s.roIgnored && !clear && !w1c("RO_IGNORED") || wrRO && pending
 	}
 
+	// The data path's reset by CTRL.FLUSH, after this cycle's events.
+	if flush {
+		s.flushDataPath()
+	}
+
 	// hdlgen_axil's channel state.
-	if write {
+	if decide {
 		s.awFull, s.wFull = false, false
 	} else {
 		if awTake {
 			s.awFull, s.aw = true, in.AWAddr
 		}
 		if wTake {
-			s.wFull, s.w = true, in.WData
+			s.wFull, s.w, s.wstrb = true, in.WData, in.WStrb&strbAll
 		}
 	}
 	switch {
-	case write:
+	case decide:
 		s.bValid = true
 	case in.BReady:
 		s.bValid = false

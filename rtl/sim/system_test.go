@@ -116,7 +116,7 @@ func records(t *testing.T, run *SysRun, l int, scores bool) []string {
 		if i+n > len(run.Out) {
 			t.Fatalf("record at beat %d cut short", i)
 		}
-		s := fmt.Sprintf("%s(%d)", k, head>>regmap.RecordSeqShift)
+		s := fmt.Sprintf("%s(%d)", k, head>>regmap.RecordSeqShift&(1<<regmap.RecordSeqBits-1))
 		if run.Out[i+n-1].Last {
 			s += "/L"
 		}
@@ -153,7 +153,7 @@ func TestSystemFraming(t *testing.T) {
 			[]string{"C(0)", "M(1)/L", "C(0)/L"}, [4]uint32{2, 0, 1, 2}},
 		{"TLAST on EOV of a short one", func(f *frame) { f.raw("S", "EL"); f.vector(v1, true) },
 			[]string{"D(0)/L", "C(0)/L"}, [4]uint32{1, 1, 0, 2}},
-		{"300 drops", func(f *frame) { f.raw(many...); f.vector(v1, true) }, append(dropped(300), "C(300)/L"), [4]uint32{1, 300, 0, 1}},
+		{"300 drops", func(f *frame) { f.raw(many...); f.vector(v1, true) }, append(dropped(300), "C(44)/L"), [4]uint32{1, 300, 0, 1}},
 	}
 	m, c, cfg := sysCore(t, shape, 8, false, true)
 	if cfg.ID.Beats != 3 || cfg.ID.PerBeat != 5 {
@@ -182,6 +182,9 @@ func TestSystemFraming(t *testing.T) {
 				for i := range got {
 					got[i] = run.Reads[i].Data
 				}
+				if run.Reads[4].Write {
+					t.Fatal("the script's fifth access is not a read")
+				}
 				if got != tc.counts {
 					t.Errorf("counters classified, dropped, stray, batches = %v, want %v", got, tc.counts)
 				}
@@ -203,7 +206,7 @@ func TestSystemFraming(t *testing.T) {
 func dropped(n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		out[i] = fmt.Sprintf("D(%d)", i)
+		out[i] = fmt.Sprintf("D(%d)", i%(1<<regmap.RecordSeqBits)) // seq counts mod 2^8
 	}
 	return out
 }
@@ -242,13 +245,19 @@ func TestSystemRegisters(t *testing.T) {
 	wr := func(reg string, v uint32, a, d int) SysOp {
 		return SysOp{Kind: OpWrite, Addr: regmap.Offset(reg), Data: v, AddrDelay: a, DataDelay: d, RespDelay: 3}
 	}
+	irq, done := regmap.Bit("CTRL", "IRQ_EN"), regmap.Bit("STATUS", "BATCH_DONE")
+	partial := wr("CTRL", irq, 0, 0)
+	partial.Strobe = 0x3
 	ops := []SysOp{
-		rd("ID"), rd("SHAPE0"), {Kind: OpRead, Addr: 0x100}, {Kind: OpRead, Addr: 0xffc},
-		wr("SHAPE0", 7, 0, 3), rd("SHAPE0"), // read only: ignored
-		wr("CTRL", regmap.Bit("CTRL", "IRQ_EN"), 3, 0), rd("CTRL"), // W before AW
+		rd("ID"), rd("SHAPE0"), {Kind: OpRead, Addr: 0x100}, {Kind: OpRead, Addr: 0xffc}, rd("RO_ADDR"),
+		wr("SHAPE0", 7, 0, 3), rd("SHAPE0"), // read only: SLVERR, ignored
+		wr("RO_DATA", 7, 0, 0), // no reloadable readout: SLVERR
+		partial, rd("CTRL"),    // WSTRB not all ones: SLVERR, ignored
+		wr("CTRL", irq, 3, 0), rd("CTRL"), // W before AW
+		wr("BATCH", 0x1a5, 0, 0), rd("BATCH"), // TAG is 8 bits
 		{Kind: OpSend, N: len(f.beats)}, {Kind: OpWaitOut, N: 1 + shape.L}, {Kind: OpIdle, N: 3},
 		rd("STATUS"), rd("COUNT_BATCHES"),
-		wr("STATUS", regmap.Bit("STATUS", "BATCH_DONE"), 0, 0), rd("STATUS"),
+		wr("STATUS", done, 0, 0), rd("STATUS"),
 		wr("CTRL", regmap.Bit("CTRL", "CLEAR"), 1, 1), rd("COUNT_CLASSIFIED"), rd("CTRL"),
 		{Kind: OpEnd},
 	}
@@ -258,15 +267,26 @@ func TestSystemRegisters(t *testing.T) {
 	}
 	vals, _ := cfg.ID.Values()
 	shape0 := vals[4].Value
-	irq, done := regmap.Bit("CTRL", "IRQ_EN"), regmap.Bit("STATUS", "BATCH_DONE")
+	type acc struct {
+		Write bool
+		Data  uint32
+		Resp  uint32
+	}
+	ok, slv := uint32(RespOkay), uint32(RespSlvErr)
 	// A CTRL write sets IRQ_EN to its bit: the CLEAR without it turns the interrupt off.
-	want := []uint32{regmap.IDValue, shape0, 0, 0, shape0, irq, done, 1, 0, 0, 0}
-	var got []uint32
+	want := []acc{{false, regmap.IDValue, ok}, {false, shape0, ok}, {false, 0, slv}, {false, 0, slv}, {false, 0, slv},
+		{true, 0, slv}, {false, shape0, ok}, {true, 0, slv}, {true, 0, slv}, {false, 0, ok},
+		{true, 0, ok}, {false, irq, ok}, {true, 0, ok}, {false, 0xa5, ok},
+		{false, done, ok}, {false, 1, ok}, {true, 0, ok}, {false, 0, ok}, {true, 0, ok}, {false, 0, ok}, {false, 0, ok}}
+	var got []acc
 	for _, r := range run.Reads {
-		got = append(got, r.Data)
+		got = append(got, acc{r.Write, r.Data, r.Resp})
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("reads (-want +got):\n%s", diff)
+		t.Errorf("accesses (-want +got):\n%s", diff)
+	}
+	if head := run.Out[0].Data; head>>regmap.RecordTagShift != 0xa5 {
+		t.Errorf("record %#x: tag %#x, want the BATCH.TAG written, 0xa5", head, head>>regmap.RecordTagShift)
 	}
 	if run.IRQCycles == 0 {
 		t.Error("irq_o never rose after the batch with IRQ_EN")
@@ -332,11 +352,86 @@ func TestSystemReload(t *testing.T) {
 	if run.Classified[0].Bank != 0 || run.Classified[1].Bank != 1 {
 		t.Errorf("banks %d, %d; want 0 before the swap and 1 after", run.Classified[0].Bank, run.Classified[1].Bank)
 	}
-	if got := run.Reads[0].Data; got != uint32(pl.Groups)%(1<<pl.GroupW) {
+	reads := readsOf(run)
+	if got := reads[0].Data; got != uint32(pl.Groups)%(1<<pl.GroupW) {
 		t.Errorf("RO_ADDR after the image reads %d, want %d", got, pl.Groups)
 	}
-	st := run.Reads[1].Data
+	st := reads[1].Data
 	if st&regmap.Bit("STATUS", "SWAP_PENDING") != 0 && st&regmap.Bit("STATUS", "RO_IGNORED") == 0 {
 		t.Errorf("STATUS %#x: an RO_DATA write while the swap was pending was not flagged", st)
+	}
+}
+
+// readsOf returns the reads among a run's accesses.
+func readsOf(run *SysRun) []SysRead {
+	var out []SysRead
+	for _, r := range run.Reads {
+		if !r.Write {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestSystemFlush: with the output stopped, vectors fill the classifier and the
+// record queue and one more is half received; a DMA reset discards the rest
+// and CTRL.FLUSH drops everything in flight: STATUS is no longer busy, the
+// records on offer are withdrawn, none of those vectors ever gets a record, the
+// counters keep their counts, and the next batch starts at seq 0 with its tag
+// and is classified correctly.
+func TestSystemFlush(t *testing.T) {
+	shape := testmodel.Shape{Arch: model.IntRVFL, K: 11, N: 40, L: 3, Kappa: 3, Bits: 5}
+	m, c, cfg := sysCore(t, shape, 8, true, true)
+	v1 := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 40}
+	v2 := []int{40, 0, 40, 0, 40, 0, 40, 0, 40, 0, 40}
+	f := &frame{id: cfg.ID}
+	f.vector(v1, false) // comes out before the output stops
+	for i := 0; i < 20; i++ {
+		f.vector(v2, false) // stuck: more than the queue (8) and the classifier hold
+	}
+	f.raw("S") // half a vector
+	stuck := len(f.beats) - cfg.ID.Beats
+	f.vector(v2, false)
+	f.vector(v1, true) // the batch after the flush
+	rd := func(reg string) SysOp { return SysOp{Kind: OpRead, Addr: regmap.Offset(reg)} }
+	wr := func(reg string, v uint32) SysOp { return SysOp{Kind: OpWrite, Addr: regmap.Offset(reg), Data: v} }
+	busy := regmap.Bit("STATUS", "BUSY")
+	ops := []SysOp{
+		wr("BATCH", 7), {Kind: OpSend, N: cfg.ID.Beats}, {Kind: OpWaitOut, N: 1 + shape.L},
+		{Kind: OpReady, N: ReadyNever}, {Kind: OpSend, N: stuck}, {Kind: OpIdle, N: 200},
+		rd("STATUS"), rd("COUNT_CLASSIFIED"), {Kind: OpDrop},
+		wr("CTRL", regmap.Bit("CTRL", "FLUSH")), rd("STATUS"), {Kind: OpReady, N: ReadyPattern},
+		wr("BATCH", 8), {Kind: OpSend, N: 2 * cfg.ID.Beats}, {Kind: OpWaitOut, N: 3 * (1 + shape.L)},
+		rd("COUNT_CLASSIFIED"), rd("COUNT_BATCHES"), rd("STATUS"), {Kind: OpEnd},
+	}
+	run, err := c.RunSystem(context.Background(), cfg, SysScript{Beats: f.beats, Ops: ops, Ready: []bool{true, false, true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"C(0)", "C(0)", "C(1)/L"}, records(t, run, shape.L, true)); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+	tags := []uint32{7, 8, 8}
+	for i, r := 0, 0; i < len(run.Out); i, r = i+1+shape.L, r+1 {
+		if got := run.Out[i].Data >> regmap.RecordTagShift; got != tags[r] {
+			t.Errorf("record %d: tag %d, want %d", r, got, tags[r])
+		}
+	}
+	reads := readsOf(run)
+	if reads[0].Data&busy == 0 || reads[1].Data != 1 {
+		t.Errorf("before the flush: STATUS %#x (want BUSY), COUNT_CLASSIFIED %d (want 1)", reads[0].Data, reads[1].Data)
+	}
+	if reads[2].Data&(busy|regmap.Bit("STATUS", "SWAP_PENDING")) != 0 {
+		t.Errorf("after the flush: STATUS %#x, want neither BUSY nor SWAP_PENDING", reads[2].Data)
+	}
+	if reads[3].Data != 3 || reads[4].Data != 1 || reads[5].Data&busy != 0 {
+		t.Errorf("at the end: COUNT_CLASSIFIED %d (want 3), COUNT_BATCHES %d (want 1), STATUS %#x", reads[3].Data,
+			reads[4].Data, reads[5].Data)
+	}
+	want := [][]int{v1, v2, v1}
+	for i, r := range run.Classified {
+		if !cmp.Equal(r.In, want[i]) || !cmp.Equal(r.Scores, reference(m, r.In)) {
+			t.Errorf("classified record %d: input %v scores %v, want %v %v", i, r.In, r.Scores, want[i], reference(m, want[i]))
+		}
 	}
 }

@@ -3,10 +3,12 @@
 // hdlgen_axil: an AXI4-Lite slave front end for a register file
 // (docs/system-interface.md, "AXI4-Lite"). Write address and write data are taken
 // independently (in any order) into holding registers; one cycle after both are
-// held, wr_en_o writes the register file and the response follows. A read returns
-// rd_data_i for the address offered with ARVALID, registered. Every ready is a
-// function of registers only; WSTRB is ignored (whole-register writes) and every
-// response is OKAY.
+// held the write is decided: the register file accepts it (wr_en_o) when it maps
+// the address to a writable register (wr_ok_i) and WSTRB was 4'b1111, and the
+// response follows, OKAY or SLVERR. A read returns rd_data_i for the address
+// offered with ARVALID, registered, with OKAY when the register file maps that
+// address (rd_ok_i), else SLVERR and 0. Every ready and every response is a
+// function of registers only; nothing is written during a reset.
 `default_nettype none
 
 module hdlgen_axil #(
@@ -32,27 +34,36 @@ module hdlgen_axil #(
   output wire             s_axil_rvalid,
   input  wire             s_axil_rready,
   output wire             wr_en_o,         // write wr_data_o to wr_addr_o this clock
-  output wire [AddrW-1:0] wr_addr_o,
+  output wire [AddrW-1:0] wr_addr_o,       // the held write address (valid while a write is held)
   output wire [31:0]      wr_data_o,
+  input  wire             wr_ok_i,         // wr_addr_o is a writable register
   output wire [AddrW-1:0] rd_addr_o,       // the address being read ...
-  input  wire [31:0]      rd_data_i        // ... and its register, combinationally
+  input  wire [31:0]      rd_data_i,       // ... its register, combinationally ...
+  input  wire             rd_ok_i          // ... and whether the register file maps it
 );
 
-  // AXI response code.
-  localparam [1:0] RESP_OKAY = 2'b00;
+  // AXI response codes.
+  localparam [1:0] RESP_OKAY   = 2'b00;
+  localparam [1:0] RESP_SLVERR = 2'b10;
+  // A whole-register write: every byte strobe set.
+  localparam [3:0] STRB_ALL = 4'b1111;
 
   reg             aw_full_q;  // a write address is held
   reg [AddrW-1:0] aw_q;
   reg             w_full_q;   // write data is held
   reg [31:0]      w_q;
+  reg [3:0]       wstrb_q;
   reg             bvalid_q;   // the write response is offered
+  reg [1:0]       bresp_q;
   reg             rvalid_q;   // read data is offered
   reg [31:0]      rdata_q;
+  reg [1:0]       rresp_q;
 
-  wire aw_take = s_axil_awvalid && !aw_full_q;
-  wire w_take  = s_axil_wvalid && !w_full_q;
-  wire write   = aw_full_q && w_full_q && !bvalid_q;
-  wire ar_take = s_axil_arvalid && !rvalid_q;
+  wire aw_take  = s_axil_awvalid && !aw_full_q;
+  wire w_take   = s_axil_wvalid && !w_full_q;
+  wire write    = aw_full_q && w_full_q && !bvalid_q;  // the write is decided this clock
+  wire write_ok = wr_ok_i && (wstrb_q == STRB_ALL);
+  wire ar_take  = s_axil_arvalid && !rvalid_q;
 
   // Control: channel state.
   always @(posedge clk_i) begin
@@ -86,35 +97,139 @@ module hdlgen_axil #(
     end
   end
 
-  // Data: held address, data and read data.
+  // Data: held address, data and strobes, the responses and the read data.
   always @(posedge clk_i) begin
     if (aw_take) begin
       aw_q <= s_axil_awaddr;
     end
     if (w_take) begin
-      w_q <= s_axil_wdata;
+      w_q     <= s_axil_wdata;
+      wstrb_q <= s_axil_wstrb;
+    end
+    if (write) begin
+      bresp_q <= write_ok ? RESP_OKAY : RESP_SLVERR;
     end
     if (ar_take) begin
-      rdata_q <= rd_data_i;
+      rdata_q <= rd_ok_i ? rd_data_i : 32'd0;
+      rresp_q <= rd_ok_i ? RESP_OKAY : RESP_SLVERR;
     end
   end
 
-  // Byte strobes are ignored: every write is a whole register.
-  wire unused_wstrb;
-  assign unused_wstrb = ^s_axil_wstrb;
-
   assign s_axil_awready = !aw_full_q;
   assign s_axil_wready  = !w_full_q;
-  assign s_axil_bresp   = RESP_OKAY;
+  assign s_axil_bresp   = bresp_q;
   assign s_axil_bvalid  = bvalid_q;
   assign s_axil_arready = !rvalid_q;
   assign s_axil_rdata   = rdata_q;
-  assign s_axil_rresp   = RESP_OKAY;
+  assign s_axil_rresp   = rresp_q;
   assign s_axil_rvalid  = rvalid_q;
-  assign wr_en_o        = write;
+  assign wr_en_o        = rst_ni && write && write_ok;  // never during a reset
   assign wr_addr_o      = aw_q;
   assign wr_data_o      = w_q;
   assign rd_addr_o      = s_axil_araddr;
+
+`ifdef HDLGEN_FORMAL_AXIL
+  // ---- Formal properties (formal/: proved for all depths by k-induction) ----
+  // Only the proof defines HDLGEN_FORMAL_AXIL; simulators and synthesis skip
+  // this block. The master's rules are assumptions: a valid once raised stays
+  // up, with its payload, until its handshake. The shadows f_* follow the
+  // interface only (handshakes and their payloads); the assertions tie them
+  // to the state above so that the induction closes.
+  reg             f_past;          // a cycle has passed since the start
+  reg [1:0]       f_aw_pend;       // AW handshakes not yet answered by a B handshake
+  reg [1:0]       f_w_pend;        // W handshakes likewise
+  reg             f_ar_pend;       // AR handshakes not yet answered by an R handshake
+  reg [AddrW-1:0] f_awaddr;        // the last AW payload taken
+  reg [31:0]      f_wdata;         // the last W payload taken
+  reg [3:0]       f_wstrb;
+  reg             f_decided;       // a write was decided last cycle ...
+  reg             f_done;          // ... and the register file took it
+  reg             f_read;          // an AR handshake last cycle ...
+  reg             f_read_ok;       // ... of a mapped address ...
+  reg [31:0]      f_read_data;     // ... which read this
+  reg             f_awv, f_wv, f_arv, f_bwait, f_rwait;
+  reg [AddrW-1:0] f_awa, f_ara;
+  reg [31:0]      f_wd, f_rd;
+  reg [3:0]       f_ws;
+  reg [1:0]       f_br, f_rr;
+  initial f_past = 1'b0;
+
+  always @(posedge clk_i) begin
+    f_past      <= 1'b1;
+    f_decided   <= rst_ni && write;
+    f_done      <= rst_ni && wr_en_o;
+    f_read      <= rst_ni && ar_take;
+    f_read_ok   <= rd_ok_i;
+    f_read_data <= rd_data_i;
+    // The previous cycle's waits and payloads, for the hold rules (a reset
+    // ends every wait).
+    f_awv   <= rst_ni && s_axil_awvalid && !s_axil_awready;
+    f_wv    <= rst_ni && s_axil_wvalid && !s_axil_wready;
+    f_arv   <= rst_ni && s_axil_arvalid && !s_axil_arready;
+    f_bwait <= rst_ni && s_axil_bvalid && !s_axil_bready;
+    f_rwait <= rst_ni && s_axil_rvalid && !s_axil_rready;
+    f_awa   <= s_axil_awaddr;
+    f_wd    <= s_axil_wdata;
+    f_ws    <= s_axil_wstrb;
+    f_ara   <= s_axil_araddr;
+    f_br    <= s_axil_bresp;
+    f_rr    <= s_axil_rresp;
+    f_rd    <= s_axil_rdata;
+    if (!rst_ni) begin
+      f_aw_pend <= 2'd0;
+      f_w_pend  <= 2'd0;
+      f_ar_pend <= 1'b0;
+    end else begin
+      f_aw_pend <= f_aw_pend + {1'b0, s_axil_awvalid && s_axil_awready} - {1'b0, s_axil_bvalid && s_axil_bready};
+      f_w_pend  <= f_w_pend + {1'b0, s_axil_wvalid && s_axil_wready} - {1'b0, s_axil_bvalid && s_axil_bready};
+      f_ar_pend <= f_ar_pend + (s_axil_arvalid && s_axil_arready) - (s_axil_rvalid && s_axil_rready);
+    end
+    if (s_axil_awvalid && s_axil_awready) begin
+      f_awaddr <= s_axil_awaddr;
+    end
+    if (s_axil_wvalid && s_axil_wready) begin
+      f_wdata <= s_axil_wdata;
+      f_wstrb <= s_axil_wstrb;
+    end
+  end
+
+  always @(*) begin
+    // Reset in the first cycle; no request during a reset (AXI: the master
+    // drives every valid low while in reset).
+    if (!f_past) assume(!rst_ni);
+    if (!rst_ni) assume(!s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid);
+    // The master holds a valid and its payload until the handshake.
+    if (f_past && rst_ni && f_awv) assume(s_axil_awvalid && s_axil_awaddr == f_awa);
+    if (f_past && rst_ni && f_wv) assume(s_axil_wvalid && s_axil_wdata == f_wd && s_axil_wstrb == f_ws);
+    if (f_past && rst_ni && f_arv) assume(s_axil_arvalid && s_axil_araddr == f_ara);
+    if (f_past && rst_ni) begin
+      // A response on offer stays, unchanged, until it is taken.
+      if (f_bwait) assert(s_axil_bvalid && s_axil_bresp == f_br);
+      if (f_rwait) assert(s_axil_rvalid && s_axil_rresp == f_rr && s_axil_rdata == f_rd);
+      // One response per request: every B answers an AW and a W taken
+      // before it (at most one more of each may wait behind it), every R an
+      // AR; the shadows count exactly what the slave holds.
+      assert(f_aw_pend == {1'b0, aw_full_q} + {1'b0, bvalid_q});
+      assert(f_w_pend == {1'b0, w_full_q} + {1'b0, bvalid_q});
+      assert(f_ar_pend == rvalid_q);
+      // The held payloads are the last ones taken.
+      if (aw_full_q) assert(aw_q == f_awaddr);
+      if (w_full_q) assert(w_q == f_wdata && wstrb_q == f_wstrb);
+      // Progress: with an address and data held and no response pending,
+      // the write is decided at once and its response follows.
+      if (f_decided) assert(s_axil_bvalid);
+      // A write reaches the register file only when both halves are held,
+      // the register is writable and every byte strobe is set; its response
+      // is OKAY exactly when it did, SLVERR otherwise.
+      if (wr_en_o) assert(aw_full_q && w_full_q && !bvalid_q && wr_ok_i && f_wstrb == STRB_ALL);
+      if (f_decided) assert(s_axil_bresp == (f_done ? RESP_OKAY : RESP_SLVERR));
+      // A read returns the register file's answer for the address taken:
+      // the data and OKAY when mapped, 0 and SLVERR otherwise.
+      if (f_read) assert(s_axil_rvalid && s_axil_rresp == (f_read_ok ? RESP_OKAY : RESP_SLVERR) &&
+                         s_axil_rdata == (f_read_ok ? f_read_data : 32'd0));
+    end
+  end
+`endif
 
 endmodule
 

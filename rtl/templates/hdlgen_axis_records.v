@@ -2,14 +2,16 @@
 //
 // hdlgen_axis_records: the output side of the Zynq system top
 // (docs/system-interface.md, "Output stream: records"). An AXI4-Stream master of
-// 32-bit beats that turns the record queue's tokens {bank, drops, vector, marker,
-// last} into records, in input order: first `drops` dropped records, then either
-// the classified record of the next result of the classifier (beat 0
-// {seq, flags, class}, then the Classes scores when Scores = 1) or a marker record;
-// TLAST on the token's final beat when `last`. The result stays in the classifier's
-// output register until its record's final beat is taken (res_ready_o), so no
-// extra buffer is needed. seq counts the records of a batch and restarts after
-// TLAST. TVALID and TDATA are functions of registers only.
+// 32-bit beats that turns the record queue's tokens {tag, bank, drops, vector,
+// marker, last} into records, in input order: first `drops` dropped records, then
+// either the classified record of the next result of the classifier (beat 0
+// {tag, seq, flags, class}, then the Classes scores when Scores = 1) or a marker
+// record; TLAST on the token's final beat when `last`. Every record of a token
+// carries its tag (the batch tag when the token was queued). The result stays in
+// the classifier's output register until its record's final beat is taken
+// (res_ready_o), so no extra buffer is needed. seq counts the records of a batch
+// and restarts after TLAST (and at reset: a flush resets this module). TVALID and
+// TDATA are functions of registers only.
 `default_nettype none
 
 module hdlgen_axis_records #(
@@ -17,13 +19,14 @@ module hdlgen_axis_records #(
   parameter integer ScoreW  = 8,   // AW, <= 32
   parameter integer ClassW  = 1,   // CW, <= 12
   parameter integer DropW   = 8,   // width of a token's drop count
+  parameter integer TagW    = 8,   // width of the batch tag, the record's tag field
   parameter integer Scores  = 1,   // 1: classified records carry the scores
   parameter integer BeatW   = 2    // beat counter width, clog2(Classes+1)
 ) (
   input  wire                      clk_i,
   input  wire                      rst_ni,        // synchronous, active low
   input  wire                      tok_valid_i,   // the queue has a token
-  input  wire [DropW+3:0]          tok_i,         // {bank, drops, vector, marker, last}
+  input  wire [TagW+DropW+3:0]     tok_i,         // {tag, bank, drops, vector, marker, last}
   output wire                      tok_pop_o,     // the token is done
   input  wire                      res_valid_i,   // the classifier holds a result
   input  wire [ClassW-1:0]         res_class_i,
@@ -37,8 +40,8 @@ module hdlgen_axis_records #(
   output wire                      ev_batch_o        // a beat with TLAST was sent
 );
 
-  // Beat 0 of a record: {seq, flags, class} (docs/system-interface.md).
-  localparam integer SEQ_W    = 16;
+  // Beat 0 of a record: {tag, seq, flags, class} (docs/system-interface.md).
+  localparam integer SEQ_W    = 8;
   localparam integer FLAGS_W  = 4;
   localparam integer CLASS_W  = 12;
   localparam [FLAGS_W-1:0] FLAG_DROPPED = 4'b0001;
@@ -49,6 +52,7 @@ module hdlgen_axis_records #(
   localparam [DropW-1:0]   DROP_ONE  = {{(DropW-1){1'b0}}, 1'b1};
 
   // The head token.
+  wire [TagW-1:0]  t_tag    = tok_i[TagW+DropW+3:DropW+4];
   wire             t_bank   = tok_i[DropW+3];
   wire [DropW-1:0] t_drops  = tok_i[DropW+2:3];
   wire             t_vector = tok_i[2];
@@ -94,14 +98,14 @@ module hdlgen_axis_records #(
   end
 
   // Beat data.
-  wire [31:0] head_drop   = {seq_q, FLAG_DROPPED, {CLASS_W{1'b0}}};
-  wire [31:0] head_marker = {seq_q, FLAG_MARKER, {CLASS_W{1'b0}}};
+  wire [31:0] head_drop   = {t_tag, seq_q, FLAG_DROPPED, {CLASS_W{1'b0}}};
+  wire [31:0] head_marker = {t_tag, seq_q, FLAG_MARKER, {CLASS_W{1'b0}}};
   wire [31:0] head_result;
   generate
     if (ClassW < CLASS_W) begin : g_class_zext
-      assign head_result = {seq_q, 2'b00, t_bank, 1'b0, {(CLASS_W - ClassW){1'b0}}, res_class_i};
+      assign head_result = {t_tag, seq_q, 2'b00, t_bank, 1'b0, {(CLASS_W - ClassW){1'b0}}, res_class_i};
     end else begin : g_class_same
-      assign head_result = {seq_q, 2'b00, t_bank, 1'b0, res_class_i};
+      assign head_result = {t_tag, seq_q, 2'b00, t_bank, 1'b0, res_class_i};
     end
   endgenerate
 

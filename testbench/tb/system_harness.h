@@ -7,13 +7,16 @@
 //   - input stream: beats are queued with push() and released with release(n);
 //     released beats go out in order, beat i offered from
 //     max(transfer cycle of beat i-1 + 1, the cycle of the release()) + its gap,
-//     TVALID held until the transfer;
-//   - output stream: m_axis_tready is 1 in cycle c when alwaysReady() is set, else
-//     pattern[c mod R] (all 1 by default); every transferred beat is appended to
-//     received();
+//     TVALID held until the transfer; dropPending() discards the released beats
+//     not yet transferred (a reset of the DMA's MM2S channel);
+//   - output stream: m_axis_tready is 0 while setNeverReady(true) (the S2MM
+//     channel stopped) or once setOutputLimit(n)'s n beats have been received,
+//     else 1 in cycle c when setAlwaysReady(true), else pattern[c mod R] (all 1
+//     by default); every transferred beat is appended to received();
 //   - AXI4-Lite: one access at a time, started with startWrite()/startRead():
-//     AWVALID/ARVALID from `addrDelay` cycles after the start, WVALID from
-//     `dataDelay`, BREADY/RREADY from `respDelay`, each held until its handshake.
+//     AWVALID/ARVALID from `addrDelay` cycles after the start, WVALID (with the
+//     write's WSTRB) from `dataDelay`, BREADY/RREADY from `respDelay`, each held
+//     until its handshake; the response code comes back in the Cycle.
 //
 // step() runs one cycle: inputs, settle, sample (the returned Cycle), rising
 // edge. write(), read() and runUntil() are blocking conveniences on top of it,
@@ -40,6 +43,7 @@ namespace tb {
 template <class Dut>
 class SystemHarness {
  public:
+  static constexpr unsigned kAllBytes = 0xf;  // WSTRB of a whole-register write
   struct Beat {
     std::uint32_t data;
     bool last;
@@ -61,6 +65,7 @@ class SystemHarness {
     bool writeDone;       // the write's B handshake
     bool readDone;        // the read's R handshake ...
     std::uint32_t rdata;  // ... with this data
+    unsigned resp;        // BRESP of a write done, RRESP of a read done
     bool bValid, bReady, rValid, rReady;
     bool irq;
   };
@@ -90,6 +95,9 @@ class SystemHarness {
     if (next_ == released_ && next_ < beats_.size()) offer_ = cycle_ + beats_[next_].gap;
     released_ += n;
   }
+  // dropPending discards the released beats not yet transferred (a beat on
+  // offer is withdrawn, as a DMA reset does).
+  void dropPending() { next_ = released_; }
   std::size_t sent() const { return next_; }
   std::size_t released() const { return released_; }
 
@@ -99,12 +107,21 @@ class SystemHarness {
     pattern_ = p;
   }
   void setAlwaysReady(bool on) { alwaysReady_ = on; }
+  void setNeverReady(bool on) { neverReady_ = on; }
+  // setOutputLimit lets n more beats be received (then tready stays 0, as an
+  // S2MM channel whose buffer is full); unlimited() lifts the limit.
+  void setOutputLimit(std::size_t n) {
+    limited_ = true;
+    limit_ = received_.size() + n;
+  }
+  void unlimited() { limited_ = false; }
   std::deque<OutBeat>& received() { return received_; }
 
   // ---- AXI4-Lite ----
   void startWrite(std::uint32_t addr, std::uint32_t data, unsigned addrDelay = 0, unsigned dataDelay = 0,
-                  unsigned respDelay = 0) {
+                  unsigned respDelay = 0, unsigned strobe = kAllBytes) {
     startAccess(true, addr, data, addrDelay, dataDelay, respDelay);
+    strobe_ = strobe;
   }
   void startRead(std::uint32_t addr, unsigned addrDelay = 0, unsigned respDelay = 0) {
     startAccess(false, addr, 0, addrDelay, 0, respDelay);
@@ -120,18 +137,19 @@ class SystemHarness {
     dut_->s_axis_tvalid = offering ? 1 : 0;
     dut_->s_axis_tdata = offering ? beats_[next_].data : 0;
     dut_->s_axis_tlast = (offering && beats_[next_].last) ? 1 : 0;
-    c.outReady = alwaysReady_ || pattern_[cycle_ % pattern_.size()];
+    c.outReady = !neverReady_ && !(limited_ && received_.size() >= limit_) &&
+                 (alwaysReady_ || pattern_[cycle_ % pattern_.size()]);
     dut_->m_axis_tready = c.outReady ? 1 : 0;
     const std::uint64_t at = cycle_ - start_;
     const bool write = access_ == kWrite, read = access_ == kRead;
     dut_->s_axil_awvalid = (write && !addrDone_ && at >= addrDelay_) ? 1 : 0;
-    dut_->s_axil_awaddr = write ? addr_ : 0;
+    drive(dut_->s_axil_awaddr, write ? addr_ : 0u);
     dut_->s_axil_wvalid = (write && !dataDone_ && at >= dataDelay_) ? 1 : 0;
     dut_->s_axil_wdata = write ? data_ : 0;
-    dut_->s_axil_wstrb = write ? 0xf : 0;
+    drive(dut_->s_axil_wstrb, write ? strobe_ : 0u);
     dut_->s_axil_bready = (write && at >= respDelay_) ? 1 : 0;
     dut_->s_axil_arvalid = (read && !addrDone_ && at >= addrDelay_) ? 1 : 0;
-    dut_->s_axil_araddr = read ? addr_ : 0;
+    drive(dut_->s_axil_araddr, read ? addr_ : 0u);
     dut_->s_axil_rready = (read && at >= respDelay_) ? 1 : 0;
     clock_.settle();
 
@@ -151,10 +169,12 @@ class SystemHarness {
       addrDone_ = addrDone_ || (dut_->s_axil_awvalid && dut_->s_axil_awready);
       dataDone_ = dataDone_ || (dut_->s_axil_wvalid && dut_->s_axil_wready);
       c.writeDone = c.bValid && c.bReady;
+      c.resp = dut_->s_axil_bresp;
     }
     if (read) {
       addrDone_ = addrDone_ || (dut_->s_axil_arvalid && dut_->s_axil_arready);
       c.readDone = c.rValid && c.rReady;
+      c.resp = dut_->s_axil_rresp;
     }
     if (c.writeDone || c.readDone) access_ = kNone;
 
@@ -176,26 +196,45 @@ class SystemHarness {
     }
     return false;
   }
-  void write(std::uint32_t addr, std::uint32_t data, std::uint64_t maxCycles = 1000) {
+  // write and read return the response code (0 OKAY, 2 SLVERR) through resp
+  // when it is not null.
+  void write(std::uint32_t addr, std::uint32_t data, unsigned* resp = nullptr, std::uint64_t maxCycles = 1000) {
+    unsigned r = 0;
     startWrite(addr, data);
-    if (!runUntil([](const Cycle& c) { return c.writeDone; }, maxCycles))
+    if (!runUntil(
+            [&r](const Cycle& c) {
+              r = c.resp;
+              return c.writeDone;
+            },
+            maxCycles))
       throw std::runtime_error("SystemHarness: AXI4-Lite write timed out");
+    if (resp) *resp = r;
   }
-  std::uint32_t read(std::uint32_t addr, std::uint64_t maxCycles = 1000) {
+  std::uint32_t read(std::uint32_t addr, unsigned* resp = nullptr, std::uint64_t maxCycles = 1000) {
     std::uint32_t v = 0;
+    unsigned r = 0;
     startRead(addr);
     if (!runUntil(
-            [&v](const Cycle& c) {
+            [&v, &r](const Cycle& c) {
               v = c.rdata;
+              r = c.resp;
               return c.readDone;
             },
             maxCycles))
       throw std::runtime_error("SystemHarness: AXI4-Lite read timed out");
+    if (resp) *resp = r;
     return v;
   }
 
  private:
   enum Access { kNone, kWrite, kRead };
+
+  // drive sets a Verilated input port narrower than 32 bits (the address and
+  // strobe widths are the port's, the values fit them).
+  template <class Port>
+  static void drive(Port& port, std::uint32_t v) {
+    port = static_cast<Port>(v);
+  }
 
   void startAccess(bool write, std::uint32_t addr, std::uint32_t data, unsigned addrDelay, unsigned dataDelay,
                    unsigned respDelay) {
@@ -233,7 +272,9 @@ class SystemHarness {
   std::size_t next_ = 0, released_ = 0;
   std::uint64_t offer_ = 0;
   std::vector<bool> pattern_;
-  bool alwaysReady_ = false;
+  bool alwaysReady_ = false, neverReady_ = false, limited_ = false;
+  std::size_t limit_ = 0;
+  unsigned strobe_ = kAllBytes;
   std::deque<OutBeat> received_;
   Access access_ = kNone;
   std::uint32_t addr_ = 0, data_ = 0;

@@ -3,9 +3,10 @@
 // Verilator testbench of the Zynq system top (docs/system-interface.md, "Test
 // vectors"): runs the command script of vectors/sys_ops.mem with
 // tb::SystemHarness (system_harness.h) and checks every output beat (data, TLAST,
-// transfer cycle), every register read (data, cycle), the latency of the first
-// record, the cycles with irq_o = 1, and the stream and AXI4-Lite hold rules,
-// against the Go simulator's expectations.
+// transfer cycle), every AXI4-Lite access (response, cycle, a read's data), the
+// latency of the first record, the cycles with irq_o = 1, and the stream and
+// AXI4-Lite hold rules (the output's suspended while a CTRL.FLUSH write runs: a
+// flush resets the data path), against the Go simulator's expectations.
 // Build: verilator --cc --exe --build --top-module <system top> --prefix Vdut ... tb_system.cpp
 // with -I<DIR>/vectors (tv_params.h). Run from DIR (the RTL reads mem/*.mem):
 //   Vdut [+vectors=DIR/vectors] [+trace=FILE.vcd]
@@ -29,7 +30,7 @@ constexpr std::uint64_t kReadyLen = static_cast<std::uint64_t>(TV_READY_LEN);
 constexpr std::uint64_t kBeats = static_cast<std::uint64_t>(TV_SYS_BEATS);
 constexpr std::uint64_t kOps = static_cast<std::uint64_t>(TV_SYS_OPS);
 constexpr std::uint64_t kOut = static_cast<std::uint64_t>(TV_SYS_OUT);
-constexpr std::uint64_t kReads = static_cast<std::uint64_t>(TV_SYS_READS);
+constexpr std::uint64_t kAccesses = static_cast<std::uint64_t>(TV_SYS_ACCESSES);
 constexpr long long kCycles = static_cast<long long>(TV_SYS_CYCLES);
 constexpr long long kIrqCycles = static_cast<long long>(TV_SYS_IRQ_CYCLES);
 constexpr std::uint64_t kTail = static_cast<std::uint64_t>(TV_SYS_TAIL);
@@ -37,12 +38,16 @@ constexpr std::uint64_t kMaxCycles = static_cast<std::uint64_t>(TV_SYS_MAX_CYCLE
 constexpr long long kLatency = static_cast<long long>(TV_LATENCY);
 constexpr std::uint64_t kFirstLast = static_cast<std::uint64_t>(TV_SYS_FIRST_LAST);
 constexpr std::uint64_t kClassified = static_cast<std::uint64_t>(TV_SYS_CLASSIFIED);
+constexpr std::uint32_t kCtrl = static_cast<std::uint32_t>(TV_SYS_CTRL);
+constexpr std::uint32_t kFlush = static_cast<std::uint32_t>(TV_SYS_FLUSH);
 
 static_assert(kReadyLen >= 1, "TV_READY_LEN must be at least 1");
 static_assert(kOps >= 1, "TV_SYS_OPS must be at least 1");
 
 // Command codes of sys_ops.mem.
-enum Op { kEnd = 0, kSend = 1, kWaitSent = 2, kWaitOut = 3, kIdle = 4, kWrite = 5, kRead = 6, kReady = 7 };
+enum Op { kEnd = 0, kSend = 1, kWaitSent = 2, kWaitOut = 3, kIdle = 4, kWrite = 5, kRead = 6, kReady = 7, kDrop = 8 };
+// Modes of kReady.
+enum Ready { kPattern = 0, kAlways = 1, kNever = 2 };
 
 std::string hex(std::uint64_t v) {
   char b[24];
@@ -54,9 +59,9 @@ int run(VerilatedContext* ctx) {
   const std::string dir = tb::plusArg(ctx, "vectors", "vectors");
   const std::vector<tb::Bits> readyMem = tb::readMem(dir + "/tv_ready.mem", 4, kReadyLen);
   const std::vector<tb::Bits> in = tb::readMem(dir + "/sys_in.mem", 52, kBeats);
-  const std::vector<tb::Bits> ops = tb::readMem(dir + "/sys_ops.mem", 64, kOps);
+  const std::vector<tb::Bits> ops = tb::readMem(dir + "/sys_ops.mem", 68, kOps);
   const std::vector<tb::Bits> out = tb::readMem(dir + "/sys_out.mem", 68, kOut);
-  const std::vector<tb::Bits> rd = tb::readMem(dir + "/sys_rd.mem", 64, kReads);
+  const std::vector<tb::Bits> rd = tb::readMem(dir + "/sys_rd.mem", 68, kAccesses);
   std::vector<bool> pattern(kReadyLen);
   for (std::uint64_t r = 0; r < kReadyLen; ++r) {
     if (readyMem[r].slice(0, 4) > 1) {
@@ -78,7 +83,7 @@ int run(VerilatedContext* ctx) {
   std::uint64_t op = 0, opStart = 0;  // current command and its start cycle
   std::uint64_t nOut = 0, nRead = 0;
   long long irq = 0, firstLastXfer = -1, firstValid = -1;
-  bool held = false, heldB = false, heldR = false, timeout = false;
+  bool held = false, heldB = false, heldR = false, timeout = false, flushing = false;
   tb::SystemHarness<Vdut>::OutBeat heldBeat{};
   std::uint32_t heldRdata = 0;
 
@@ -91,15 +96,21 @@ int run(VerilatedContext* ctx) {
                    r = static_cast<unsigned>(o.slice(48, 4));
     const std::uint32_t arg = static_cast<std::uint32_t>(o.slice(32, 16));
     const std::uint32_t data = static_cast<std::uint32_t>(o.slice(0, 32));
+    const unsigned strobe = static_cast<unsigned>(o.slice(64, 4));
+    flushing = kind == kWrite && arg == kCtrl && (data & kFlush) != 0;
     switch (kind) {
       case kSend:
         h.release(arg);
         break;
       case kReady:
-        h.setAlwaysReady(arg == 1);
+        h.setAlwaysReady(arg == kAlways);
+        h.setNeverReady(arg == kNever);
+        break;
+      case kDrop:
+        h.dropPending();
         break;
       case kWrite:
-        h.startWrite(arg, data, a, d, r);
+        h.startWrite(arg, data, a, d, r, strobe);
         break;
       case kRead:
         h.startRead(arg, a, r);
@@ -122,8 +133,9 @@ int run(VerilatedContext* ctx) {
     const std::uint64_t c = h.cycle();
     const auto s = h.step();
 
-    // Hold rules: a beat or response on offer and not taken stays unchanged.
-    if (held && (!s.outValid || s.out.data != heldBeat.data || s.out.last != heldBeat.last)) {
+    // Hold rules: a beat or response on offer and not taken stays unchanged
+    // (a flush may withdraw the beat on offer).
+    if (held && !flushing && (!s.outValid || s.out.data != heldBeat.data || s.out.last != heldBeat.last)) {
       rep.mismatch(nOut, "protocol", hex(heldBeat.data) + (heldBeat.last ? "/last" : ""),
                    s.outValid ? "changed" : "invalid");
     }
@@ -152,13 +164,18 @@ int run(VerilatedContext* ctx) {
       }
       ++nOut;
     }
-    if (s.readDone) {
-      if (nRead >= kReads) {
+    if (s.readDone || s.writeDone) {
+      if (nRead >= kAccesses) {
         rep.mismatch(nRead, "sys_read", "0x0", hex(s.rdata));
       } else {
-        const std::uint32_t ed = static_cast<std::uint32_t>(rd[nRead].slice(0, 32));
-        if (ed != s.rdata) rep.mismatch(nRead, "sys_read", hex(ed), hex(s.rdata));
-        const long long ec = static_cast<long long>(rd[nRead].slice(32, 32));
+        const tb::Bits& e = rd[nRead];
+        const bool ew = e.bit(66);
+        const long long er = static_cast<long long>(e.slice(64, 2));
+        const std::uint32_t ed = static_cast<std::uint32_t>(e.slice(0, 32));
+        if (ew != s.writeDone) rep.mismatch(nRead, "access", ew ? "write" : "read", s.writeDone ? "write" : "read");
+        if (er != static_cast<long long>(s.resp)) rep.mismatch(nRead, "resp", er, static_cast<long long>(s.resp));
+        if (s.readDone && ed != s.rdata) rep.mismatch(nRead, "sys_read", hex(ed), hex(s.rdata));
+        const long long ec = static_cast<long long>(e.slice(32, 32));
         if (ec != static_cast<long long>(c)) rep.mismatch(nRead, "read_cycle", ec, static_cast<long long>(c));
       }
       ++nRead;
@@ -171,6 +188,7 @@ int run(VerilatedContext* ctx) {
     switch (kind) {
       case kSend:
       case kReady:
+      case kDrop:
         done = true;
         break;
       case kIdle:
@@ -203,8 +221,10 @@ int run(VerilatedContext* ctx) {
   if (!timeout && !rep.full()) {
     if (cycles != kCycles) rep.mismatch(nOut, "cycles", kCycles, cycles);
     if (irq != kIrqCycles) rep.mismatch(nOut, "irq_cycles", kIrqCycles, irq);
-    if (nRead != kReads) rep.mismatch(nRead, "sys_read_count", static_cast<long long>(kReads), static_cast<long long>(nRead));
+    if (nRead != kAccesses)
+      rep.mismatch(nRead, "sys_read_count", static_cast<long long>(kAccesses), static_cast<long long>(nRead));
     if (firstValid - firstLastXfer != kLatency) rep.mismatch(0, "latency", kLatency, firstValid - firstLastXfer);
+    h.setNeverReady(false);
     h.setAlwaysReady(true);
     for (std::uint64_t t = 0; t < kTail && !rep.full(); ++t) {
       const auto s = h.step();

@@ -14,7 +14,7 @@ module tb_system;
   localparam integer NB     = `TV_SYS_BEATS;
   localparam integer NO     = `TV_SYS_OPS;
   localparam integer NX     = `TV_SYS_OUT;
-  localparam integer NR     = `TV_SYS_READS;
+  localparam integer NR     = `TV_SYS_ACCESSES;
   localparam integer CYC    = `TV_SYS_CYCLES;
   localparam integer IRQC   = `TV_SYS_IRQ_CYCLES;
   localparam integer TAIL   = `TV_SYS_TAIL;
@@ -22,10 +22,14 @@ module tb_system;
   localparam integer LAT    = `TV_LATENCY;
   localparam integer FIRSTL = `TV_SYS_FIRST_LAST;
   localparam integer NCLS   = `TV_SYS_CLASSIFIED;
+  localparam integer CTRLA  = `TV_SYS_CTRL;   // CTRL's address ...
+  localparam integer FLUSHM = `TV_SYS_FLUSH;  // ... and FLUSH's mask: the hold rule pauses while one is written
   localparam integer MAXMM  = 10;  // stop after this many mismatch lines
   // Command codes of sys_ops.mem.
   localparam [3:0] OP_END = 4'd0, OP_SEND = 4'd1, OP_WAIT_SENT = 4'd2, OP_WAIT_OUT = 4'd3,
-                   OP_IDLE = 4'd4, OP_WRITE = 4'd5, OP_READ = 4'd6, OP_READY = 4'd7;
+                   OP_IDLE = 4'd4, OP_WRITE = 4'd5, OP_READ = 4'd6, OP_READY = 4'd7, OP_DROP = 4'd8;
+  // Modes of OP_READY.
+  localparam [15:0] READY_ALWAYS = 16'd1, READY_NEVER = 16'd2;
 
   reg         clk;
   reg         rst_n;
@@ -89,20 +93,21 @@ module tb_system;
 
   reg [3:0]  tv_ready [0:R-1];
   reg [51:0] sys_in   [0:NB-1];  // {gap[15:0], 3'b0, tlast, tdata}
-  reg [63:0] sys_ops  [0:NO-1];  // {kind, addr delay, data delay, resp delay, arg[15:0], data}
+  reg [67:0] sys_ops  [0:NO-1];  // {wstrb, kind, addr delay, data delay, resp delay, arg[15:0], data}
   reg [67:0] sys_out  [0:NX-1];  // {cycle, 3'b0, tlast, tdata}
-  reg [63:0] sys_rd   [0:NR-1];  // {cycle, rdata}
+  reg [67:0] sys_rd   [0:NR-1];  // {1'b0, write, resp, cycle, rdata}: every access's completion
 
   integer    c, k, nmm, next, limit, offer, op, op_start, n_out, n_read, irq_n, first_last, first_valid, t;
   integer    ec, gc;
-  reg        offering, rdy, full_ready, addr_done, data_done, done, timeout, bad, in_xfer;
-  reg        held, held_b, held_r, write_done, read_done;
+  reg        offering, rdy, full_ready, never_ready, addr_done, data_done, done, timeout, bad, in_xfer;
+  reg        held, held_b, held_r, write_done, read_done, flushing;
   reg [3:0]  kind, r4, dly_a, dly_d, dly_r;
   reg [15:0] arg;
   reg [31:0] data, held_data, held_rdata, ed;
   reg        held_last;
   reg [67:0] x;
-  reg [63:0] o;
+  reg [67:0] o;
+  reg [1:0]  resp;
   reg [8*1024-1:0] dir;  // vectors directory (+vectors=...), default "vectors"
 
   // start begins command op in cycle c.
@@ -114,11 +119,16 @@ module tb_system;
       o         = sys_ops[op];
       kind      = o[63:60];
       arg       = o[47:32];
+      flushing  = kind == OP_WRITE && arg == CTRLA && (o[31:0] & FLUSHM) != 0;
       if (kind == OP_SEND) begin
         if (next == limit && next < NB) offer = c + sys_in[next][51:36];
         limit = limit + arg;
       end
-      if (kind == OP_READY) full_ready = (arg == 16'd1);
+      if (kind == OP_DROP) next = limit;  // a DMA reset discards the beats not yet sent
+      if (kind == OP_READY) begin
+        full_ready  = (arg == READY_ALWAYS);
+        never_ready = (arg == READY_NEVER);
+      end
     end
   endtask
 
@@ -192,6 +202,8 @@ module tb_system;
     first_last  = -1;
     first_valid = -1;
     full_ready  = 1'b0;
+    never_ready = 1'b0;
+    flushing    = 1'b0;
     held        = 1'b0;
     held_b      = 1'b0;
     held_r      = 1'b0;
@@ -210,7 +222,7 @@ module tb_system;
         s_tdata  = offering ? sys_in[next][31:0] : 32'd0;
         s_tlast  = offering && sys_in[next][32];
         r4       = tv_ready[c % R];
-        rdy      = full_ready || r4[0];
+        rdy      = !never_ready && (full_ready || r4[0]);
         m_tready = rdy;
         dly_a    = o[59:56];
         dly_d    = o[55:52];
@@ -220,15 +232,15 @@ module tb_system;
         awaddr   = (kind == OP_WRITE) ? arg[11:0] : 12'd0;
         wvalid   = kind == OP_WRITE && !data_done && c - op_start >= dly_d;
         wdata    = (kind == OP_WRITE) ? data : 32'd0;
-        wstrb    = (kind == OP_WRITE) ? 4'hf : 4'h0;
+        wstrb    = (kind == OP_WRITE) ? o[67:64] : 4'h0;
         bready   = kind == OP_WRITE && c - op_start >= dly_r;
         arvalid  = kind == OP_READ && !addr_done && c - op_start >= dly_a;
         araddr   = (kind == OP_READ) ? arg[11:0] : 12'd0;
         rready   = kind == OP_READ && c - op_start >= dly_r;
         #1;
 
-        // 2. Sample and check: hold rules first.
-        if (held && (m_tvalid !== 1'b1 || m_tdata !== held_data || m_tlast !== held_last)) begin
+        // 2. Sample and check: hold rules first (a flush may withdraw the beat on offer).
+        if (held && !flushing && (m_tvalid !== 1'b1 || m_tdata !== held_data || m_tlast !== held_last)) begin
           $display("MISMATCH vector=%0d field=protocol expected=0x%0h%0s got=%0s", n_out, held_data,
                    held_last ? "/last" : "", (m_tvalid === 1'b1) ? "changed" : "invalid");
           nmm = nmm + 1;
@@ -263,13 +275,17 @@ module tb_system;
         end
         write_done = kind == OP_WRITE && bvalid === 1'b1 && bready;
         read_done  = kind == OP_READ && rvalid === 1'b1 && rready;
-        if (read_done) begin
+        if (read_done || write_done) begin
           if (n_read >= NR) begin
             mismatch_hex(n_read, "sys_read", 32'd0, rdata);
           end else begin
-            ed = sys_rd[n_read][31:0];
-            ec = sys_rd[n_read][63:32];
-            if (rdata !== ed) mismatch_hex(n_read, "sys_read", ed, rdata);
+            x    = sys_rd[n_read];
+            ed   = x[31:0];
+            ec   = x[63:32];
+            resp = write_done ? bresp : rresp;
+            if (x[66] !== write_done) mismatch_int(n_read, "access", x[66], write_done);
+            if (resp !== x[65:64]) mismatch_int(n_read, "resp", x[65:64], resp);
+            if (read_done && rdata !== ed) mismatch_hex(n_read, "sys_read", ed, rdata);
             if (ec != c) mismatch_int(n_read, "read_cycle", ec, c);
           end
           n_read = n_read + 1;
@@ -282,13 +298,13 @@ module tb_system;
 
         // The command's completion, after this cycle's transfers.
         case (kind)
-          OP_SEND, OP_READY: done = 1'b1;
-          OP_IDLE:           done = c - op_start >= arg;
-          OP_WAIT_SENT:      done = (next + (in_xfer ? 1 : 0)) == limit;
-          OP_WAIT_OUT:       done = n_out >= o[31:0];
-          OP_WRITE:          done = write_done;
-          OP_READ:           done = read_done;
-          default:           done = 1'b0;
+          OP_SEND, OP_READY, OP_DROP: done = 1'b1;
+          OP_IDLE:                    done = c - op_start >= arg;
+          OP_WAIT_SENT:               done = (next + (in_xfer ? 1 : 0)) == limit;
+          OP_WAIT_OUT:                done = n_out >= o[31:0];
+          OP_WRITE:                   done = write_done;
+          OP_READ:                    done = read_done;
+          default:                    done = 1'b0;
         endcase
 
         // 3. Rising edge.

@@ -14,15 +14,26 @@
 # "reads" every .mem file in the directory the module reference's MemDir
 # names (the runme.log lines the script checks).
 #
+# The project's board part must be set (get_board_parts lists the installed
+# ones) for the processing_system7 automation to apply the board's preset,
+# which sets CONFIG.preset as the board files' preset.xml does (ZedBoard for
+# the ZedBoard's board parts); the automation also makes DDR and FIXED_IO
+# external. Synthesis resolves the module reference's MemDir from its run
+# directory (system.runs/<run>). The routed design's timing comes from a
+# summary in Vivado's report_timing_summary layout.
+#
 # Environment knobs for the negative tests: HDLGEN_REC_VERSION (what
 # `version -short` says), HDLGEN_REC_SKIP_MEM (a .mem file name synthesis
-# does not report reading).
+# does not report reading), HDLGEN_REC_BOARDS (the installed board parts,
+# space separated; default the board store's ZedBoard), HDLGEN_REC_PRESET (the
+# preset the automation applies instead of the board's), HDLGEN_REC_TIMING
+# (setup, hold, pulse, no_clock or unconstrained: that timing check fails).
 #
 # Dump: one record per line, fields separated by tabs:
 #   cell NAME TYPE VLNV | config CELL KEY VALUE | pin CELL/PIN DIR TYPE |
 #   intf CELL/INTF MODE TYPE CLOCK | port NAME KIND MODE VLNV |
 #   net ID OBJ... | intfnet A B | addr SPACE SEG OFFSET RANGE |
-#   file PATH | cmd NAME ARGS... | error MESSAGE
+#   file PATH | board PART | cmd NAME ARGS... | error MESSAGE
 
 set script [lindex $argv 0]
 set dump [lindex $argv 1]
@@ -41,6 +52,7 @@ set addrs {}
 set files {}
 set cmds {}
 set project_dir ""
+set project_board ""
 
 proc rec {args} { lappend ::cmds $args }
 
@@ -204,6 +216,21 @@ proc create_project {args} {
     file mkdir $::project_dir
 }
 proc current_project {args} { return project }
+proc get_board_parts {args} {
+    set pat [lindex $args end]
+    set installed {avnet.com:zedboard:part0:1.4}
+    if {[info exists ::env(HDLGEN_REC_BOARDS)]} { set installed $::env(HDLGEN_REC_BOARDS) }
+    set out {}
+    foreach b $installed { if {[string match $pat $b]} { lappend out $b } }
+    return $out
+}
+# board_preset returns CONFIG.preset of a board part's ps7_preset (the board
+# files' preset.xml: "ZedBoard" for the ZedBoard).
+proc board_preset {board} {
+    if {[info exists ::env(HDLGEN_REC_PRESET)]} { return $::env(HDLGEN_REC_PRESET) }
+    if {[string match *:zedboard:part0:* $board] || [string match *:zed:part0:* $board]} { return ZedBoard }
+    return ""
+}
 proc current_fileset {args} { return sources_1 }
 proc add_files {args} {
     rec add_files {*}$args
@@ -266,6 +293,12 @@ proc get_bd_cells {args} {
 }
 proc set_property {args} {
     rec set_property {*}$args
+    if {[lindex $args 0] eq "board_part"} {
+        if {[lindex $args 2] ne "project"} { fail "set_property board_part on [lindex $args 2]" }
+        if {[lsearch -exact [get_board_parts *] [lindex $args 1]] < 0} { fail "board part [lindex $args 1] is not installed" }
+        set ::project_board [lindex $args 1]
+        return
+    }
     if {[lindex $args 0] eq "-dict"} {
         set kv [lindex $args 1]
         set objs [lrange $args 2 end]
@@ -399,9 +432,59 @@ proc assign_bd_address {args} {
     set size [lindex [dict get $segs $intf] 1]
     lappend ::addrs [list $o(-target_address_space) $seg $o(-offset) $o(-range) $size]
 }
-foreach c {validate_bd_design save_bd_design generate_target open_run report_utilization report_timing_summary
-           report_power} {
+foreach c {validate_bd_design save_bd_design generate_target open_run report_utilization report_power} {
     proc $c {args} "rec $c {*}\$args"
+}
+
+# apply_bd_automation models the processing_system7 rule: the board preset
+# (needs the project's board part) and the external DDR and FIXED_IO.
+proc apply_bd_automation {args} {
+    rec apply_bd_automation {*}$args
+    array set o {-rule "" -config ""}
+    array set o [lrange $args 0 end-1]
+    set cell [string trimleft [lindex $args end] /]
+    if {$o(-rule) ne "xilinx.com:bd_rule:processing_system7"} { fail "apply_bd_automation: rule $o(-rule)" }
+    if {![string match xilinx.com:ip:processing_system7:* $::cell_vlnv($cell)]} { fail "apply_bd_automation on $cell" }
+    foreach {k v} $o(-config) {
+        switch -- $k {
+            make_external {
+                foreach p [split [string map {" " ""} $v] ,] {
+                    set vlnv [dict get {DDR xilinx.com:interface:ddrx_rtl:1.0 FIXED_IO xilinx.com:display_processing_system7:fixedio_rtl:1.0} $p]
+                    create_bd_intf_port -mode Master -vlnv $vlnv $p
+                    connect_bd_intf_net [get_bd_intf_ports $p] [get_bd_intf_pins $cell/$p]
+                }
+            }
+            apply_board_preset {
+                if {$v eq "1"} {
+                    if {$::project_board eq ""} { fail "apply_board_preset without a board part" }
+                    dict set ::cell_cfg($cell) preset [board_preset $::project_board]
+                }
+            }
+            Master - Slave { if {$v ne "Disable"} { fail "apply_bd_automation: $k $v would add AXI connections" } }
+            default { fail "apply_bd_automation: unknown option $k" }
+        }
+    }
+}
+
+# report_timing_summary returns (-return_string) a routed design's summary in
+# Vivado's layout: the check_timing counts, the Design Timing Summary and its
+# verdict; HDLGEN_REC_TIMING makes one check fail.
+proc report_timing_summary {args} {
+    rec report_timing_summary {*}$args
+    set bad [expr {[info exists ::env(HDLGEN_REC_TIMING)] ? $::env(HDLGEN_REC_TIMING) : ""}]
+    set noclk [expr {$bad eq "no_clock" ? 4 : 0}]
+    set unc [expr {$bad eq "unconstrained" ? 17 : 0}]
+    set wns [expr {$bad eq "setup" ? -0.120 : 1.234}]
+    set whs [expr {$bad eq "hold" ? -0.021 : 0.045}]
+    set wpws [expr {$bad eq "pulse" ? -0.300 : 3.750}]
+    set met [expr {$bad eq "" || $bad eq "no_clock" || $bad eq "unconstrained"}]
+    set t "Timing Report\n\ncheck_timing report\n\n1. checking no_clock ($noclk)\n--------------------------\n There are $noclk register/latch pins with no clock.\n\n"
+    append t "4. checking unconstrained_internal_endpoints ($unc)\n------------------------------------------------\n There are $unc pins that are not constrained for maximum delay.\n\n"
+    append t "Design Timing Summary\n| -----\n    WNS(ns)      TNS(ns)      WHS(ns)      THS(ns)     WPWS(ns)     TPWS(ns)\n"
+    append t [format "    %7.3f      %7.3f      %7.3f      %7.3f      %7.3f      %7.3f\n\n" $wns 0 $whs 0 $wpws 0]
+    append t [expr {$met ? "All user specified timing constraints are met." : "Timing constraints are not met."}]
+    append t "\n"
+    if {[lsearch $args -return_string] >= 0} { return $t }
 }
 proc make_wrapper {args} {
     rec make_wrapper {*}$args
@@ -425,12 +508,21 @@ proc get_property {prop obj} {
         PROGRESS { return 100% }
         STATUS { return "route_design Complete!" }
         DIRECTORY { return [run_dir $obj] }
-        SLACK { return 0.250 }
+        SLACK {
+            set bad [expr {[info exists ::env(HDLGEN_REC_TIMING)] ? $::env(HDLGEN_REC_TIMING) : ""}]
+            if {$obj eq "setup_path"} { return [expr {$bad eq "setup" ? -0.120 : 1.234}] }
+            if {$obj eq "hold_path"} { return [expr {$bad eq "hold" ? -0.021 : 0.045}] }
+            fail "get_property SLACK of $obj"
+        }
     }
     if {[string match CONFIG.* $prop]} { return [cfg [string trimleft $obj /] [string range $prop 7 end] ""] }
     fail "get_property $prop"
 }
-proc get_timing_paths {args} { return path }
+proc get_timing_paths {args} {
+    if {[lsearch $args -hold] >= 0} { return hold_path }
+    if {[lsearch $args -setup] >= 0} { return setup_path }
+    fail "get_timing_paths without -setup or -hold: $args"
+}
 proc launch_runs {args} {
     rec launch_runs {*}$args
     set run [lindex $args 0]
@@ -444,11 +536,13 @@ proc write_hw_platform {args} {
     close [open [lindex $args end] w]
 }
 
-# synth_log writes the messages synthesis of the module reference would:
-# one "read successfully" per .mem file in the MemDir its wrapper passes.
+# synth_log writes the messages synthesis of the module reference would, in
+# its run directory: one "read successfully" per .mem file in the MemDir its
+# wrapper passes (a relative MemDir from the run directory).
 proc synth_log {} {
     set memdir ""
     foreach f $::files {
+        if {[file extension $f] ne ".v"} { continue }
         set fh [open $f r]
         set t [read $fh]
         close $fh
@@ -458,7 +552,7 @@ proc synth_log {} {
     file mkdir $dir
     set fh [open [file join $dir runme.log] w]
     if {$memdir ne ""} {
-        foreach m [lsort [glob -nocomplain -directory $memdir *.mem]] {
+        foreach m [lsort [glob -nocomplain -directory [file join $dir $memdir] *.mem]] {
             if {[info exists ::env(HDLGEN_REC_SKIP_MEM)] && [file tail $m] eq $::env(HDLGEN_REC_SKIP_MEM)} { continue }
             puts $fh "INFO: \[Synth 8-3876\] \$readmem data file '$m' is read successfully"
         }
@@ -483,6 +577,7 @@ proc dump_model {path err} {
     foreach n $::intf_nets { puts $fh [join [concat intfnet $n] \t] }
     foreach a $::addrs { puts $fh [join [concat addr $a] \t] }
     foreach f $::files { puts $fh [join [list file $f] \t] }
+    if {$::project_board ne ""} { puts $fh [join [list board $::project_board] \t] }
     foreach c $::cmds { puts $fh [join [concat cmd $c] \t] }
     if {$err ne ""} { puts $fh [join [list error [string map {\n " " \t " "} $err]] \t] }
     close $fh

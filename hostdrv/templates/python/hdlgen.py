@@ -3,6 +3,7 @@
 
     import hdlgen
     with hdlgen.Device("uio") as dev:            # on the ZedBoard
+        print(dev.selftest()["report"])          # the on-board self-test; run it first
         classes = dev.classify(rows)             # rows: K raw features each
         classes, scores = dev.classify(rows, scores=True)
         print(dev.counters())
@@ -15,10 +16,14 @@ with hdlgen's Go model. The library is found through the lib argument, the
 HDLGEN_LIB environment variable, or next to this file: build/native/libhdlgen.so,
 build/arm/libhdlgen.so, then build/sim/libhdlgen_sim.so (the Verilator model as
 backend "sim", built by `make sim`).
+
+From the command line, `python3 hdlgen.py [-d SPEC] [--lib LIB] selftest`
+runs the self-test and prints its report (exit status 0 on PASS).
 """
 
 import ctypes
 import os
+import sys
 
 __all__ = ["Device", "HdlgenError", "load_library"]
 
@@ -44,7 +49,7 @@ class _Info(ctypes.Structure):
         "level_width", "levels_per_beat", "beats_per_vector", "latency", "ii")] + [
         ("scores", ctypes.c_int), ("reloadable", ctypes.c_int),
         ("model_hash", ctypes.c_uint8 * 8), ("active_bank", ctypes.c_uint32),
-        ("max_batch", ctypes.c_size_t)]
+        ("max_batch", ctypes.c_size_t), ("clock_hz", ctypes.c_double)]
 
 
 class _Counters(ctypes.Structure):
@@ -84,6 +89,8 @@ def _declare(lib):
         "hdlgen_clear_counters": (ctypes.c_int, [p]),
         "hdlgen_load_readout": (ctypes.c_int, [p, ctypes.c_char_p]),
         "hdlgen_active_bank": (ctypes.c_int, [p, u32p]),
+        "hdlgen_flush": (ctypes.c_int, [p]),
+        "hdlgen_selftest": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_double)]),
     }
     for name, (res, args) in sig.items():
         f = getattr(lib, name)
@@ -216,3 +223,47 @@ class Device:
         b = ctypes.c_uint32()
         self._check(self._lib.hdlgen_active_bank(self._dev, ctypes.byref(b)), "active_bank")
         return b.value
+
+    def flush(self):
+        """Resets the DMA and drops everything in flight in the system (CTRL.FLUSH)."""
+        self._check(self._lib.hdlgen_flush(self._dev), "flush")
+
+    def selftest(self):
+        """The on-board self-test: a dict with passed (bool), report (one line per check,
+        then the PASS or FAIL line) and rate (classifications per second)."""
+        buf = ctypes.create_string_buffer(_REPORT_BYTES)
+        rate = ctypes.c_double()
+        rc = self._lib.hdlgen_selftest(self._dev, buf, len(buf), ctypes.byref(rate))
+        if rc == -1:
+            self._check(rc, "selftest")
+        return {"passed": rc == 0, "report": buf.value.decode(), "rate": rate.value}
+
+
+_REPORT_BYTES = 8192
+
+
+def main(argv=None):
+    """python3 hdlgen.py [-d SPEC] [--lib LIB] selftest: the self-test, exit status 0 on PASS."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    spec, lib = "uio", None
+    while len(args) >= 2 and args[0] in ("-d", "--lib"):
+        if args[0] == "-d":
+            spec = args[1]
+        else:
+            lib = args[1]
+        args = args[2:]
+    if args != ["selftest"]:
+        sys.stderr.write("usage: python3 hdlgen.py [-d SPEC] [--lib LIB] selftest\n")
+        return 2
+    try:
+        with Device(spec, lib=lib) as dev:
+            result = dev.selftest()
+    except HdlgenError as e:
+        sys.stdout.write("FAIL selftest: %s\n" % e)
+        return 1
+    sys.stdout.write(result["report"])
+    return 0 if result["passed"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
