@@ -31,7 +31,7 @@ demo: deps build
 ## builds share one compile of its run-time library (scripts/objcache).
 TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE_DIR=$(CURDIR)/build/objcache
 # package,timeout: longest first; every other package gets TEST_TIMEOUT.
-SLOW_TESTS   := e2e,45m hostdrv,20m verify,15m rtl,15m internal/cli,20m testbench,15m synth,15m power,15m study,10m
+SLOW_TESTS   := e2e,45m hostdrv,20m verify,15m rtl,15m internal/cli,20m testbench,15m synth,15m power,15m study,10m formal,10m
 TEST_TIMEOUT ?= 10m
 comma        := ,
 SLOW_PKGS    := $(foreach t,$(SLOW_TESTS),./$(firstword $(subst $(comma), ,$(t))))

@@ -10,6 +10,7 @@ pairs=(
   verilator:verilator
   iverilog:iverilog
   yosys:yosys
+  yosys-abc:yosys
   make:make
   g++:g++
   arm-linux-gnueabihf-gcc:gcc-arm-linux-gnueabihf
