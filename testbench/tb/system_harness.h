@@ -283,6 +283,23 @@ class SystemHarness {
   std::uint64_t start_ = 0;
 };
 
+// runMain is a testbench's main: a context with the command-line arguments,
+// run(ctx), an exception turned into an ERROR line and exit status 2.
+inline int runMain(int argc, char** argv, int (*run)(VerilatedContext*)) {
+  const std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
+  ctx->commandArgs(argc, argv);
+  ctx->traceEverOn(VM_TRACE != 0);
+  int rc;
+  try {
+    rc = run(ctx.get());
+  } catch (const std::exception& e) {
+    std::printf("ERROR %s\n", e.what());
+    rc = 2;
+  }
+  std::fflush(stdout);
+  return rc;
+}
+
 }  // namespace tb
 
 #endif  // HDLGEN_SYSTEM_HARNESS_H_

@@ -11,7 +11,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -305,23 +304,6 @@ inline std::string plusArg(VerilatedContext* ctx, const std::string& name, const
   std::string m = ctx->commandArgsPlusMatch(prefix.c_str());
   if (m.size() <= prefix.size() + 1) return def;
   return m.substr(prefix.size() + 1);
-}
-
-// runMain is a testbench's main: a context with the command-line arguments,
-// run(ctx), an exception turned into an ERROR line and exit status 2.
-inline int runMain(int argc, char** argv, int (*run)(VerilatedContext*)) {
-  const std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
-  ctx->commandArgs(argc, argv);
-  ctx->traceEverOn(VM_TRACE != 0);
-  int rc;
-  try {
-    rc = run(ctx.get());
-  } catch (const std::exception& e) {
-    std::printf("ERROR %s\n", e.what());
-    rc = 2;
-  }
-  std::fflush(stdout);
-  return rc;
 }
 
 }  // namespace tb

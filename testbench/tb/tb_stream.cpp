@@ -174,4 +174,17 @@ int run(VerilatedContext* ctx) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return tb::runMain(argc, argv, run); }
+int main(int argc, char** argv) {
+  const std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
+  ctx->commandArgs(argc, argv);
+  ctx->traceEverOn(VM_TRACE != 0);
+  int rc;
+  try {
+    rc = run(ctx.get());
+  } catch (const std::exception& e) {
+    std::printf("ERROR %s\n", e.what());
+    rc = 2;
+  }
+  std::fflush(stdout);
+  return rc;
+}
