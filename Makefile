@@ -83,7 +83,7 @@ fmt-check:
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
 
-## bench-report: the benchmarks docs/benchmarks.md reports, 5 runs each, with
+## bench-report: the benchmarks docs/speed.md reports, 5 runs each, with
 ## medians, written to results/bench/ (raw.txt, medians.md); ~15 minutes.
 bench-report:
 	GO=$(GO) scripts/bench.sh

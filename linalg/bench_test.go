@@ -213,3 +213,50 @@ func BenchmarkGramInt8_10000x1500(b *testing.B) { benchGramInt8(b, 10000, 1500, 
 
 // BenchmarkGramInt8_2000x500 against the float Gram (κ = 3).
 func BenchmarkGramInt8_2000x500(b *testing.B) { benchGramInt8(b, 2000, 500, 3) }
+
+// BenchmarkSymFilterApplyFused times SymFilterApply on a 1500×1500 Gram
+// matrix (4 right-hand sides) with the tridiagonalisation's fused row pass
+// (dotAxpyVec) and with the separate dotVec and axpyVec calls, alternately
+// in the same run (the same bits, TestFusedSymvIdentical), and reports the
+// medians and their ratio (x-separate).
+func BenchmarkSymFilterApplyFused(b *testing.B) {
+	const n, nrhs = 1500, 4
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := gramSym(rng, 2000, n)
+	rhs := make([]float64, n*nrhs)
+	for i := range rhs {
+		rhs[i] = rng.NormFloat64()
+	}
+	work := make([]float64, n*n)
+	filter := func(w []float64) []float64 {
+		out := make([]float64, len(w))
+		for i, v := range w {
+			if v > 1e-6*w[len(w)-1] {
+				out[i] = 1 / v
+			}
+		}
+		return out
+	}
+	once := func(separate bool) float64 {
+		separateSymv = separate
+		defer func() { separateSymv = false }()
+		copy(work, g)
+		t0 := time.Now()
+		if _, _, err := (Engine{}).SymFilterApply(n, work, n, rhs, nrhs, nrhs, filter); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0).Seconds()
+	}
+	var fused, separate []float64
+	b.ReportMetric(0, "ns/op")
+	for b.Loop() {
+		fused = append(fused, once(false))
+		separate = append(separate, once(true))
+	}
+	sort.Float64s(fused)
+	sort.Float64s(separate)
+	f, s := fused[len(fused)/2], separate[len(separate)/2]
+	b.ReportMetric(f, "s/op")
+	b.ReportMetric(s, "separate-s")
+	b.ReportMetric(s/f, "x-separate")
+}

@@ -31,6 +31,11 @@
 //	func (Engine) SymEigen(n int, a []float64, lda int, w, z []float64, ldz int) error   // A = Z·diag(w)·Zᵀ
 //	func (Engine) SymFilterApply(n int, a []float64, lda int, b []float64, ldb, nrhs int,
 //		filter func(w []float64) []float64) (w, x []float64, err error)               // X = V·diag(filter(w))·Vᵀ·B, V not formed
+//	func (Engine) RowScores(m, n, l int, h []float64, ldh int, w []float64, ldw int,
+//		s []float64, lds int)                                                       // S = H·Wᵀ as the plain loop sums it
+//	func AddSquaredDeviationsInt8(d, mean []float64, x []int8)                     // d += (x − mean)², unfused
+//	func AddInt8To32(acc []int32, x []int8)                                        // acc += x
+//	func ClipInt16ToInt8(dst []int8, src []int16, c int)                          // dst = clip(src, −c, c)
 //	func (Engine) KernelName() string
 //
 // # Threads and determinism
@@ -84,11 +89,14 @@
 // GramInt8 is the Gram matrix of an intRVFL hidden layer (integers in
 // [−κ, κ]) on AVX-512 VNNI: VPDPBUSD multiplies 8-bit integers, 64
 // multiply-adds per instruction against 8 for a float64 FMA, in an 8×48
-// int32 tile per 1024-row block (no overflow: 1024·254·127 < 2³¹). Its
+// int32 tile per 4096-row block (no overflow: 4096·254·127 < 2³¹). Its
 // result is exact, so it equals Gram on the same values bit for bit
-// (TestGramInt8); elsewhere it is Gram. BenchmarkGramInt8_10000x1500
-// measures it against the float Gram in the same run: 3.1× on the loaded
-// project machine (1.6× at 2000×500, where packing dominates).
+// (TestGramInt8); elsewhere it is Gram. The packing interleaves four rows
+// 8 columns at a time (SSE2), A's packed panels are visited in chunks that
+// stay in the L2 cache while every U panel passes, and a whole tile is
+// converted and added into C by one assembly routine.
+// BenchmarkGramInt8_10000x1500 measures it against the float Gram in the
+// same run (docs/speed.md).
 //
 // SymEigen follows LAPACK's dsyevd. The Householder reduction to
 // tridiagonal form is blocked as dlatrd/dsytrd (panels of 32 columns; the
@@ -104,6 +112,18 @@
 // gonum's mat.EigenSym (Dsyev) on Gram matrices: BenchmarkSymEigen500 and
 // BenchmarkSymEigen1500 report the ratio of the same run (3.4× and 11× on
 // the loaded project machine).
+//
+// RowScores, AddSquaredDeviationsInt8, AddInt8To32 and ClipInt16ToInt8 are
+// the vector forms of the inner loops of a model's float readout, of the
+// variance penalty and of an intRVFL's class sums and clipping: each
+// element goes through the same operations as in the plain Go loop (a
+// product rounded before it is added, never fused), several elements or
+// rows side by side, so the results are the loop's bit for bit
+// (scores_test.go). The symmetric matrix-vector product of the
+// tridiagonalisation reads each row of the trailing matrix once for its dot
+// product and its update (dotAxpyVec), with dotVec's and axpyVec's
+// arithmetic; SymEigen's and SymFilterApply's bits are unchanged
+// (TestFusedSymvIdentical).
 //
 // The factor of a leading p×p block of A is the leading p×p block of the
 // factor of A, and forward substitution with a leading block gives the

@@ -3,13 +3,17 @@ package linalg
 import "fmt"
 
 // Tile and blocking of the int8 Gram kernel: an 8×48 tile of C, rows of A
-// in groups of 4 (one VPDPBUSD lane), 256 groups (1024 rows) per depth
-// block, so that an int32 lane never holds more than 1024·254·127 < 2³¹.
+// in groups of 4 (one VPDPBUSD lane), 1024 groups (4096 rows) per depth
+// block, so that an int32 lane never holds more than 4096·254·127 < 2³¹
+// (a block adds into C once per tile: fewer blocks, fewer passes over C).
 const (
 	i8mr      = 8
 	i8nr      = 48
 	i8group   = 4
-	i8kgroups = 256
+	i8kgroups = 1024
+	// i8chunkBytes bounds the packed A panels a pass over the U panels
+	// reads (half the 1 MB L2 cache of a Zen 5 core).
+	i8chunkBytes = 512 << 10
 )
 
 // GramInt8 computes the full symmetric n×n matrix C = AᵀA (as float64) of
@@ -20,7 +24,7 @@ const (
 // On CPUs with AVX-512 VNNI it multiplies 8-bit integers (VPDPBUSD, 64
 // multiply-adds per instruction against 8 for a float64 FMA): with
 // U = A + o (o = max|a|, so 0 ≤ U ≤ 254) the kernel computes UᵀA in int32
-// lanes per 1024-row block, and C = UᵀA − o·1·(1ᵀA). Elsewhere it converts
+// lanes per 4096-row block, and C = UᵀA − o·1·(1ᵀA). Elsewhere it converts
 // A to float64 and calls Gram. A value of −128 is a programmer error.
 func (e Engine) GramInt8(m, n int, a []int8, lda int, c []float64, ldc int) {
 	e.gramInt8(int8Kernel(), m, n, a, lda, c, ldc)
@@ -76,23 +80,38 @@ func (e Engine) gramInt8Tiles(kern func(kg int, u, a []byte, c []int32), m, n in
 		kg := (rows + i8group - 1) / i8group
 		up := packInt8(a[r0*lda:], lda, rows, n, kg, i8mr, npi, off)
 		ap := packInt8(a[r0*lda:], lda, rows, n, kg, i8nr, npj, 0)
-		parallelFor(e.threads(), npi, func(_, pi int) {
-			tile := make([]int32, i8mr*i8nr)
-			i0 := pi * i8mr
-			ub := up[pi*kg*i8group*i8mr:]
-			for pj := 0; pj*i8nr <= i0+i8mr-1 && pj < npj; pj++ {
-				j0 := pj * i8nr
-				ab := ap[pj*kg*i8group*i8nr:]
-				kern(kg, ub[:kg*i8group*i8mr], ab[:kg*i8group*i8nr], tile)
-				for i := i0; i < min(i0+i8mr, n); i++ {
-					row := c[i*ldc:]
-					t := tile[(i-i0)*i8nr:]
-					for j := j0; j < min(j0+i8nr, i+1); j++ {
-						row[j] += float64(t[j-j0])
+		// A's panels in chunks that stay in the (shared) L2 cache while
+		// every U panel passes by; each tile's sum is exact, so the order
+		// of the tiles does not matter.
+		chunk := max(1, i8chunkBytes/(kg*i8group*i8nr))
+		for pj0 := 0; pj0 < npj; pj0 += chunk {
+			pj1 := min(pj0+chunk, npj)
+			first := pj0 * i8nr / i8mr // the first U panel with rows at or below the chunk's diagonal
+			parallelFor(e.threads(), npi-first, func(_, t int) {
+				pi := first + t
+				tile := make([]int32, i8mr*i8nr)
+				i0 := pi * i8mr
+				ub := up[pi*kg*i8group*i8mr:]
+				for pj := pj0; pj < pj1 && pj*i8nr <= i0+i8mr-1; pj++ {
+					j0 := pj * i8nr
+					ab := ap[pj*kg*i8group*i8nr:]
+					kern(kg, ub[:kg*i8group*i8mr], ab[:kg*i8group*i8nr], tile)
+					if i0+i8mr <= n && j0+i8nr <= n {
+						// A whole tile: add all of it, also the elements
+						// above the diagonal (MirrorLower overwrites them).
+						addTileInt32(c[i0*ldc+j0:], ldc, tile)
+						continue
+					}
+					for i := i0; i < min(i0+i8mr, n); i++ {
+						row := c[i*ldc:]
+						t := tile[(i-i0)*i8nr:]
+						for j := j0; j < min(j0+i8nr, i+1); j++ {
+							row[j] += float64(t[j-j0])
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 	o := float64(off)
 	for i := 0; i < n; i++ {
@@ -111,22 +130,25 @@ func (e Engine) gramInt8Tiles(kern func(kg int, u, a []byte, c []int32), m, n in
 // column the bytes are 0 (also when off > 0), so padding adds nothing.
 func packInt8(a []int8, lda, rows, n, kg, w, panels, off int) []byte {
 	out := make([]byte, panels*kg*i8group*w)
-	base := make([]int, n) // offset of column j's group-0 row-0 byte
-	for j := range base {
-		base[j] = ((j/w)*kg*w + j%w) * i8group
-	}
-	stride := w * i8group // bytes per group of a panel
-	for r := 0; r < rows; r++ {
-		gq := (r/i8group)*stride + r%i8group
-		src := a[r*lda : r*lda+n]
-		if off == 0 {
-			for j, v := range src {
-				out[base[j]+gq] = byte(v)
-			}
-			continue
+	stride := w * i8group  // bytes per group of a panel
+	full := rows / i8group // groups of 4 rows
+	for p := 0; p < panels; p++ {
+		j0 := p * w
+		g := 0
+		if packPanelOK && j0+w <= n && full > 0 {
+			// Whole groups of a whole panel, 8 columns at a time.
+			packPanel(a[j0:], lda, full, off, out[p*kg*stride:], w)
+			g = full
 		}
-		for j, v := range src {
-			out[base[j]+gq] = byte(int(v) + off)
+		for ; g < kg; g++ {
+			dst := out[(p*kg+g)*stride : (p*kg+g+1)*stride]
+			for jj := 0; jj < w && j0+jj < n; jj++ {
+				for q := 0; q < i8group; q++ {
+					if r := g*i8group + q; r < rows {
+						dst[jj*i8group+q] = byte(int(a[r*lda+j0+jj]) + off)
+					}
+				}
+			}
 		}
 	}
 	return out

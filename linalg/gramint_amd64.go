@@ -2,6 +2,8 @@
 
 package linalg
 
+import "fmt"
+
 //go:noescape
 func gramVNNI8x48(kg int, u, a *byte, c *int32)
 
@@ -32,4 +34,35 @@ func int8Kernel() func(kg int, u, a []byte, c []int32) {
 		}
 		gramVNNI8x48(kg, up, ap, &c[0])
 	}
+}
+
+//go:noescape
+func addTile8x48(c *float64, ldc int, t *int32)
+
+// addTileInt32 adds the 8×48 int32 tile t (row-major) into the 8 rows of 48
+// values of c (leading dimension ldc): exact, the sums being integers below
+// 2⁵³.
+func addTileInt32(c []float64, ldc int, t []int32) {
+	_ = c[(i8mr-1)*ldc+i8nr-1]
+	_ = t[i8mr*i8nr-1]
+	addTile8x48(&c[0], ldc, &t[0])
+}
+
+//go:noescape
+func packPanelAsm(src *int8, lda, groups, off int, dst *byte, w8 int)
+
+// packPanelOK: packPanel has an assembly version (SSE2, every amd64).
+const packPanelOK = true
+
+// packPanel writes groups whole groups of 4 rows of one panel of w columns
+// (w a multiple of 8) of A, starting at src (row 0, the panel's first
+// column; leading dimension lda), into dst in packInt8's layout: group g,
+// column j holds the 4 bytes a[4g+q][j]+off (mod 256), q = 0…3.
+func packPanel(src []int8, lda, groups, off int, dst []byte, w int) {
+	if w%8 != 0 || groups < 1 {
+		panic(fmt.Sprintf("linalg: packPanel of width %d, %d groups", w, groups))
+	}
+	_ = src[(i8group*groups-1)*lda+w-1]
+	_ = dst[groups*w*i8group-1]
+	packPanelAsm(&src[0], lda, groups, off, &dst[0], w/8)
 }

@@ -105,3 +105,90 @@ store:
 	VMOVDQU32 Z23, 1472(DX)
 	VZEROUPPER
 	RET
+
+// func addTile8x48(c *float64, ldc int, t *int32)
+// c[i][j] += float64(t[i·48+j]) for i < 8, j < 48: each 16 int32 of a row
+// become two vectors of 8 float64 (exact), added into c.
+TEXT ·addTile8x48(SB), NOSPLIT, $0-24
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R8
+	SHLQ $3, R8
+	MOVQ t+16(FP), SI
+	MOVQ $8, CX
+addrow:
+	VMOVDQU32 0(SI), Z0
+	VCVTDQ2PD Y0, Z1
+	VEXTRACTI32X8 $1, Z0, Y2
+	VCVTDQ2PD Y2, Z3
+	VADDPD 0(DI), Z1, Z1
+	VADDPD 64(DI), Z3, Z3
+	VMOVUPD Z1, 0(DI)
+	VMOVUPD Z3, 64(DI)
+	VMOVDQU32 64(SI), Z0
+	VCVTDQ2PD Y0, Z1
+	VEXTRACTI32X8 $1, Z0, Y2
+	VCVTDQ2PD Y2, Z3
+	VADDPD 128(DI), Z1, Z1
+	VADDPD 192(DI), Z3, Z3
+	VMOVUPD Z1, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVDQU32 128(SI), Z0
+	VCVTDQ2PD Y0, Z1
+	VEXTRACTI32X8 $1, Z0, Y2
+	VCVTDQ2PD Y2, Z3
+	VADDPD 256(DI), Z1, Z1
+	VADDPD 320(DI), Z3, Z3
+	VMOVUPD Z1, 256(DI)
+	VMOVUPD Z3, 320(DI)
+	ADDQ $192, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ  addrow
+	VZEROUPPER
+	RET
+
+
+// func packPanelAsm(src *int8, lda, groups, off int, dst *byte, w8 int)
+// For each group g < groups and each 8 columns s < w8: the 8 bytes of rows
+// 4g…4g+3 at columns 8s…8s+7, each plus off (mod 256), interleaved by
+// column (4 bytes per column, rows in order) into dst, 32 bytes per step,
+// written in order.
+TEXT ·packPanelAsm(SB), NOSPLIT, $0-48
+	MOVQ src+0(FP), SI
+	MOVQ lda+8(FP), R8
+	MOVQ groups+16(FP), R9
+	MOVQ off+24(FP), AX
+	MOVQ dst+32(FP), DI
+	MOVQ w8+40(FP), R10
+	MOVQ AX, X7
+	PUNPCKLBW X7, X7
+	PUNPCKLWL X7, X7
+	PSHUFL $0, X7, X7
+	LEAQ (R8)(R8*2), R11 // 3·lda
+ppgroup:
+	MOVQ SI, BX
+	MOVQ R10, CX
+ppstep:
+	MOVQ (BX), X0
+	MOVQ (BX)(R8*1), X1
+	MOVQ (BX)(R8*2), X2
+	MOVQ (BX)(R11*1), X3
+	PADDB X7, X0
+	PADDB X7, X1
+	PADDB X7, X2
+	PADDB X7, X3
+	PUNPCKLBW X1, X0
+	PUNPCKLBW X3, X2
+	MOVOA X0, X1
+	PUNPCKLWL X2, X0
+	PUNPCKHWL X2, X1
+	MOVOU X0, (DI)
+	MOVOU X1, 16(DI)
+	ADDQ $8, BX
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  ppstep
+	LEAQ (SI)(R8*4), SI
+	DECQ R9
+	JNZ  ppgroup
+	RET

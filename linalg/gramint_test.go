@@ -9,12 +9,13 @@ import (
 )
 
 // TestGramInt8: the integer Gram equals the float Gram of the same values
-// bit for bit, for every shape edge of the 8×48 tile and 1024-row block,
+// bit for bit, for every shape edge of the 8×48 tile and 4096-row block,
 // both signs and bounds up to 127.
 func TestGramInt8(t *testing.T) {
 	tests := []struct{ m, n, bound int }{
 		{1, 1, 1}, {3, 5, 1}, {4, 8, 3}, {5, 9, 3}, {17, 47, 7}, {64, 48, 15},
 		{100, 49, 15}, {1023, 97, 3}, {1024, 96, 1}, {1025, 100, 127}, {2500, 130, 15}, {300, 1, 2},
+		{4095, 50, 127}, {4096, 17, 3}, {4097, 64, 127},
 		{0, 4, 1},
 	}
 	for ti, tt := range tests {

@@ -2,6 +2,13 @@ package linalg
 
 import "math"
 
+// separateSymv makes the panel run its loops as before its vector kernels:
+// dotVec and axpyVec per row of the symmetric matrix-vector product (which
+// dotAxpyVec fuses into one pass over the row) and the Go loop of the
+// corrections c1, c2 (panelTransMatvec). The bits are the same; tests and
+// BenchmarkSymFilterApplyFused compare the two.
+var separateSymv = false
+
 // tridiagBlock is the panel width of the blocked tridiagonalisation and of
 // the blocked back-transformation.
 const tridiagBlock = 32
@@ -77,6 +84,7 @@ func (e Engine) panel(n, j0, nb int, a []float64, lda int, d, off []float64) pan
 	c1 := make([]float64, nb)
 	c2 := make([]float64, nb)
 	y := make([]float64, rows)
+	corrBuf := make([]float64, rows)
 	for t := 0; t < nb; t++ {
 		i := j0 + t
 		// Column i, rows i…n−1, updated with the panel's reflectors 0…t−1.
@@ -86,9 +94,17 @@ func (e Engine) panel(n, j0, nb int, a []float64, lda int, d, off []float64) pan
 		if t > 0 {
 			ri := i - first // row i in panel coordinates (≥ 0 when t > 0)
 			vi, wi := v[ri*nb:ri*nb+t], w[ri*nb:ri*nb+t]
-			for r := i; r < n; r++ {
-				p := r - first
-				col[r] -= dotVec(v[p*nb:p*nb+t], wi) + dotVec(w[p*nb:p*nb+t], vi)
+			if separateSymv {
+				for r := i; r < n; r++ {
+					p := r - first
+					col[r] -= dotVec(v[p*nb:p*nb+t], wi) + dotVec(w[p*nb:p*nb+t], vi)
+				}
+			} else {
+				corr := y[:n-i]
+				dot2Rows(v[ri*nb:], w[ri*nb:], nb, wi, vi, t, corr)
+				for r := i; r < n; r++ {
+					col[r] -= corr[r-i]
+				}
 			}
 		}
 		d[i] = col[i]
@@ -112,24 +128,42 @@ func (e Engine) panel(n, j0, nb int, a []float64, lda int, d, off []float64) pan
 		clear(yy)
 		for r := 0; r < m; r++ {
 			row := a[(i+1+r)*lda+i+1 : (i+1+r)*lda+i+1+r+1]
-			yy[r] += dotVec(row[:r], vv[:r]) + row[r]*vv[r]
-			axpyVec(yy[:r], vv[r], row[:r])
+			if separateSymv {
+				yy[r] += dotVec(row[:r], vv[:r]) + row[r]*vv[r]
+				axpyVec(yy[:r], vv[r], row[:r])
+				continue
+			}
+			yy[r] += dotAxpyVec(row[:r], vv[:r], yy[:r], vv[r]) + row[r]*vv[r]
 		}
 		if t > 0 {
-			clear(c1[:t])
-			clear(c2[:t])
-			for r := 0; r < m; r++ {
-				p := base + r
-				vr := vv[r]
-				wr, vrow := w[p*nb:p*nb+t], v[p*nb:p*nb+t]
-				for s := 0; s < t; s++ {
-					c1[s] += wr[s] * vr
-					c2[s] += vrow[s] * vr
+			// c1 = W[rows, :t]ᵀ·v, c2 = V[rows, :t]ᵀ·v, each sum in row order
+			// with the products rounded (unfused).
+			if nb == panelLanes && !separateSymv {
+				panelTransMatvec(w[base*nb:(base+m)*nb], v[base*nb:(base+m)*nb], vv[:m], c1, c2)
+			} else {
+				clear(c1[:t])
+				clear(c2[:t])
+				for r := 0; r < m; r++ {
+					p := base + r
+					vr := vv[r]
+					wr, vrow := w[p*nb:p*nb+t], v[p*nb:p*nb+t]
+					for s := 0; s < t; s++ {
+						c1[s] += float64(wr[s] * vr)
+						c2[s] += float64(vrow[s] * vr)
+					}
 				}
 			}
-			for r := 0; r < m; r++ {
-				p := base + r
-				yy[r] -= dotVec(v[p*nb:p*nb+t], c1[:t]) + dotVec(w[p*nb:p*nb+t], c2[:t])
+			if separateSymv {
+				for r := 0; r < m; r++ {
+					p := base + r
+					yy[r] -= dotVec(v[p*nb:p*nb+t], c1[:t]) + dotVec(w[p*nb:p*nb+t], c2[:t])
+				}
+			} else {
+				corr := corrBuf[:m]
+				dot2Rows(v[base*nb:], w[base*nb:], nb, c1, c2, t, corr)
+				for r := 0; r < m; r++ {
+					yy[r] -= corr[r]
+				}
 			}
 		}
 		// w = τ·y − ½·τ²·(yᵀv)·v
@@ -258,4 +292,39 @@ func (blk reflectorBlock) triangularFactor() []float64 {
 		}
 	}
 	return t
+}
+
+// sqDevGeneric is AddSquaredDeviationsInt8 in Go.
+func sqDevGeneric(d, mean []float64, x []int8) {
+	mean, x = mean[:len(d)], x[:len(d)]
+	for j := range d {
+		dv := float64(x[j]) - mean[j]
+		d[j] += float64(dv * dv)
+	}
+}
+
+// clipGeneric is ClipInt16ToInt8 in Go.
+func clipGeneric(dst []int8, src []int16, c int16) {
+	src = src[:len(dst)]
+	for j, v := range src {
+		dst[j] = int8(min(max(v, -c), c))
+	}
+}
+
+// panelLanes is the panel width panelTransMatvec handles (tridiagBlock).
+const panelLanes = tridiagBlock
+
+// panelTransMatvecGeneric is panelTransMatvec in Go: c1[s] = Σ_r
+// fl(w[r][s]·x[r]) and c2[s] = Σ_r fl(v[r][s]·x[r]) for s < panelLanes, in
+// order of r, for rows of panelLanes values.
+func panelTransMatvecGeneric(w, v, x, c1, c2 []float64) {
+	clear(c1[:panelLanes])
+	clear(c2[:panelLanes])
+	for r, xr := range x {
+		wr, vr := w[r*panelLanes:(r+1)*panelLanes], v[r*panelLanes:(r+1)*panelLanes]
+		for s := 0; s < panelLanes; s++ {
+			c1[s] += float64(wr[s] * xr)
+			c2[s] += float64(vr[s] * xr)
+		}
+	}
 }

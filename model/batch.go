@@ -1,5 +1,7 @@
 package model
 
+import "github.com/hdlgen/hdlgen/linalg"
+
 // HiddenMatrix returns the M×Columns() readout-input matrix of M normalised rows
 // (float64; exact integers for the intRVFL, h·2^-8 for the rvfl8).
 func (m *Model) HiddenMatrix(xnorm []float64, rows int) []float64 {
@@ -23,8 +25,12 @@ func (m *Model) PredictNormalized(xnorm []float64, rows int) []int {
 		}
 		return pred
 	}
-	for r := 0; r < rows; r++ {
-		pred[r] = ArgmaxFloat(MulRows(m.Wout, h[r*c:(r+1)*c], l))
+	// MulRows's sums for all rows at once (linalg.RowScores: the same
+	// operations, bit for bit, several rows and classes side by side).
+	scores := make([]float64, rows*l)
+	linalg.Engine{}.RowScores(rows, c, l, h, c, m.Wout, c, scores, l)
+	for r := range pred {
+		pred[r] = ArgmaxFloat(scores[r*l : (r+1)*l])
 	}
 	return pred
 }

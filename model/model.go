@@ -151,14 +151,16 @@ func (m *Model) FloatScores(raw []float64) []float64 {
 	return MulRows(m.Wout, h, m.L())
 }
 
-// MulRows returns y = W·h for W with rows of len(h).
+// MulRows returns y = W·h for W with rows of len(h): each sum in order of the
+// columns, every product rounded before it is added (never a fused
+// multiply-add), which linalg.RowScores reproduces bit for bit.
 func MulRows(w, h []float64, rows int) []float64 {
 	c := len(h)
 	y := make([]float64, rows)
 	for l := range y {
 		var s float64
 		for j, v := range w[l*c : (l+1)*c] {
-			s += v * h[j]
+			s += float64(v * h[j]) // rounded, never fused (linalg.RowScores relies on it)
 		}
 		y[l] = s
 	}

@@ -1,6 +1,10 @@
 package ridge
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hdlgen/hdlgen/linalg"
+)
 
 // DiagInt8 is Diag for an m×n matrix of small integers given row by row:
 // row(i) returns row i (n values, read before the next call, so the slice
@@ -41,11 +45,17 @@ func (r Regularizer) diagInt8(m, n int, zeroVar float64, sums []int64, row func(
 	if len(sums) != n {
 		panic(fmt.Sprintf("ridge: DiagInt8: %d column sums for %d columns", len(sums), n))
 	}
+	// diagRows's steps with its row loop on linalg's vector kernel (the
+	// same operations on each element, so the same bits).
 	mean := make([]float64, n)
 	for j, s := range sums {
-		mean[j] = float64(s)
+		mean[j] = float64(s) / float64(m)
 	}
-	return diagRows(r, m, n, zeroVar, mean, row)
+	d := make([]float64, n)
+	for i := 0; i < m; i++ {
+		linalg.AddSquaredDeviationsInt8(d, mean, row(i)[:n])
+	}
+	return finishVariance(d, m, zeroVar)
 }
 
 // diagRows computes the diagonal of R for the m×n matrix whose row i is
@@ -87,9 +97,15 @@ func diagRows[T int8 | float64](r Regularizer, m, n int, zeroVar float64, sums [
 	for i := 0; i < m; i++ {
 		for j, v := range row(i)[:n] {
 			dv := float64(v) - mean[j]
-			d[j] += dv * dv
+			d[j] += float64(dv * dv) // rounded, never fused (DiagInt8's kernel relies on it)
 		}
 	}
+	return finishVariance(d, m, zeroVar)
+}
+
+// finishVariance turns the sums of squared deviations d of m rows into
+// variances (denominator m−1), with zeroVar for a zero variance.
+func finishVariance(d []float64, m int, zeroVar float64) []float64 {
 	for j := range d {
 		d[j] /= float64(m - 1)
 		if d[j] == 0 {

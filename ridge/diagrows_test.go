@@ -13,7 +13,7 @@ import (
 // same matrix as float64, bit for bit, for both regularisers, a constant
 // column and fewer than two rows.
 func TestDiagInt8MatchesDiag(t *testing.T) {
-	for _, tc := range []struct{ m, n, bound int }{{0, 3, 1}, {1, 4, 3}, {2, 1, 1}, {7, 5, 3}, {300, 33, 15}, {2000, 17, 127}} {
+	for _, tc := range []struct{ m, n, bound int }{{0, 3, 1}, {1, 4, 3}, {2, 1, 1}, {7, 5, 3}, {300, 33, 15}, {2000, 17, 127}, {500, 1500, 3}} {
 		for _, reg := range []Regularizer{Variance, Identity} {
 			t.Run(fmt.Sprintf("%dx%d/±%d/%s", tc.m, tc.n, tc.bound, reg), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(tc.m), uint64(tc.n)))

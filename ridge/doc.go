@@ -75,7 +75,8 @@
 // eigenvectors of the tridiagonal form (the L columns of HᵀY are carried
 // through the Householder reflectors and the divide and conquer's merges;
 // the same eigenvalues bit for bit, so the same dropped counts; 1.4–1.6×
-// faster, docs/benchmarks.md). As in the
+// faster, docs/speed.md); with Threads > 1 the λ of a prefix run side by
+// side, one thread each (the same bits). As in the
 // authors' code, a column with zero variance gets R_jj = 0 (the
 // pseudo-inverse needs no positive definite system; the exact method uses
 // R_jj = 1). Info.Dropped (GridResult.Dropped) counts the dropped singular

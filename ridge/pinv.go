@@ -3,6 +3,8 @@ package ridge
 import (
 	"fmt"
 	"math"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hdlgen/hdlgen/linalg"
 )
@@ -230,18 +232,34 @@ func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float6
 	}
 	ident := s.Reg == Identity
 	if !ident && !s.fullEigen {
-		for li, lambda := range lambdas {
+		// Each λ is its own problem: with several threads, the λ run side
+		// by side, one thread each (SymFilterApply's results do not depend
+		// on its threads, so neither do these).
+		errs := make([]error, len(lambdas))
+		one := e
+		if len(lambdas) > 1 {
+			one = linalg.Engine{Threads: 1}
+		}
+		parallelLambdas(e.Threads, len(lambdas), func(li int) {
+			lambda := lambdas[li]
+			sys := make([]float64, p*p)
 			primalSystem(nm, lambda, 0, p, sys)
-			_, w, err := e.SymFilterApply(p, sys, p, b, L, L, func(vals []float64) []float64 {
+			_, w, err := one.SymFilterApply(p, sys, p, b, L, L, func(vals []float64) []float64 {
 				var g []float64
 				g, dropped[li] = filter(vals, 0, s.rtol(p), 0)
 				return g
 			})
 			if err != nil {
-				return fmt.Errorf("λ=%g: %w", lambda, err)
+				errs[li] = fmt.Errorf("λ=%g: %w", lambda, err)
+				return
 			}
 			for j := 0; j < p; j++ {
 				copy(dst[j*ld+li*L:j*ld+li*L+L], w[j*L:j*L+L])
+			}
+		})
+		for _, err := range errs {
+			if err != nil {
+				return err
 			}
 		}
 		return nil
@@ -277,4 +295,29 @@ func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float6
 		e.Gemm(false, false, p, ld, p, 1, sp.vecs, p, x, ld, 0, dst, ld)
 	}
 	return nil
+}
+
+// parallelLambdas runs f(0), …, f(n−1) on up to threads goroutines (inline
+// for one), handing the indices out in order; f writes only its own
+// index's results.
+func parallelLambdas(threads, n int, f func(i int)) {
+	threads = min(max(threads, 1), n)
+	if threads <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for t := 0; t < threads; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

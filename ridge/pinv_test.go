@@ -340,9 +340,9 @@ func TestPinvDeterministic(t *testing.T) {
 	for _, reg := range []Regularizer{Variance, Identity} {
 		var ref *GridResult
 		var refW []float64
-		for _, th := range []int{1, 2, 1} {
+		for _, th := range []int{1, 2, 3, 1} { // the λ side by side with several threads
 			s := Solver{Reg: reg, Method: PinvCutoff, Threads: th}
-			res, err := s.Grid(train, val, 4, []float64{1.0 / 512, 2}, []int{30, 120})
+			res, err := s.Grid(train, val, 4, []float64{1.0 / 512, 1.0 / 8, 2, 16, 64}, []int{30, 120})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh runs the Go benchmarks that docs/benchmarks.md reports, COUNT times
+# bench.sh runs the Go benchmarks that docs/speed.md reports, COUNT times
 # each, and writes the raw `go test -bench` output and a table of medians:
 #
 #   make bench-report            # or: scripts/bench.sh

@@ -39,8 +39,10 @@ import (
 //     model.SolveReadout on the fold's activations, as model.Train does:
 //     with the variance penalty their kernel depends on the fold's own
 //     column scaling, so nothing of it is shared;
-//   - predictions use model.MulRows and model.ArgmaxFloat (float readout)
-//     or the rounded integer readout, as model.PredictNormalized does.
+//   - predictions use model.MulRows's sums (linalg.RowScores: the same
+//     operations, several rows and classes at once) and model.ArgmaxFloat
+//     (float readout), or the rounded integer readout, as
+//     model.PredictNormalized does.
 type intEval struct {
 	u      *dataset.UCIDataset
 	cfg    model.Config
@@ -179,7 +181,19 @@ func (e *intEval) hidden(hid *intHidden, lv []int32, rows []int) []int8 {
 	return h
 }
 
-func (e *intEval) folds(seed uint64) ([]float64, error) {
+// withThreads returns e with its linear algebra and hidden layers on
+// threads goroutines (a copy; the prepared groups and levels are shared,
+// read only).
+func (e *intEval) withThreads(threads int) *intEval {
+	c := *e
+	c.cfg.Threads = threads
+	c.solver.Threads = threads
+	c.engine = linalg.Engine{Threads: threads}
+	return &c
+}
+
+func (e *intEval) folds(seed uint64, threads int) ([]float64, error) {
+	e = e.withThreads(threads)
 	acc := make([]float64, len(e.u.Folds))
 	y := e.u.Data.Y
 	hid := e.network(seed)
@@ -216,7 +230,8 @@ func (e *intEval) folds(seed uint64) ([]float64, error) {
 	return acc, nil
 }
 
-func (e *intEval) trainTest(seed uint64) (own, train float64, err error) {
+func (e *intEval) trainTest(seed uint64, threads int) (own, train float64, err error) {
+	e = e.withThreads(threads)
 	d, t := e.u.Data, e.u.TestData
 	all := identity(d.M())
 	hid := e.network(seed)
@@ -386,13 +401,26 @@ func (e *intEval) accuracy(w []float64, t trainRows) (float64, error) {
 		}
 		return float64(ok) / float64(len(t.rows)), nil
 	}
-	hf := make([]float64, n)
-	for i, r := range t.rows {
-		for j, v := range t.row(i, n) {
-			hf[j] = float64(v)
+	// The float scores of a chunk of rows at once: linalg.RowScores gives
+	// model.MulRows's sums bit for bit (each product rounded, added in
+	// order), several rows and classes side by side.
+	const chunk = 256
+	rows := min(chunk, len(t.rows))
+	hf := make([]float64, rows*n)
+	scores := make([]float64, rows*l)
+	for lo := 0; lo < len(t.rows); lo += chunk {
+		hi := min(lo+chunk, len(t.rows))
+		for i := lo; i < hi; i++ {
+			dst := hf[(i-lo)*n : (i-lo+1)*n]
+			for j, v := range t.row(i, n) {
+				dst[j] = float64(v)
+			}
 		}
-		if model.ArgmaxFloat(model.MulRows(w, hf, l)) == t.y[r] {
-			ok++
+		e.engine.RowScores(hi-lo, n, l, hf, n, w, n, scores, l)
+		for i := lo; i < hi; i++ {
+			if model.ArgmaxFloat(scores[(i-lo)*l:(i-lo+1)*l]) == t.y[t.rows[i]] {
+				ok++
+			}
 		}
 	}
 	return float64(ok) / float64(len(t.rows)), nil
@@ -401,13 +429,24 @@ func (e *intEval) accuracy(w []float64, t trainRows) (float64, error) {
 // classSums returns the L×N integer class sums of the activation rows
 // h[p·N:(p+1)·N] for p in rows, row p labelled y[p].
 func classSums(h []int8, rows []int, y []int, n, l int) []int64 {
+	// int32 sums (|h| ≤ 127, so 2²⁴ rows at a time cannot overflow),
+	// widened at the end and every 2²⁴ rows.
+	const flush = 1 << 24
 	s := make([]int64, l*n)
-	for _, p := range rows {
-		dst := s[y[p]*n : (y[p]+1)*n]
-		for j, v := range h[p*n : (p+1)*n] {
-			dst[j] += int64(v)
+	acc := make([]int32, l*n)
+	widen := func() {
+		for i, v := range acc {
+			s[i] += int64(v)
 		}
+		clear(acc)
 	}
+	for i, p := range rows {
+		if i > 0 && i%flush == 0 {
+			widen()
+		}
+		linalg.AddInt8To32(acc[y[p]*n:(y[p]+1)*n], h[p*n:(p+1)*n])
+	}
+	widen()
 	return s
 }
 

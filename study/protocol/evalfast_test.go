@@ -214,3 +214,44 @@ func TestEvaluateMatchesBaselineOnTheCollection(t *testing.T) {
 		})
 	}
 }
+
+// TestEvaluateIndependentOfWorkers: the result is the same, field by field,
+// whether the seeds run one after the other (one worker) or side by side
+// (two, three and more workers than seeds), on the fast path (folds in one
+// group and in several, a separate test file) and on the baseline.
+func TestEvaluateIndependentOfWorkers(t *testing.T) {
+	cv := syntheticUCI("cv", 600, 7, 3, 0, 1, false)
+	discrete := syntheticUCI("discrete", 700, 6, 3, 0, 5, true)
+	two := syntheticUCI("two", 500, 6, 3, 200, 3, false)
+	seeds := []uint64{0, 1, 2, 3, 4, 5, 6}
+	for _, tt := range []struct {
+		name string
+		u    *dataset.UCIDataset
+		cfg  model.Config
+	}{
+		{"cv/intrvfl", cv, model.Config{Arch: model.IntRVFL, N: 120, Kappa: 3, Lambda: 0.5}},
+		{"cv/intrvfl/dual", cv, model.Config{Arch: model.IntRVFL, N: 500, Kappa: 3, Lambda: 0.5}},
+		{"discrete/intrvfl/5-bit", discrete, model.Config{Arch: model.IntRVFL, N: 80, Kappa: 1, Lambda: 2, ReadoutBits: 5}},
+		{"two/intrvfl", two, model.Config{Arch: model.IntRVFL, N: 100, Kappa: 7, Lambda: 4}},
+		{"cv/rvfl", cv, model.Config{Arch: model.RVFL, N: 60, Lambda: 0.25}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var want *EvalResult
+			for _, workers := range []int{1, 2, 3, 9} {
+				cfg := tt.cfg
+				cfg.Threads = workers
+				got, err := Evaluate(context.Background(), tt.u, cfg, EvalOptions{Seeds: seeds})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want == nil {
+					want = got
+					continue
+				}
+				if diff := evalDiff(want, got); diff != "" {
+					t.Errorf("%d workers differ from one (-1 +%d):\n%s", workers, workers, diff)
+				}
+			}
+		})
+	}
+}

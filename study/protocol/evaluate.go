@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
@@ -98,16 +100,30 @@ func EvaluateBaseline(ctx context.Context, u *dataset.UCIDataset, cfg model.Conf
 	return evaluate(ctx, u, cfg, opt, baseline{u: u, cfg: cfg})
 }
 
-// seedEvaluator computes the accuracies of one seed.
+// seedEvaluator computes the accuracies of one seed. Its methods may run
+// concurrently for different seeds; threads bounds the goroutines one call
+// uses (the results do not depend on it).
 type seedEvaluator interface {
 	// folds returns the test accuracy of each fold of u.Folds.
-	folds(seed uint64) ([]float64, error)
+	folds(seed uint64, threads int) ([]float64, error)
 	// trainTest returns the test-file accuracy with the test file normalised
 	// by its own min/max and by the training file's.
-	trainTest(seed uint64) (own, train float64, err error)
+	trainTest(seed uint64, threads int) (own, train float64, err error)
 }
 
-// evaluate runs the seeds of Evaluate on ev and assembles the result.
+// seedResult is what a seedEvaluator returns for one seed.
+type seedResult struct {
+	folds      []float64
+	own, train float64
+	err        error
+}
+
+// evaluate runs the seeds of Evaluate on ev and assembles the result. With
+// cfg.Threads = W > 1 the seeds run W at a time, each on one thread (the
+// last seed of a longer list on W: it may end alone), so that the W
+// workers stay busy through the parts of a seed that run on one thread;
+// each seed's computation is the same whatever runs beside it, so the
+// result is too.
 func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt EvalOptions, ev seedEvaluator) (*EvalResult, error) {
 	start := time.Now()
 	if len(opt.Seeds) == 0 {
@@ -122,26 +138,71 @@ func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 		res.TestNorm = opt.TestNorm
 		res.Mismatched = FilesMismatched(u)
 	}
-	for _, seed := range opt.Seeds {
+	out := make([]seedResult, len(opt.Seeds))
+	one := func(i, threads int) {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			out[i].err = err
+			return
 		}
+		seed := opt.Seeds[i]
+		r := &out[i]
+		if u.HasTestFile() {
+			r.own, r.train, r.err = ev.trainTest(seed, threads)
+			if r.err != nil {
+				r.err = fmt.Errorf("%s seed %d: %w", u.Meta.Name, seed, r.err)
+			}
+			return
+		}
+		if r.folds, r.err = ev.folds(seed, threads); r.err != nil {
+			r.err = fmt.Errorf("%s seed %d %w", u.Meta.Name, seed, r.err)
+		}
+	}
+	workers := min(max(cfg.Threads, 1), len(opt.Seeds))
+	if workers <= 1 {
+		for i := range out {
+			if one(i, max(cfg.Threads, 1)); out[i].err != nil {
+				break
+			}
+		}
+	} else {
+		var next atomic.Int64
+		var failed atomic.Bool
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for !failed.Load() {
+					i := int(next.Add(1) - 1)
+					if i >= len(out) {
+						return
+					}
+					threads := 1
+					if i == len(out)-1 && len(out) > workers {
+						threads = workers
+					}
+					if one(i, threads); out[i].err != nil {
+						failed.Store(true)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for _, r := range out { // the first failure in seed order (after one, no seed starts)
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	for _, r := range out {
 		if u.HasTestFile() {
 			res.Protocol = "train/test"
-			o, t, err := ev.trainTest(seed)
-			if err != nil {
-				return nil, fmt.Errorf("%s seed %d: %w", u.Meta.Name, seed, err)
-			}
-			own, train = append(own, o), append(train, t)
+			own, train = append(own, r.own), append(train, r.train)
 			continue
 		}
 		res.Protocol = fmt.Sprintf("%d-fold", len(u.Folds))
-		folds, err := ev.folds(seed)
-		if err != nil {
-			return nil, fmt.Errorf("%s seed %d %w", u.Meta.Name, seed, err)
-		}
-		res.PerFold = append(res.PerFold, folds)
-		res.PerSeed = append(res.PerSeed, Mean(folds))
+		res.PerFold = append(res.PerFold, r.folds)
+		res.PerSeed = append(res.PerSeed, Mean(r.folds))
 	}
 	if u.HasTestFile() {
 		res.Own, res.Train = summarize(own), summarize(train)
@@ -162,9 +223,9 @@ type baseline struct {
 	cfg model.Config
 }
 
-func (b baseline) folds(seed uint64) ([]float64, error) {
+func (b baseline) folds(seed uint64, threads int) ([]float64, error) {
 	cfg := b.cfg
-	cfg.Seed = seed
+	cfg.Seed, cfg.Threads = seed, threads
 	folds := make([]float64, len(b.u.Folds))
 	for f, split := range b.u.Folds {
 		acc, err := holdout(b.u.Data, split, cfg)
@@ -176,9 +237,9 @@ func (b baseline) folds(seed uint64) ([]float64, error) {
 	return folds, nil
 }
 
-func (b baseline) trainTest(seed uint64) (own, train float64, err error) {
+func (b baseline) trainTest(seed uint64, threads int) (own, train float64, err error) {
 	cfg := b.cfg
-	cfg.Seed = seed
+	cfg.Seed, cfg.Threads = seed, threads
 	return trainTest(b.u, cfg)
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/hdlgen/hdlgen/linalg"
 	"github.com/hdlgen/hdlgen/model"
 )
 
@@ -129,10 +130,7 @@ func (h *intHidden) shiftedRowTo(dst []int8, s0 []int16, lv0, lv []int32, buf []
 			buf[j] += sign * w
 		}
 	}
-	c := int16(h.clip)
-	for j, s := range buf {
-		dst[j] = int8(min(max(s, -c), c))
-	}
+	linalg.ClipInt16ToInt8(dst[:h.n], buf, h.clip)
 }
 
 // forRows calls fn on a split of rows 0…count−1 into at most threads
@@ -178,11 +176,8 @@ func (h *intHidden) inputsTo(dst []int8, lv []int32, rows []int, threads int) []
 			h.inputsRowTo(s[r*h.n:(r+1)*h.n], lv[r*h.k:(r+1)*h.k], sc)
 		}
 	})
-	c := int16(h.clip)
 	for p, r := range rows {
-		for j, v := range s[r*h.n : (r+1)*h.n] {
-			dst[p*h.n+j] = int8(min(max(v, -c), c))
-		}
+		linalg.ClipInt16ToInt8(dst[p*h.n:(p+1)*h.n], s[r*h.n:(r+1)*h.n], h.clip)
 	}
 	return s
 }

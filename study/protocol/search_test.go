@@ -158,3 +158,44 @@ func TestSumSearches(t *testing.T) {
 		t.Error("parts over different grids: no error")
 	}
 }
+
+// TestSearchIndependentOfWorkers: the counts and the selection are the same
+// with one worker and with several (the intRVFL's N side by side, the
+// RVFL's linear algebra on several threads), for the exact and the
+// pinv-cutoff solvers and the integer-readout search.
+func TestSearchIndependentOfWorkers(t *testing.T) {
+	u := syntheticUCI("search", 400, 6, 3, 0, 7, false)
+	g := Grid{Ns: []int{20, 60, 150, 250}, Lambdas: []float64{1.0 / 64, 0.5, 8}, Kappas: []int{1, 3, 7}}
+	for _, tc := range []struct {
+		name string
+		nw   Network
+		so   SearchOptions
+	}{
+		{"intrvfl", IntRVFL, SearchOptions{Grid: g}},
+		{"intrvfl/pinv-cutoff", IntRVFL, SearchOptions{Grid: g, Solver: model.Solver{Method: "pinv-cutoff"}}},
+		{"intrvfl/5-bit", IntRVFL, SearchOptions{Grid: g, Bits: 5, Regularizer: model.RegIdentity}},
+		{"rvfl", RVFL, SearchOptions{Grid: g}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var want *SearchResult
+			for _, workers := range []int{1, 2, 3, 8} {
+				so := tc.so
+				so.Workers = workers
+				got, err := Search(context.Background(), u, tc.nw, so)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want == nil {
+					want = got
+					continue
+				}
+				if diff := cmp.Diff(want.Correct, got.Correct); diff != "" {
+					t.Errorf("%d workers: counts differ from one worker's (-1 +%d):\n%s", workers, workers, diff)
+				}
+				if want.Best != got.Best || want.Jittered != got.Jittered {
+					t.Errorf("%d workers: best %+v (jittered %d), one worker %+v (%d)", workers, got.Best, got.Jittered, want.Best, want.Jittered)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,107 @@
+//go:build amd64
+
+#include "textflag.h"
+
+// Score kernels (RowScores): four rows against a panel of eight classes.
+// Per step j: load the panel's row j, broadcast h_r[j] for each row r,
+// multiply (rounded) and add into row r's accumulator. The accumulators
+// are independent, so the additions of the four rows overlap.
+
+// func scoreKernelAVX512(n int, h0, h1, h2, h3, w, out *float64)
+TEXT ·scoreKernelAVX512(SB), NOSPLIT, $0-56
+	MOVQ n+0(FP), CX
+	MOVQ h0+8(FP), R8
+	MOVQ h1+16(FP), R9
+	MOVQ h2+24(FP), R10
+	MOVQ h3+32(FP), R11
+	MOVQ w+40(FP), SI
+	MOVQ out+48(FP), DI
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+z512loop:
+	VMOVUPD (SI), Z4
+	VBROADCASTSD (R8), Z5
+	VBROADCASTSD (R9), Z6
+	VBROADCASTSD (R10), Z7
+	VBROADCASTSD (R11), Z8
+	VMULPD Z4, Z5, Z5
+	VMULPD Z4, Z6, Z6
+	VMULPD Z4, Z7, Z7
+	VMULPD Z4, Z8, Z8
+	VADDPD Z5, Z0, Z0
+	VADDPD Z6, Z1, Z1
+	VADDPD Z7, Z2, Z2
+	VADDPD Z8, Z3, Z3
+	ADDQ $64, SI
+	ADDQ $8, R8
+	ADDQ $8, R9
+	ADDQ $8, R10
+	ADDQ $8, R11
+	DECQ CX
+	JNZ  z512loop
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VZEROUPPER
+	RET
+
+// func scoreKernelAVX2(n int, h0, h1, h2, h3, w, out *float64)
+TEXT ·scoreKernelAVX2(SB), NOSPLIT, $0-56
+	MOVQ n+0(FP), CX
+	MOVQ h0+8(FP), R8
+	MOVQ h1+16(FP), R9
+	MOVQ h2+24(FP), R10
+	MOVQ h3+32(FP), R11
+	MOVQ w+40(FP), SI
+	MOVQ out+48(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+y2loop:
+	VMOVUPD (SI), Y8
+	VMOVUPD 32(SI), Y9
+	VBROADCASTSD (R8), Y10
+	VMULPD Y8, Y10, Y11
+	VMULPD Y9, Y10, Y10
+	VADDPD Y11, Y0, Y0
+	VADDPD Y10, Y1, Y1
+	VBROADCASTSD (R9), Y10
+	VMULPD Y8, Y10, Y11
+	VMULPD Y9, Y10, Y10
+	VADDPD Y11, Y2, Y2
+	VADDPD Y10, Y3, Y3
+	VBROADCASTSD (R10), Y10
+	VMULPD Y8, Y10, Y11
+	VMULPD Y9, Y10, Y10
+	VADDPD Y11, Y4, Y4
+	VADDPD Y10, Y5, Y5
+	VBROADCASTSD (R11), Y10
+	VMULPD Y8, Y10, Y11
+	VMULPD Y9, Y10, Y10
+	VADDPD Y11, Y6, Y6
+	VADDPD Y10, Y7, Y7
+	ADDQ $64, SI
+	ADDQ $8, R8
+	ADDQ $8, R9
+	ADDQ $8, R10
+	ADDQ $8, R11
+	DECQ CX
+	JNZ  y2loop
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET
