@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/verify"
 )
@@ -126,74 +125,51 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	progress(c, "campaign: seed %d, %d designs × %d vectors: %d recorded already, %d to run with %d worker(s)\n",
 		c.Seed, c.Designs, c.Vectors, kept, len(todo), c.Workers)
 
+	// One worker pool (internal/jobs): a design's record is written as soon
+	// as it is done; a failure to write one stops the feeding of further
+	// designs, as an interrupt does.
 	var (
-		mu      sync.Mutex
-		done    int
-		failed  int
-		runErr  error
-		jobs    = make(chan Design)
-		wg      sync.WaitGroup
-		elapsed time.Duration
+		done, failed int
+		runErr       error
 	)
-	for w := 0; w < c.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for d := range jobs {
-				// Another campaign in the same DIR (an --only run) may have
-				// recorded the design since the list was made.
-				if r, err := readRecord(recordPath(c.Out, d.Index)); err == nil && r.matches(d, c) {
-					mu.Lock()
-					done++
-					progress(c, "campaign: [%d/%d] %s recorded meanwhile, skipped\n", done, len(todo), d.Name())
-					mu.Unlock()
-					continue
-				}
-				rec, err := runDesign(ctx, c, d)
-				mu.Lock()
-				if err == nil {
-					err = writeRecord(recordPath(c.Out, d.Index), rec)
-				}
-				if err != nil {
-					if runErr == nil {
-						runErr = err
-					}
-					mu.Unlock()
-					continue
-				}
-				done++
-				elapsed = time.Since(started)
-				status := "pass"
-				if !rec.Passed {
-					status = "FAIL"
-					failed++
-				}
-				eta := time.Duration(float64(elapsed) / float64(done) * float64(len(todo)-done))
-				progress(c, "campaign: [%d/%d] %s %s %s%s: %s %.1fs (CPU %.1fs; failed so far %d, ETA %s)\n",
-					done, len(todo), d.Name(), d.Shape, d.OptionString(), gateTag(rec.GateLevel), status, rec.Seconds, rec.CPUSeconds, failed, eta.Round(time.Second))
-				if !rec.Passed {
-					progress(c, "campaign:   %s: %s\n", d.Name(), firstLine(rec.Error))
-				}
-				mu.Unlock()
+	feed, stop := context.WithCancel(ctx)
+	defer stop()
+	jobs.Run(feed, c.Workers, todo, func(d Design) (*Record, error) {
+		// Another campaign in the same DIR (an --only run) may have
+		// recorded the design since the list was made.
+		if r, err := readRecord(recordPath(c.Out, d.Index)); err == nil && r.matches(d, c) {
+			return nil, nil
+		}
+		rec, err := runDesign(ctx, c, d)
+		if err == nil {
+			err = writeRecord(recordPath(c.Out, d.Index), rec)
+		}
+		return rec, err
+	}, func(d Design, rec *Record, err error) {
+		if err != nil {
+			if runErr == nil {
+				runErr = err
 			}
-		}()
-	}
-feed:
-	for _, d := range todo {
-		mu.Lock()
-		stop := runErr != nil
-		mu.Unlock()
-		if stop {
-			break
+			stop()
+			return
 		}
-		select {
-		case jobs <- d:
-		case <-ctx.Done():
-			break feed
+		done++
+		if rec == nil {
+			progress(c, "campaign: [%d/%d] %s recorded meanwhile, skipped\n", done, len(todo), d.Name())
+			return
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		status := "pass"
+		if !rec.Passed {
+			status = "FAIL"
+			failed++
+		}
+		progress(c, "campaign: [%d/%d] %s %s %s%s: %s %.1fs (CPU %.1fs; failed so far %d, ETA %s)\n",
+			done, len(todo), d.Name(), d.Shape, d.OptionString(), gateTag(rec.GateLevel), status, rec.Seconds, rec.CPUSeconds, failed,
+			jobs.TimeLeft(started, float64(done), float64(len(todo))))
+		if !rec.Passed {
+			progress(c, "campaign:   %s: %s\n", d.Name(), firstLine(rec.Error))
+		}
+	})
 	sum, err := Collect(c.Out, c.Seed, c.Designs)
 	if err != nil {
 		return nil, err
@@ -290,34 +266,31 @@ func runDesign(ctx context.Context, c Config, d Design) (*Record, error) {
 
 func round(s float64) float64 { return float64(int64(s*10+0.5)) / 10 }
 
+// readRecord reads a design's record (jobs.Store's format).
 func readRecord(path string) (*Record, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var r Record
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("campaign: %s: %w", path, err)
+	ok, err := recordStore(path).LoadAny(filepath.Base(path), &r)
+	if err != nil {
+		return nil, fmt.Errorf("campaign: %w", err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("campaign: %s: %w", path, os.ErrNotExist)
 	}
 	return &r, nil
 }
 
-// writeRecord writes r atomically (a temporary file renamed into place), so
-// an interrupted campaign never leaves half a record.
+// writeRecord writes r atomically (jobs.Store), so an interrupted campaign
+// never leaves half a record.
 func writeRecord(path string, r *Record) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("campaign: %w", err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("campaign: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := recordStore(path).Save(filepath.Base(path), r); err != nil {
 		return fmt.Errorf("campaign: %w", err)
 	}
 	return nil
 }
+
+// recordStore is the store of the records in path's folder (two-space
+// JSON, the format of the committed campaigns).
+func recordStore(path string) jobs.Store { return jobs.Store{Dir: filepath.Dir(path), Indent: "  "} }
 
 // Collect reads the records of designs 0…n−1 of the campaign with seed seed
 // from DIR/designs; a record of another draw (seed) counts as missing.

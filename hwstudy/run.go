@@ -6,10 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
-
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -49,48 +48,37 @@ type job struct {
 	dir  string
 }
 
-// runJobs synthesises jobs on `workers` goroutines (Yosys is single-threaded);
-// results come back in job order.
-func runJobs(ctx context.Context, jobs []job, workers int, so synth.Options, log io.Writer) ([]*Synthesized, error) {
-	if workers < 1 {
-		workers = 1
+// runJobs synthesises jobs on `workers` goroutines (Yosys is single-threaded;
+// the one worker pool of internal/jobs); results come back in job order. Once
+// ctx ends no further job starts.
+func runJobs(ctx context.Context, jobList []job, workers int, so synth.Options, log io.Writer) ([]*Synthesized, error) {
+	out := make([]*Synthesized, len(jobList))
+	errs := make([]error, len(jobList))
+	idx := make([]int, len(jobList))
+	for i := range idx {
+		idx[i] = i
 	}
-	out := make([]*Synthesized, len(jobs))
-	errs := make([]error, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					errs[i] = ctx.Err()
-					continue
-				}
-				s, err := emitAndSynth(ctx, jobs[i], so)
-				out[i], errs[i] = s, err
-				mu.Lock()
-				if err != nil {
-					fmt.Fprintf(log, "hwstudy: %s: %v\n", filepath.Base(jobs[i].dir), err)
-				} else {
-					src := fmt.Sprintf("Yosys %.0f s", s.Yosys.Seconds)
-					if s.Yosys.Cached {
-						src = "cached"
-					}
-					fmt.Fprintf(log, "hwstudy: %-50s LUT %6d FF %6d DSP %4d BRAM %4.1f (%s)\n", filepath.Base(jobs[i].dir),
-						s.Yosys.EstimatedLCs, s.Yosys.FFs, s.Yosys.DSP48E1, s.Yosys.BRAM36(), src)
-				}
-				mu.Unlock()
-			}
-		}()
+	jobs.Run(ctx, workers, idx, func(i int) (*Synthesized, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return emitAndSynth(ctx, jobList[i], so)
+	}, func(i int, s *Synthesized, err error) {
+		out[i], errs[i] = s, err
+		if err != nil {
+			fmt.Fprintf(log, "hwstudy: %s: %v\n", filepath.Base(jobList[i].dir), err)
+			return
+		}
+		src := fmt.Sprintf("Yosys %.0f s", s.Yosys.Seconds)
+		if s.Yosys.Cached {
+			src = "cached"
+		}
+		fmt.Fprintf(log, "hwstudy: %-50s LUT %6d FF %6d DSP %4d BRAM %4.1f (%s)\n", filepath.Base(jobList[i].dir),
+			s.Yosys.EstimatedLCs, s.Yosys.FFs, s.Yosys.DSP48E1, s.Yosys.BRAM36(), src)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -25,7 +25,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 
 	"github.com/hdlgen/hdlgen/rtl/plan"
-	"github.com/hdlgen/hdlgen/synth/flow"
+	"github.com/hdlgen/hdlgen/synth/script"
 )
 
 // Paths inside an emitted design directory.
@@ -34,15 +34,15 @@ const (
 	ReportFile = "build/synth/report.json"
 	// NetlistFile is the mapped netlist of the current report (write_json,
 	// the top module only), DIR-relative; NetlistSimFile is the same netlist
-	// as Verilog for gate-level simulation (flow.NetlistSim).
-	NetlistFile    = flow.NetlistJSON
-	NetlistSimFile = flow.NetlistSim
+	// as Verilog for gate-level simulation (script.NetlistSim).
+	NetlistFile    = script.NetlistJSON
+	NetlistSimFile = script.NetlistSim
 	// netlistKeyFile holds the key of the report the netlist files belong to.
-	netlistKeyFile = flow.WorkDir + "/netlist.key"
-	workDir        = flow.WorkDir
-	statFile       = flow.StatFile
-	netFile        = flow.NetlistJSON
-	logFile        = flow.LogFile
+	netlistKeyFile = script.WorkDir + "/netlist.key"
+	workDir        = script.WorkDir
+	statFile       = script.StatFile
+	netFile        = script.NetlistJSON
+	logFile        = script.LogFile
 	// DebianPackage names the package that provides yosys.
 	DebianPackage = "yosys"
 	// schema versions the cache key: bump it when the script or the report changes.
@@ -166,12 +166,12 @@ func listFiles(dir, sub, ext string) ([]string, error) {
 }
 
 // Script is the Yosys script Run executes in DIR for the given top and files
-// (flow.Script: the emitted Makefile's `make synth` runs the same).
-func Script(top string, rtlFiles []string) string { return flow.Script(top, rtlFiles) }
+// (script.Script: the emitted Makefile's `make synth` runs the same).
+func Script(top string, rtlFiles []string) string { return script.Script(top, rtlFiles) }
 
-// Command is the full command line Run starts in DIR (flow.Command).
+// Command is the full command line Run starts in DIR (script.Command).
 func Command(yosys, top string, rtlFiles []string) []string {
-	return flow.Command(yosys, top, rtlFiles)
+	return script.Command(yosys, top, rtlFiles)
 }
 
 var versions sync.Map // yosys command → version string

@@ -18,7 +18,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
-	"github.com/hdlgen/hdlgen/synth/flow"
+	"github.com/hdlgen/hdlgen/synth/script"
 )
 
 func readFixture(t *testing.T, name string) []byte {
@@ -383,7 +383,7 @@ func TestRunYosys(t *testing.T) {
 		t.Errorf("second run not cached: %v", err)
 	}
 
-	// make synth in the emitted directory runs the same script (synth/flow)
+	// make synth in the emitted directory runs the same script (synth/script)
 	// and must give the same numbers (issue 14: they once differed, 838 vs
 	// 406 LC for the median rvfl8 at P = 1).
 	hwtest.Require(t, hwtest.Make)
@@ -396,7 +396,7 @@ func TestRunYosys(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("make synth: %v\n%s", err, out)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(flow.StatFile)))
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(script.StatFile)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func TestRunYosys(t *testing.T) {
 	if d := cmp.Diff(counts(r), counts(m)); d != "" {
 		t.Errorf("make synth and hdlgen synth disagree (-hdlgen +make):\n%s", d)
 	}
-	for _, f := range []string{flow.NetlistJSON, flow.NetlistSim} {
+	for _, f := range []string{script.NetlistJSON, script.NetlistSim} {
 		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
 			t.Errorf("make synth did not write %s: %v", f, err)
 		}

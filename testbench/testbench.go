@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/hdlgen/hdlgen/board"
 	"math"
 	"path"
 	"regexp"
@@ -13,7 +12,9 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/hdlgen/hdlgen/synth/flow"
+	"github.com/hdlgen/hdlgen/board"
+
+	"github.com/hdlgen/hdlgen/synth/script"
 )
 
 // Defaults used when a Design leaves the field at its zero value.
@@ -162,7 +163,7 @@ var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"yosysScript": func(top string, files []string) string {
 		f := slices.Clone(files)
 		slices.Sort(f)
-		return flow.Script(top, f)
+		return script.Script(top, f)
 	},
 }).ParseFS(templateFS, "templates/*.tmpl"))
 

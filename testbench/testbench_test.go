@@ -14,7 +14,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/internal/golden"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
-	"github.com/hdlgen/hdlgen/synth/flow"
+	"github.com/hdlgen/hdlgen/synth/script"
 	"github.com/hdlgen/hdlgen/testbench"
 	"github.com/hdlgen/hdlgen/testbench/refdut"
 )
@@ -188,9 +188,9 @@ func TestMakefileCommands(t *testing.T) {
 		want   []string
 		not    []string
 	}{
-		// make synth runs the script of hdlgen synth (synth/flow), files sorted.
+		// make synth runs the script of hdlgen synth (synth/script), files sorted.
 		{"synth", []string{"yosys -q -l build/synth/yosys/synth.log -p '" +
-			flow.Script("iris_top", []string{"rtl/hdlgen_popcount.v", "rtl/iris_core.v", "rtl/iris_top.v"}) + "'"}, []string{"abc9"}},
+			script.Script("iris_top", []string{"rtl/hdlgen_popcount.v", "rtl/iris_core.v", "rtl/iris_top.v"}) + "'"}, []string{"abc9"}},
 		{"vivado", []string{
 			"cd build/vivado && vivado -mode batch -nojournal -log stream.log -source " + dir + "/vivado/build.tcl -tclargs stream",
 			"cd build/vivado && vivado -mode batch -nojournal -log axis.log -source " + dir + "/vivado/build.tcl -tclargs axis",
@@ -300,7 +300,7 @@ func TestSynth(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("make synth: %v\n%s", err, out)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(flow.StatFile)))
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(script.StatFile)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@
 //	make -C DIR --no-print-directory gate-icarus-stream     the Icarus testbench on the netlist
 //
 // which first synthesise DIR with synth.Run (the script of package
-// synth/flow, cached) and simulate its netlist (build/synth/yosys/
+// synth/script, cached) and simulate its netlist (build/synth/yosys/
 // netlist_sim.v) with Yosys's Xilinx cell models (cells_sim.v of the
 // installed Yosys) and hdlgen's read models of RAMB18E1/RAMB36E1
 // (DIR/tb/gate/: Yosys 0.23 declares them without behaviour). Icarus is slow

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -9,54 +10,73 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/hdlgen/hdlgen/buildflow"
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/examples"
-	"github.com/hdlgen/hdlgen/flow"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
 )
 
 type buildOptions struct {
-	o         flow.Options
+	o         buildflow.Options
 	latencyUS float64
 	budget    string
+	budgetOn  string
 }
 
 func newBuildCmd(app *App) *cobra.Command {
 	b := &buildOptions{}
 	cmd := &cobra.Command{
-		Use:   "build --data FILE.csv -o DIR [--label-column NAME|INDEX] [--bits 5] [--parallel P | --latency-us X | --max-luts N | --budget E] [--grid paper|wide|small]",
-		Short: "From a CSV file to a verified, synthesised design with a report, in one resumable command",
-		Long: `Build runs the whole flow on a labelled CSV file and writes DIR/REPORT.md:
+		Use:   "build --data FILE.csv -o DIR [--label-column NAME|INDEX] [--name NAME] [--optimize energy|latency|area | --parallel P] [--latency-us X] [--max-luts N] [--budget E] [--n N --lambda X --kappa K]",
+		Short: "From a CSV file to a verified, synthesised design with a report of its trade-offs, in one resumable command",
+		Long: `Build runs the whole flow on a labelled CSV file and writes DIR/REPORT.md
+(and REPORT.html): every choice is made on the training rows, the held-out rows
+only measure the result.
 
-  split     a stratified --holdout share (0.25) of each class is held out,
-            written to DIR/data/train.csv and DIR/data/holdout.csv;
-  search    hdlgen search --bits B on the training rows (k-fold, identity
-            penalty) chooses N, λ and κ by the rounded readout's accuracy;
+  split     a stratified --holdout share (0.25) of each class is held out:
+            DIR/data/train/NAME.csv and DIR/data/holdout/NAME.csv;
+  search    hdlgen search --bits B on the training rows (4-fold, identity
+            penalty, the wide grid) chooses N, λ and κ by the rounded
+            readout's validation accuracy; it extends N beyond the grid while
+            the best N is the largest (up to --extend-n and the LUT budget),
+            keeps its finished parts in DIR/search-parts (an interrupted
+            build resumes them) and shows its progress with the time left.
+            With --n, --lambda and --kappa: no search, hdlgen eval validates
+            them. With --readout auto (the default) it also validates the
+            GA-refined readout on the same folds;
+  baseline  a linear classifier (ridge on the normalised features) on the
+            same split, for comparison;
   train     on the training rows only (the model is not refitted on all rows,
             so the held-out accuracy is that of the design you get);
-  quantize  the B-bit integer readout;
+  quantize  the B-bit integer readout: rounded, or GA-refined when that
+            validated better (--readout auto), or as --readout says;
   score     hdlgen predict --score: float and integer readout, training and
             held-out rows, with the confusion matrix;
-  size      with --latency-us, --max-luts or --budget (instead of --parallel):
-            hdlgen power --parallel P for P = 1, 2, 4, …, N (analytic
-            estimates) and the P with the fewest LUTs that meets them all;
-  emit      the Verilog design (P hidden neurons per clock) to DIR/hw;
-  verify    lint, Verilator and Icarus against the Go simulator;
-  synth     Yosys resources;  power  latency and energy (estimated).
+  sizes     every P = 1, 2, 4, …, N by the analytic model (LUT, FF, latency,
+            throughput, energy, Fmax): P is --parallel, or the best by
+            --optimize (energy, the default: the least dynamic energy per
+            classification, or --budget-on total) among those that meet
+            --latency-us, --max-luts and --budget, fit the device and 100 MHz;
+  emit      the design to DIR/hw (stream and AXI4-Stream tops, named after
+            --name), and again with fewer vectors for Icarus;
+  verify    lint, and against the Go simulator Verilator on all --vectors
+            and Icarus on a corner-complete prefix (--icarus-vectors), both
+            tops; synth  Yosys resources and the Fmax estimate (at once with
+            verify);  power  latency and energy (estimated).
 
-Every step is an ordinary hdlgen command, run in-process; the report lists each
-exactly as run, so any step can be repeated by hand. Rerunning build skips the
-steps whose command and inputs are unchanged (DIR/.build holds their keys), so
-a changed --parallel reruns emit and what follows only. Progress goes to
-stderr, each step's own output to DIR/logs/. DIR/REPORT.html is the same report
-as a page, with the confusion matrix drawn in DIR/confusion.svg; DIR/hw gets a
-README.md.`,
+Every step is an ordinary hdlgen command, run in-process, or says which one it
+stands for; the report lists each, so any step can be repeated by hand. A rerun
+skips the steps whose command and inputs are unchanged and whose outputs are
+still as they were written (DIR/.build holds their records). DIR must be empty,
+absent or an earlier build (else --force); a build locks it. Progress goes to
+stderr, each step's own output to DIR/logs/.`,
 		Example: `  hdlgen build --data examples/sensors.csv --label-column condition -o build/sensors
-  hdlgen build --data mine.csv -o build/mine --bits 4 --parallel 8 --grid paper
-  hdlgen build --data mine.csv -o build/mine --latency-us 1 --budget 50nJ`,
+  hdlgen build --data mine.csv -o build/mine --optimize area
+  hdlgen build --data mine.csv -o build/mine --latency-us 1 --budget 50nJ
+  hdlgen build --data mine.csv -o build/mine --n 400 --lambda 256 --kappa 3 --parallel 8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return b.run(cmd, app) },
 	}
@@ -64,20 +84,32 @@ README.md.`,
 	o := &b.o
 	f.StringVar(&o.Data, "data", "", "the labelled CSV file")
 	f.StringVar(&o.LabelColumn, "label-column", "", "the class label column, a header name or a 1-based number (default: the last column)")
-	f.StringVarP(&o.Dir, "out", "o", "", "output directory")
+	f.StringVarP(&o.Dir, "out", "o", "", "output directory (absent, empty or an earlier build)")
+	f.StringVar(&o.Name, "name", "", "the design's name: its modules are NAME_top, NAME_axis, … (default: the name of --data without its extension)")
+	f.BoolVar(&o.Force, "force", false, "build into a non-empty folder that is not an earlier build (its files may be replaced)")
 	f.IntVar(&o.Bits, "bits", 5, fmt.Sprintf("readout bits (%d…%d)", quant.MinBits, quant.MaxBits))
-	f.IntVar(&o.Parallel, "parallel", 1, "P: hidden neurons computed per clock")
-	f.Float64Var(&b.latencyUS, "latency-us", 0, "choose P: latency at most this many µs")
-	f.IntVar(&o.MaxLUTs, "max-luts", 0, "choose P: at most this many LUTs (analytic estimate)")
-	f.StringVar(&b.budget, "budget", "", "choose P: energy per classification at most this (dynamic; e.g. 50nJ, 3.2uJ)")
+	f.IntVar(&o.Parallel, "parallel", 0, "P: hidden neurons computed per clock (0: chosen by --optimize)")
+	f.StringVar(&o.Objective, "optimize", buildflow.OptimizeEnergy, "what chooses P among the designs meeting the constraints: energy (the least energy per classification), latency or area (the fewest LUTs)")
+	f.StringVar(&b.budgetOn, "budget-on", string(power.BudgetDynamic), "the energy --budget and --optimize energy mean: dynamic or total (dynamic + PL static)")
+	f.Float64Var(&b.latencyUS, "latency-us", 0, "constraint on P: latency at most this many µs")
+	f.IntVar(&o.MaxLUTs, "max-luts", 0, "constraint on P: at most this many LUTs (analytic estimate); also bounds the search's extension of N")
+	f.StringVar(&b.budget, "budget", "", "constraint on P: energy per classification at most this (e.g. 50nJ, 3.2uJ)")
 	f.Float64Var(&o.Holdout, "holdout", DefaultHoldout, "share of each class's rows held out (0 < share < 1)")
 	f.Uint64Var(&o.SplitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", defaultSeed, "seed of the network")
 	f.StringVar(&o.Win, "win", "stored", winHelp)
 	f.StringVar(&o.Grid, "grid", "wide", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), paper or small (quick)")
-	f.IntVar(&o.Folds, "folds", 4, "search: k of the stratified k-fold on the training rows")
-	f.IntVar(&o.Vectors, "vectors", 1000, "test vectors of the design")
+	f.IntVar(&o.Folds, "folds", 4, "k of the stratified k-fold on the training rows (search, readout choice, baseline)")
+	f.IntVar(&o.N, "n", 0, "skip the search: hidden neurons N (with --lambda and --kappa)")
+	f.Float64Var(&o.Lambda, "lambda", 0, "skip the search: ridge regularisation λ (with --n and --kappa)")
+	f.IntVar(&o.Kappa, "kappa", 0, "skip the search: clip threshold κ (with --n and --lambda)")
+	f.IntVar(&o.ExtendN, "extend-n", buildflow.DefaultExtendN, "the search scores N beyond the grid, while the best N is the largest, up to this (and the LUT budget; -1: never)")
+	f.StringVar(&o.Readout, "readout", buildflow.ReadoutAuto, "integer readout: auto (rounded or GA-refined, whichever validates better on the folds), rounded or ga")
+	f.Uint64Var(&o.GASeed, "ga-seed", defaultSeed, "seed of the GA (quantize --seed)")
+	f.IntVar(&o.Vectors, "vectors", buildflow.DefaultVectors, "test vectors of the design, all checked by Verilator")
+	f.IntVar(&o.IcarusVectors, "icarus-vectors", 0, "test vectors Icarus checks (0: every corner vector, 16 random ones and at least 600 cycles)")
 	f.StringVar(&o.VerifySteps, "verify-steps", "", "verify only these steps (model, lint, verilator, icarus; default all)")
+	f.IntVar(&o.Workers, "workers", buildflow.DefaultWorkers, "CPU workers of the search and the readout choice")
 	_ = cmd.MarkFlagRequired("data")
 	_ = cmd.MarkFlagRequired("out")
 	markInputs(cmd, "data")
@@ -92,6 +124,11 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 		return usagef("--latency-us and --max-luts: want positive values")
 	}
 	o.LatencyS = b.latencyUS * 1e-6
+	on, err := power.ParseBudgeted(b.budgetOn)
+	if err != nil {
+		return usagef("--budget-on: %v", err)
+	}
+	o.BudgetOn = on
 	if b.budget != "" {
 		e, err := power.ParseEnergy(b.budget)
 		if err != nil || e <= 0 {
@@ -99,8 +136,9 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 		}
 		o.BudgetJ = e
 	}
-	if cmd.Flags().Changed("parallel") && (o.LatencyS > 0 || o.MaxLUTs > 0 || o.BudgetJ > 0) {
-		return usagef("--parallel fixes P; --latency-us, --max-luts and --budget choose it: give one or the other")
+	fl := cmd.Flags()
+	if fl.Changed("parallel") && (o.LatencyS > 0 || o.MaxLUTs > 0 || o.BudgetJ > 0 || fl.Changed("optimize")) {
+		return usagef("--parallel fixes P; --optimize, --latency-us, --max-luts and --budget choose it: give one or the other")
 	}
 	if err := inRange("--bits", o.Bits, quant.MinBits, quant.MaxBits); err != nil {
 		return err
@@ -108,7 +146,7 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if _, err := parseWin(o.Win, model.IntRVFL); err != nil {
 		return err
 	}
-	if o.Parallel < 1 {
+	if fl.Changed("parallel") && o.Parallel < 1 {
 		return usagef("--parallel %d: want ≥ 1", o.Parallel)
 	}
 	if !(o.Holdout > 0 && o.Holdout < 1) {
@@ -117,8 +155,16 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if _, err := parseGrid(o.Grid); err != nil {
 		return err
 	}
-	if o.Dir == "" {
-		return usagef("-o: empty path")
+	if (o.N != 0 || o.Lambda != 0 || o.Kappa != 0) && (fl.Changed("grid") || fl.Changed("extend-n")) {
+		return usagef("--n, --lambda and --kappa skip the search: --grid and --extend-n do not apply")
+	}
+	if o.Name == "" {
+		o.Name = buildflow.DefaultName(o.Data)
+	}
+	// Checked before the data is read: a path make cannot work in fails now,
+	// not after the search.
+	if err := o.Check(); err != nil {
+		return asUsage(err)
 	}
 	// Read the data once here for its errors' hints and the label warnings.
 	d, err := loadLabelledColumn(o.Data, "", o.LabelColumn)
@@ -134,6 +180,7 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 		}
 	}
 	o.Progress = app.Err
+	o.Command = "hdlgen build " + strings.Join(givenFlags(cmd), " ")
 	o.Run = func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		sub := &App{In: app.In, Out: stdout, Err: stderr, Getenv: app.Getenv, MemTotal: app.MemTotal, ctx: app.ctx}
 		root := NewRootCmd(sub)
@@ -141,13 +188,46 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 		return root.ExecuteContext(ctx)
 	}
 	t0 := time.Now()
-	res, err := flow.Run(ctx, o)
+	res, err := buildflow.Run(ctx, o)
 	if err != nil {
-		return err
+		return asUsage(err)
 	}
 	f := res.Facts
-	fmt.Fprintf(app.Err, "built in %.1fs: held-out accuracy %.4f (%d-bit integer readout; float %.4f) on %d rows; %s\n",
-		time.Since(t0).Seconds(), f.IntHeld.Accuracy, o.Bits, f.FloatHeld.Accuracy, f.IntHeld.Total, f.Power.Design)
+	fmt.Fprintf(app.Err, "built in %.1fs: held-out accuracy %.4f (%d-bit integer readout; float %.4f; linear baseline %s) on %d rows; %s; verification: %s\n",
+		time.Since(t0).Seconds(), f.IntHeld.Accuracy, o.Bits, f.FloatHeld.Accuracy, baselineText(f), f.IntHeld.Total, f.Power.Design, verdictWord(f))
 	fmt.Fprintln(app.Out, res.Report)
 	return nil
+}
+
+// asUsage makes buildflow's option errors usage errors (exit 2).
+func asUsage(err error) error {
+	var oe *buildflow.OptionError
+	if errors.As(err, &oe) {
+		return usageError{err}
+	}
+	return err
+}
+
+func baselineText(f buildflow.Facts) string {
+	if f.Baseline.Tested == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.4f", f.Baseline.Tested.Mean)
+}
+
+func verdictWord(f buildflow.Facts) string {
+	switch v := f.Verify; {
+	case v.Passed:
+		return "PASS"
+	case v.Partial:
+		return "PARTIAL (see --verify-steps)"
+	}
+	return "FAIL"
+}
+
+// givenFlags are the flags cmd was given, for the lock's holder.
+func givenFlags(cmd *cobra.Command) []string {
+	var args []string
+	cmd.Flags().Visit(func(f *pflag.Flag) { args = append(args, "--"+f.Name+"="+f.Value.String()) })
+	return args
 }

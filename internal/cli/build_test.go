@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -8,29 +10,34 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/internal/confusion"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/study/tune"
 	"github.com/hdlgen/hdlgen/synth"
-
-	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
 // TestBuildReportMatchesCommands runs hdlgen build on the project's own CSV
-// (label in the first column, string class names) and checks every number
-// of its REPORT.md against the individual commands run by hand: the search's
-// configuration, train's and quantize's accuracies on the original file with
-// their default held-out split (the same rows build held out), predict
-// --score's confusion matrix, synth's LUTs and power's latency and energy.
-// A second run must skip every step and write the same report.
+// (label in the first column, string class names) and checks its REPORT.md:
+// every number against the individual commands run by hand (the search's
+// configuration, train's and quantize's accuracies, predict --score's
+// confusion matrix, the linear baseline, synth's LUTs and Fmax estimate,
+// power's latency and energy), and that it lists every verification check
+// with its vector count, the accuracy-against-size curve and the table over
+// P with the chosen and the energy-optimal design marked. A second run skips
+// every step and writes the same report; a third, after the design's
+// readout ROM image was deleted, runs emit again (and the design verifies),
+// where the old stamps skipped everything and reported PASS.
 func TestBuildReportMatchesCommands(t *testing.T) {
-	hwtest.Require(t, hwtest.Yosys, hwtest.Icarus, hwtest.VerilatorLint)
+	hwtest.Require(t, hwtest.Yosys, hwtest.Icarus, hwtest.Verilator)
 	const csv = "../../examples/sensors.csv"
 	dir := t.TempDir()
 	out := filepath.Join(dir, "b")
-	args := []string{"build", "--data", csv, "--label-column", "condition", "-o", out, "--grid", "small",
-		"--verify-steps", "model,lint,icarus", "--vectors", "50", "--parallel", "2"}
+	args := []string{"build", "--data", csv, "--label-column", "condition", "-o", out, "--grid", "small", "--vectors", "200"}
 	code, stdout, errs := run(t, args...)
 	if code != 0 {
 		t.Fatalf("build: exit %d: %s", code, errs)
@@ -49,9 +56,11 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		}
 		return m
 	}
+	trainCSV := filepath.Join(out, "data/train/sensors.csv")
+	holdCSV := filepath.Join(out, "data/holdout/sensors.csv")
 
 	// The search, again by hand on the training share build wrote.
-	code, js, errs := run(t, "search", "--data", filepath.Join(out, "data/train.csv"), "--arch", "intrvfl", "--bits", "5", "--grid", "small", "--json")
+	code, js, errs := run(t, "search", "--data", trainCSV, "--arch", "intrvfl", "--bits", "5", "--grid", "small", "--json")
 	if code != 0 {
 		t.Fatalf("search: exit %d: %s", code, errs)
 	}
@@ -60,10 +69,11 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := sr.Config
-	find(regexp.QuoteMeta(fmt.Sprintf("intRVFL with N=%d hidden neurons, κ=%d, λ=%g (identity penalty)", c.N, c.Kappa, c.Lambda)))
-	find(regexp.QuoteMeta(fmt.Sprintf("rounded readout on the training rows: %.4f ± %.4f", sr.Validated.Mean, sr.Validated.Std)))
+	find(regexp.QuoteMeta(fmt.Sprintf("`sensors_top`: intRVFL N=%d, κ=%d, λ=%g,", c.N, c.Kappa, c.Lambda)))
+	find(regexp.QuoteMeta(fmt.Sprintf("4-fold validation accuracy of the 5-bit rounded readout: %.4f ± %.4f", sr.Validated.Mean, sr.Validated.Std)))
 
-	// train and quantize on the original file, with their default held-out split.
+	// train and quantize on the original file, with their default held-out
+	// split (the rows build held out).
 	fl, ql := filepath.Join(dir, "f.json"), filepath.Join(dir, "q.json")
 	code, _, terrs := run(t, "train", "--data", csv, "--label-column", "condition", "--n", fmt.Sprint(c.N), "--lambda", fmt.Sprint(c.Lambda),
 		"--kappa", fmt.Sprint(c.Kappa), "-o", fl)
@@ -79,26 +89,52 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if len(tr) != 1 || len(qr) != 2 {
 		t.Fatalf("accuracy tables: train %q, quantize %q", terrs, qerrs)
 	}
-	find(regexp.QuoteMeta(fmt.Sprintf("| float | %s | %s |", tr[0][2], tr[0][3])))
-	find(regexp.QuoteMeta(fmt.Sprintf("| 5-bit integer (the hardware) | %s | %s |", qr[1][2], qr[1][3])))
+	find(regexp.QuoteMeta(fmt.Sprintf("| intRVFL, float readout | — | %s | %s |", tr[0][2], tr[0][3])))
+	hw := find(`\| intRVFL, 5-bit (rounded|GA-refined) integer readout \(the hardware\) \| [0-9.]+ \| ([0-9.]+) \| ([0-9.]+) \|`)
+	if hw[1] == "rounded" && (hw[2] != qr[1][2] || hw[3] != qr[1][3]) {
+		t.Errorf("the hardware's accuracies %s, %s; quantize by hand %s, %s", hw[2], hw[3], qr[1][2], qr[1][3])
+	}
 	find(`180 rows for training, 60 held out`)
 
-	// The confusion matrix: predict --score of the hand-made model on the held-out rows.
-	code, score, errs := run(t, "predict", ql, "--data", filepath.Join(out, "data/holdout.csv"), "--score")
+	// The confusion matrix: predict --score of the hand-made model on the
+	// held-out rows (with a rounded readout: the deployed one).
+	code, score, errs := run(t, "predict", filepath.Join(out, "model.json"), "--data", holdCSV, "--score")
 	if code != 0 {
 		t.Fatalf("predict --score: exit %d: %s", code, errs)
 	}
 	_, matrix, _ := strings.Cut(score, "\n")
-	if !strings.Contains(rep, "```\n"+matrix+"```") {
+	if !strings.Contains(rep, "```\n"+score+"```") {
 		t.Errorf("REPORT.md lacks the confusion matrix\n%s", matrix)
 	}
+	if hw[1] == "rounded" {
+		code, hand, _ := run(t, "predict", ql, "--data", holdCSV, "--score")
+		if code != 0 || hand != score {
+			t.Errorf("the hand-made model scores\n%s\nthe build's\n%s", hand, score)
+		}
+	}
 
-	// Resources, latency and energy: synth and power on the design.
+	// The linear baseline, by hand.
+	code, bj, errs := run(t, "search", "--data", trainCSV, "--test", holdCSV, "--arch", "linear", "--json")
+	if code != 0 {
+		t.Fatalf("search --arch linear: exit %d: %s", code, errs)
+	}
+	var bl tune.Result
+	if err := json.Unmarshal([]byte(bj), &bl); err != nil {
+		t.Fatal(err)
+	}
+	find(regexp.QuoteMeta(fmt.Sprintf("| linear baseline: ridge on the normalised features, λ=%g | %.4f | — | %.4f |", bl.Config.Lambda, bl.Validated.Mean, bl.Tested.Mean)))
+
+	// Resources, Fmax, latency and energy: synth and power on the design.
 	code, sj, errs := run(t, "synth", filepath.Join(out, "hw"), "--json")
 	if code != 0 {
 		t.Fatalf("synth: exit %d: %s", code, errs)
 	}
-	var syn synth.Report
+	var syn struct {
+		synth.Report
+		Timing struct {
+			FmaxMHz float64 `json:"fmax_mhz"`
+		} `json:"timing"`
+	}
 	if err := json.Unmarshal([]byte(sj), &syn); err != nil {
 		t.Fatal(err)
 	}
@@ -112,29 +148,63 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	}
 	find(regexp.QuoteMeta(fmt.Sprintf("| LUT (LUT6 sites) | %d | 53200 | %.2f %% |", syn.EstimatedLCs, 100*float64(syn.EstimatedLCs)/53200)))
 	find(regexp.QuoteMeta(fmt.Sprintf("| FF | %d | 106400 |", syn.FFs)))
+	find(regexp.QuoteMeta(fmt.Sprintf("| Fmax (estimated) | %.1f MHz", syn.Timing.FmaxMHz)))
 	find(regexp.QuoteMeta(fmt.Sprintf("Latency: %d cycles", e.Cycles)))
 	find(regexp.QuoteMeta(fmt.Sprintf("total %s", power.FormatEnergy(e.TotalJ))))
-	find(`estimated by hdlgen's power model`)
-	find(`icarus/stream +pass`)
-	if e.Design.P != 2 || e.Design.N != c.N {
-		t.Errorf("design %s, want N=%d P=2", e.Design, c.N)
+
+	// Every verification check, with its vector count.
+	icarus := find(`Icarus \((\d+) vectors\)`)[1]
+	for _, re := range []string{
+		`\| model \| both \| ` + "`hw`" + ` \| 200 \| — \| pass \|`,
+		`\| lint \| stream \| ` + "`hw`" + ` \| — \| — \| pass \|`,
+		`\| lint \| axis \| ` + "`hw`" + ` \| — \| — \| pass \|`,
+		`\| Verilator \| stream \| ` + "`hw`" + ` \| 200 \| \d+ \| pass \|`,
+		`\| Verilator \| axis \| ` + "`hw`" + ` \| 200 \| \d+ \| pass \|`,
+		`\| model \| both \| ` + "`verify/icarus`" + ` \| ` + icarus + ` \| — \| pass \|`,
+		`\| Icarus \| stream \| ` + "`verify/icarus`" + ` \| ` + icarus + ` \| \d+ \| pass \|`,
+		`\| Icarus \| axis \| ` + "`verify/icarus`" + ` \| ` + icarus + ` \| \d+ \| pass \|`,
+		`Result: PASS: lint, Verilator \(200 vectors\) and Icarus \(` + icarus + ` vectors\)`,
+	} {
+		find(re)
 	}
 
-	// The HTML page and the confusion-matrix plot.
+	// The curve: one row per N of the search, its accuracy the search's.
+	if len(sr.Curve) != 3 {
+		t.Fatalf("the search's curve has %d points, want one per N of the small grid", len(sr.Curve))
+	}
+	for _, pt := range sr.Curve {
+		find(fmt.Sprintf(`\| %d( \(chosen\))? \| %d \| %g \| %.4f \| \d+ \|`, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy))
+	}
+	find(`!\[accuracy against N\]\(accuracy-vs-n.svg\)`)
+	// The table over P: the chosen design is the one with the least dynamic
+	// energy (the default objective), marked; its row's P is the design's.
+	chosen := find(`\| (\d+) \| (\d+) \| \d+ \| [^|]+ \| [^|]+ \| ([^|]+) \| [^|]+ \| \d+ MHz \| \*\*chosen\*\*; least dynamic energy`)
+	if chosen[1] != fmt.Sprint(e.Design.P) {
+		t.Errorf("the table marks P=%s chosen, the design has P=%d", chosen[1], e.Design.P)
+	}
+	for _, m := range regexp.MustCompile(`(?m)^\| \d+ \| \d+ \| \d+ \| [^|]+ \| [^|]+ \| ([^|]+) \|`).FindAllStringSubmatch(rep, -1) {
+		if lessEnergy(m[1], chosen[3]) {
+			t.Errorf("a row has less dynamic energy (%s) than the chosen one (%s)", m[1], chosen[3])
+		}
+	}
+
+	// The HTML page and the pictures.
 	page, err := os.ReadFile(filepath.Join(out, "REPORT.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf(`<td>5-bit integer (the hardware)</td><td class="r">%s</td><td class="r">%s</td>`, qr[1][2], qr[1][3]); !strings.Contains(string(page), want) {
+	if want := "<details><summary>The same matrix as text</summary>"; !strings.Contains(string(page), want) {
 		t.Errorf("REPORT.html lacks %s", want)
 	}
-	svg, err := os.ReadFile(filepath.Join(out, "confusion.svg"))
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"confusion.svg", "accuracy-vs-n.svg", "accuracy-vs-luts.svg"} {
+		svg, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil || xml.Unmarshal(svg, new(struct{})) != nil {
+			t.Errorf("%s: %v, or not XML", name, err)
+		}
 	}
-	first, _, _ := strings.Cut(score, "\n")
-	if err := xml.Unmarshal(svg, new(struct{})); err != nil || !strings.Contains(string(svg), first) {
-		t.Errorf("confusion.svg: %v, lacks %q", err, first)
+	readme, _ := os.ReadFile(filepath.Join(out, "hw", "README.md"))
+	if !strings.Contains(string(readme), "the host encodes") {
+		t.Errorf("hw/README.md does not say who encodes the levels:\n%s", readme)
 	}
 
 	// Resumable: nothing reruns, the same report.
@@ -142,54 +212,202 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build again: exit %d: %s", code, errs)
 	}
-	if n := strings.Count(errs, "unchanged, skipped"); n != 12 {
-		t.Errorf("second build skipped %d steps, want 12:\n%s", n, errs)
+	if n, want := strings.Count(errs, "unchanged, skipped"), 16; n != want {
+		t.Errorf("second build skipped %d steps, want %d:\n%s", n, want, errs)
 	}
 	again, _ := os.ReadFile(reportPath)
 	if string(again) != rep {
 		t.Error("the second build wrote a different REPORT.md")
 	}
 
-	// --latency-us chooses P: the fewest LUTs among the P = 1, 2, 4, …, N
-	// whose latency (hdlgen power model.json --parallel P) meets it. The
-	// limit is P=4's latency, so P=1 and P=2 miss it.
-	lat := func(par int) power.Estimate {
-		t.Helper()
-		code, pj, errs := run(t, "power", filepath.Join(out, "model.json"), "--parallel", fmt.Sprint(par), "--json")
-		if code != 0 {
-			t.Fatalf("power --parallel %d: exit %d: %s", par, code, errs)
-		}
-		var e power.Estimate
-		if err := json.Unmarshal([]byte(pj), &e); err != nil {
-			t.Fatal(err)
-		}
-		return e
+	// A deleted output: emit runs again, the design is whole and verifies.
+	mems, _ := filepath.Glob(filepath.Join(out, "hw", "mem", "*_wout.mem"))
+	if len(mems) != 1 {
+		t.Fatalf("readout ROM images %v", mems)
 	}
-	limit := lat(4).LatencyS * 1e6
-	want, wantLUT := 0, 0
-	for par := 1; ; par *= 2 {
-		par = min(par, c.N)
-		if e := lat(par); e.LatencyS*1e6 <= limit && (want == 0 || e.Resources.LUTs < wantLUT) {
-			want, wantLUT = par, e.Resources.LUTs
-		}
-		if par == c.N {
+	orig, err := os.ReadFile(mems[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(mems[0]); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, args...)
+	if code != 0 {
+		t.Fatalf("build after deleting %s: exit %d: %s", mems[0], code, errs)
+	}
+	if !strings.Contains(errs, "emit: its output hw/mem/sensors_wout.mem missing: running it again") {
+		t.Errorf("emit did not run again after its output was deleted:\n%s", errs)
+	}
+	if back, err := os.ReadFile(mems[0]); err != nil || !bytes.Equal(back, orig) {
+		t.Errorf("%s after the rebuild: %v, equal to the original %v", mems[0], err, bytes.Equal(back, orig))
+	}
+	// Icarus reads the ROM images (lint and the model step do not).
+	if code, vout, verrs := run(t, "verify", filepath.Join(out, "hw"), "--steps", "icarus", "--targets", "stream"); code != 0 {
+		t.Errorf("verify after the rebuild: exit %d\n%s%s", code, vout, verrs)
+	}
+}
+
+// lessEnergy reports whether the energy a (e.g. "3.09 nJ") is below b.
+func lessEnergy(a, b string) bool {
+	pa, err1 := power.ParseEnergy(strings.ReplaceAll(strings.TrimSpace(a), " ", ""))
+	pb, err2 := power.ParseEnergy(strings.ReplaceAll(strings.TrimSpace(b), " ", ""))
+	return err1 == nil && err2 == nil && pa < pb
+}
+
+// lineWatch is an App.Err that calls f with every complete line written.
+type lineWatch struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	part string
+	f    func(string)
+}
+
+func (w *lineWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	w.part += string(p)
+	for {
+		line, rest, ok := strings.Cut(w.part, "\n")
+		if !ok {
 			break
 		}
+		w.part = rest
+		w.f(line)
 	}
-	sized := append(args[:len(args)-2:len(args)-2], "--latency-us", fmt.Sprint(limit))
-	code, _, errs = run(t, sized...)
+	return len(p), nil
+}
+
+func (w *lineWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// runUntil runs hdlgen with args and cancels it (as an interrupt would) at
+// the first stderr line for which stop reports true.
+func runUntil(t *testing.T, stop func(line string) bool, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errw := &lineWatch{f: func(l string) {
+		if stop(l) {
+			cancel()
+		}
+	}}
+	app := &App{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: errw, Getenv: os.Getenv, ctx: ctx}
+	root := NewRootCmd(app)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	return app.exitCode(err), errw.String()
+}
+
+// TestBuildResumesAnInterruptedSearch: a build interrupted in its search
+// keeps the finished parts (folds × N), and the next build scores only the
+// others and chooses what an uninterrupted search chooses.
+func TestBuildResumesAnInterruptedSearch(t *testing.T) {
+	const csv = "../../examples/sensors.csv"
+	out := filepath.Join(t.TempDir(), "b")
+	args := []string{"build", "--data", csv, "--label-column", "condition", "-o", out, "--grid", "small", "--workers", "1", "--readout", "rounded"}
+	parts := 0
+	code, errs := runUntil(t, func(l string) bool {
+		if strings.HasPrefix(l, "search sensors intrvfl: split") {
+			parts++
+		}
+		return parts == 5
+	}, args...)
+	if code != exitCanceled {
+		t.Fatalf("interrupted build: exit %d, want %d:\n%s", code, exitCanceled, errs)
+	}
+	kept := regexp.MustCompile(`(\d+)/12 parts`).FindAllStringSubmatch(errs, -1)
+	if len(kept) < 5 {
+		t.Fatalf("the interrupted search finished %d parts:\n%s", len(kept), errs)
+	}
+	finished := kept[len(kept)-1][1]
+	// The rerun: stopped once the search is done (the rest needs the simulators).
+	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[3/11] baseline") }, args...)
+	if code != exitCanceled {
+		t.Fatalf("second build: exit %d:\n%s", code, errs)
+	}
+	if want := fmt.Sprintf("%s of 12 parts kept from an earlier run", finished); !strings.Contains(errs, want) {
+		t.Errorf("the rerun does not say %q:\n%s", want, errs)
+	}
+	var got, want tune.Result
+	if err := readJSONFile(filepath.Join(out, "search.json"), &got); err != nil {
+		t.Fatal(err)
+	}
+	code, js, serrs := run(t, "search", "--data", filepath.Join(out, "data/train/sensors.csv"), "--arch", "intrvfl", "--bits", "5", "--grid", "small", "--json")
 	if code != 0 {
-		t.Fatalf("build --latency-us: exit %d: %s", code, errs)
+		t.Fatalf("search: %s", serrs)
 	}
-	if n := strings.Count(errs, "unchanged, skipped"); n != 8 {
-		t.Errorf("build --latency-us skipped %d steps, want the 8 before sizing:\n%s", n, errs)
+	if err := json.Unmarshal([]byte(js), &want); err != nil {
+		t.Fatal(err)
 	}
-	report, _ = os.ReadFile(reportPath)
-	rep = string(report)
-	find(regexp.QuoteMeta(fmt.Sprintf("| %d | %d |", want, wantLUT)) + `[^\n]*yes \(chosen\)`)
-	find(regexp.QuoteMeta(fmt.Sprintf("b=5 P=%d)", want)))
-	if want == 1 || want == 2 {
-		t.Errorf("P=%d meets P=4's latency: the limit does not constrain", want)
+	if got.Config != want.Config || got.Validated.Mean != want.Validated.Mean {
+		t.Errorf("resumed search chose %+v (%.4f), an uninterrupted one %+v (%.4f)", got.Config, got.Validated.Mean, want.Config, want.Validated.Mean)
+	}
+}
+
+func readJSONFile(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// TestBuildGuardsItsFolder: build refuses a folder with someone else's
+// files (they stay as they were) unless --force, refuses a folder another
+// build holds (its lock), and refuses at once, before any work, a folder
+// whose path make cannot work in.
+func TestBuildGuardsItsFolder(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "mine")
+	os.MkdirAll(filepath.Join(mine, "data"), 0o755)
+	files := map[string]string{"model.json": "my model", "REPORT.md": "my notes", "data/train.csv": "a,b\n1,x\n"}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(mine, name), []byte(text), 0o644)
+	}
+	code, _, errs := run(t, "build", "--data", "example:iris", "-o", mine, "--grid", "small")
+	if code != exitUsage || !strings.Contains(errs, "was not written by hdlgen build") || !strings.Contains(errs, "--force") {
+		t.Errorf("build into a user's folder: exit %d, %s", code, errs)
+	}
+	for name, text := range files {
+		if b, _ := os.ReadFile(filepath.Join(mine, name)); string(b) != text {
+			t.Errorf("%s changed to %q", name, b)
+		}
+	}
+	// With --force it goes ahead (stopped here after the split).
+	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[1/11] split: done") },
+		"build", "--data", "example:iris", "-o", mine, "--grid", "small", "--force")
+	if code != exitCanceled || !strings.Contains(errs, "split: done") {
+		t.Errorf("build --force: exit %d, %s", code, errs)
+	}
+
+	// Another build holds the folder.
+	held := filepath.Join(dir, "held")
+	lock, err := jobs.LockDir(held, jobs.Shard{}, "hdlgen build --data other.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	code, _, errs = run(t, "build", "--data", "example:iris", "-o", held, "--grid", "small")
+	if code != exitError || !strings.Contains(errs, "in use by another run") || !strings.Contains(errs, "other.csv") {
+		t.Errorf("build into a locked folder: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(held, ".build")); err == nil {
+		t.Error("the refused build wrote into the locked folder")
+	}
+
+	// A path make cannot take: refused before the search.
+	spaced := filepath.Join(dir, "dir with space")
+	code, _, errs = run(t, "build", "--data", "example:iris", "-o", spaced)
+	if code != exitUsage || !strings.Contains(errs, `holds " "`) || strings.Contains(errs, "search") {
+		t.Errorf("build -o %q: exit %d, %s", spaced, code, errs)
+	}
+	if _, err := os.Stat(spaced); err == nil {
+		t.Errorf("the refused build created %s", spaced)
 	}
 }
 
@@ -206,10 +424,17 @@ func TestBuildBadInput(t *testing.T) {
 	}{
 		{"label first", []string{"--data", "../../examples/sensors.csv"}, exitError, "--label-column condition"},
 		{"parallel and latency", []string{"--data", "example:iris", "--parallel", "2", "--latency-us", "1"}, exitUsage, "give one or the other"},
+		{"parallel and optimize", []string{"--data", "example:iris", "--parallel", "2", "--optimize", "area"}, exitUsage, "give one or the other"},
 		{"bad budget", []string{"--data", "example:iris", "--budget", "3 bananas"}, exitUsage, "--budget"},
 		{"bad grid", []string{"--data", "example:iris", "--grid", "huge"}, exitUsage, "--grid"},
 		{"holdout", []string{"--data", "example:iris", "--holdout", "1"}, exitUsage, "--holdout"},
 		{"data inside out", []string{"--data", inside, "-o", filepath.Join(dir, "b")}, exitUsage, "holds the input --data"},
+		{"optimize", []string{"--data", "example:iris", "--optimize", "speed"}, exitUsage, "--optimize"},
+		{"readout", []string{"--data", "example:iris", "--readout", "best"}, exitUsage, "--readout"},
+		{"partial config", []string{"--data", "example:iris", "--n", "50"}, exitUsage, "give all three or none"},
+		{"config and grid", []string{"--data", "example:iris", "--n", "50", "--lambda", "4", "--kappa", "3", "--grid", "paper"}, exitUsage, "do not apply"},
+		{"name", []string{"--data", "example:iris", "--name", "a/b"}, exitUsage, "--name"},
+		{"icarus vectors", []string{"--data", "example:iris", "--vectors", "10", "--icarus-vectors", "20"}, exitUsage, "--icarus-vectors"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -223,5 +448,67 @@ func TestBuildBadInput(t *testing.T) {
 				t.Errorf("a failed build created %s", out)
 			}
 		})
+	}
+}
+
+// TestScoreJSON: predict --score --json gives the values of the text form.
+func TestScoreJSON(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	if code, _, errs := run(t, "train", "--data", "example:iris", "--n", "30", "--bits", "5", "-o", m); code != 0 {
+		t.Fatal(errs)
+	}
+	csv := filepath.Join(dir, "iris.csv")
+	b, _ := os.ReadFile("../../examples/iris.csv")
+	os.WriteFile(csv, b, 0o644)
+	code, js, errs := run(t, "predict", m, "--data", csv, "--score", "--json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var s confusion.Score
+	if err := json.Unmarshal([]byte(js), &s); err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := s.Matrix().WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := run(t, "predict", m, "--data", csv, "--score")
+	if text.String() != want || s.Total != 150 || s.Accuracy != float64(s.Correct)/150 {
+		t.Errorf("JSON %+v renders\n%s\nthe text form is\n%s", s, text.String(), want)
+	}
+	if code, _, errs := run(t, "predict", m, "--data", csv, "--json"); code != exitUsage || !strings.Contains(errs, "--score") {
+		t.Errorf("--json without --score: exit %d, %s", code, errs)
+	}
+}
+
+// TestBuildChoicesSeeOnlyTrainingRows: every step that chooses or fits —
+// the search with its GA/rounding choice, the train and the quantize steps —
+// is given the training rows only (its command names no held-out file), and
+// the search records the readout choice it made on its folds.
+func TestBuildChoicesSeeOnlyTrainingRows(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "b")
+	code, errs := runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[6/11] score") },
+		"build", "--data", "../../examples/sensors.csv", "--label-column", "condition", "-o", out, "--grid", "small", "--readout", "auto")
+	if code != exitCanceled {
+		t.Fatalf("build: exit %d:\n%s", code, errs)
+	}
+	for _, step := range []string{"search", "train", "quantize"} {
+		var rec struct {
+			Command string `json:"command"`
+		}
+		if err := readJSONFile(filepath.Join(out, ".build", "steps", step+".json"), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(rec.Command, "data/train/sensors.csv") && step != "quantize" || strings.Contains(rec.Command, "holdout/") {
+			t.Errorf("step %s: %s", step, rec.Command)
+		}
+	}
+	var sr tune.Result
+	if err := readJSONFile(filepath.Join(out, "search.json"), &sr); err != nil {
+		t.Fatal(err)
+	}
+	if rc := sr.Readout; rc == nil || rc.ValRows != 180 || (rc.Chosen != tune.ReadoutRounded && rc.Chosen != tune.ReadoutGA) {
+		t.Errorf("the search's readout choice %+v, want one made on the 180 training rows", rc)
 	}
 }

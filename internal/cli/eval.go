@@ -8,6 +8,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/study/protocol"
 	"github.com/hdlgen/hdlgen/study/tune"
 )
@@ -18,12 +19,19 @@ type evalOptions struct {
 	testNorm string
 	json     bool
 	csv      csvOptions
+	// CSV only.
+	firstSeed uint64
+	ga        string
+	gaSeed    uint64
 }
+
+// evalCSVFlags are eval's flags for a CSV file only.
+var evalCSVFlags = []string{"seed", "ga", "ga-seed"}
 
 func newEvalCmd(app *App) *cobra.Command {
 	o := &evalOptions{}
 	cmd := &cobra.Command{
-		Use:   "eval --data DIR --dataset NAME | --data FILE.csv [--test FILE.csv] --arch intrvfl|rvfl|rvfl8 --n N --lambda X [--kappa K] [--seeds 5] [--json] [-o result.json]",
+		Use:   "eval --data DIR --dataset NAME | --data FILE.csv [--test FILE.csv] --arch " + archUsage(model.Archs()) + " --n N --lambda X [--kappa K] [--seeds 5] [--json] [-o result.json]",
 		Short: "Final accuracy of one configuration by the benchmark protocol",
 		Long: `Eval runs the protocol's final step on a dataset of the UCI-121 collection:
 4-fold cross-validation with conxuntos_kfold.dat (or train/test for datasets with a
@@ -33,7 +41,8 @@ the accuracy over seeds. A seed's accuracy is the mean of its fold accuracies.
 On your own CSV file (--data FILE.csv) it gives the configuration's validation
 accuracy on splits of that file's rows — stratified k-fold (--folds, default 4)
 or one stratified holdout split (--holdout 0.25), drawn from --split-seed — with
-seeds 0…S−1, as mean ± standard deviation over the splits × seeds, and with
+seeds --seed … --seed+S−1 (0…S−1 by default), as mean ± standard deviation over
+the splits × seeds (--ga rounded: also the GA-refined readout's), and with
 --test FILE.csv its accuracy on the test file (trained on all rows of --data, the
 test file normalised with their statistics), over the seeds. The penalty
 defaults to the identity form there (the variance form on the collection). --json
@@ -47,7 +56,7 @@ prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 	t := &o.train
 	f.StringVar(&t.data, "data", "", "UCI-121 collection folder (with --dataset), or a CSV file")
 	f.StringVar(&t.dataset, "dataset", "", "dataset name inside the collection")
-	f.StringVar(&t.arch, "arch", "intrvfl", "network: intrvfl, rvfl or rvfl8")
+	f.StringVar(&t.arch, "arch", "intrvfl", archHelp(model.Archs()))
 	f.IntVar(&t.n, "n", 0, "hidden neurons N")
 	f.Float64Var(&t.lambda, "lambda", 1, "ridge regularisation λ")
 	f.IntVar(&t.kappa, "kappa", 3, "intRVFL clip threshold κ")
@@ -63,6 +72,9 @@ prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), "collection: "+testNormHelp)
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
 	o.csv.bind(f)
+	f.Uint64Var(&o.firstSeed, "seed", defaultSeed, "CSV: the first network seed (seeds --seed … --seed+S−1)")
+	f.StringVar(&o.ga, "ga", "", "CSV, intrvfl with --bits: also validate the GA-refined readout (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
+	f.Uint64Var(&o.gaSeed, "ga-seed", defaultSeed, "CSV, with --ga: the GA's seed (quantize --seed)")
 	for _, name := range []string{"data", "n"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
@@ -75,7 +87,7 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	if o.train.dataset == "" { // a CSV file
 		return o.runCSV(cmd, app)
 	}
-	if err := rejectFlags(cmd, "with a collection dataset", csvFlagNames...); err != nil {
+	if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, evalCSVFlags...)...); err != nil {
 		return err
 	}
 	if o.train.regularizer == "" {
@@ -161,13 +173,26 @@ func (o *evalOptions) runCSV(cmd *cobra.Command, app *App) error {
 		return usagef("--seeds %d: want at least 1", o.seeds)
 	}
 	seeds := o.seedList()
+	for i := range seeds {
+		seeds[i] += o.firstSeed
+	}
+	gaOpt, err := csvGA(o.ga, o.gaSeed, cfg.Arch == model.IntRVFL, cfg.ReadoutBits)
+	if err != nil {
+		return err
+	}
 	task, res, err := o.csv.task(cmd, app, o.train.data, seeds)
 	if err != nil {
 		return err
 	}
+	task.Workers = o.train.threads
 	res.Command, res.Config = "eval", tune.DescribeConfig(cfg)
 	if res.Validated, res.Tested, err = task.Evaluate(cmd.Context(), cfg, seeds); err != nil {
 		return err
+	}
+	if gaOpt != nil {
+		if res.Readout, err = task.ChooseReadout(cmd.Context(), cfg, quant.BoundForBits(cfg.ReadoutBits), *gaOpt, seeds); err != nil {
+			return err
+		}
 	}
 	return o.csv.emit(app, res, o.json)
 }

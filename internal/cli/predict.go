@@ -3,8 +3,10 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +20,7 @@ type predictOptions struct {
 	scores     bool
 	byPosition bool
 	score      bool
+	json       bool
 	labelCol   string
 }
 
@@ -52,6 +55,7 @@ the accuracy and the confusion matrix (rows: true class, columns: predicted).`,
 	cmd.Flags().BoolVar(&o.scores, "scores", false, "also print the class scores after the class name")
 	cmd.Flags().BoolVar(&o.byPosition, "by-position", false, byPositionHelp)
 	cmd.Flags().BoolVar(&o.score, "score", false, "the file has labels: print the accuracy and the confusion matrix instead of the predictions")
+	cmd.Flags().BoolVar(&o.json, "json", false, "with --score: print the accuracy and the confusion matrix as one JSON object")
 	cmd.Flags().StringVar(&o.labelCol, "label-column", "", "with --score: the label column, a header name or a 1-based number (default: the training data's label name)")
 	_ = cmd.MarkFlagRequired("data")
 	argsAreInputs(cmd, "model.json")
@@ -90,10 +94,16 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 		if err != nil {
 			return err
 		}
+		if o.json {
+			return writeScoreJSON(app.Out, cm)
+		}
 		return cm.WriteText(app.Out)
 	}
 	if o.labelCol != "" {
 		return usagef("--label-column applies to --score")
+	}
+	if o.json {
+		return usagef("--json applies to --score")
 	}
 	d, err := loadFeatures(m, o.data, o.byPosition)
 	if err != nil {
@@ -162,4 +172,14 @@ func predictAll(m *model.Model, d *dataset.Dataset) []int {
 		pred[r] = m.Predict(d.Row(r))
 	}
 	return pred
+}
+
+// writeScoreJSON prints predict --score --json: confusion.Score.
+func writeScoreJSON(w io.Writer, cm *confusion.Matrix) error {
+	b, err := json.MarshalIndent(cm.Score(), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
+	"github.com/hdlgen/hdlgen/readout"
 	"github.com/hdlgen/hdlgen/study/protocol"
 	"github.com/hdlgen/hdlgen/study/tune"
 )
@@ -31,12 +32,21 @@ type searchOptions struct {
 	shard               string
 	csv                 csvOptions
 	solver              solverFlags
+	// CSV only.
+	parts   string // keep every finished part of the search here
+	workers int    // parts scored at once
+	extendN int    // extend N beyond the grid up to this
+	ga      string // also choose between the rounded and the GA readout
+	gaSeed  uint64
 }
+
+// searchCSVFlags are search's flags for a CSV file only.
+var searchCSVFlags = []string{"seeds", "parts", "workers", "extend-n", "ga", "ga-seed"}
 
 func newSearchCmd(app *App) *cobra.Command {
 	o := &searchOptions{}
 	cmd := &cobra.Command{
-		Use:   "search --data DIR --dataset NAME | --data FILE.csv [--test FILE.csv] --arch intrvfl|rvfl|rvfl-qin|rvfl-direct|rvfl8 [--json] [-o result.json]",
+		Use:   "search --data DIR --dataset NAME | --data FILE.csv [--test FILE.csv] --arch " + networkUsage() + " [--json] [-o result.json]",
 		Short: "Grid-search N, λ (and κ) on validation splits of the training data",
 		Long: `Search runs the protocol's hyperparameter grid search: N ∈ {50,…,1500} step 50,
 λ ∈ 2^{−10…5}, and κ ∈ {1,3,7,15} for the intRVFL (--grid paper; wide extends λ
@@ -59,7 +69,15 @@ hardware. With --test FILE.csv the chosen configuration is then trained on all
 rows of --data and its accuracy on the test file reported; the test file plays
 no part in the choice. --json prints, and -o writes, the result as a JSON
 document for the commands that build a design from it (docs/protocol.md,
-"Tuning on your own CSV").
+"Tuning on your own CSV"), with the accuracy-against-N curve.
+
+On a CSV the search runs in parts (one fold, seed and N each; --workers at once)
+and prints each finished part with an estimate of the time left; --parts DIR keeps
+them, so that an interrupted search run again resumes where it stopped.
+--extend-n MAX scores larger N (×1.25) while the best N is the largest scored;
+--ga rounded also validates the GA-refined readout of the chosen configuration on
+the same folds; --arch linear is the baseline, a ridge classifier on the
+normalised features (docs/build.md).
 
 With --bits B (intRVFL only) every grid point is scored by the validation accuracy
 of its readout rounded to B bits, the integer model the hardware runs, rather
@@ -74,6 +92,12 @@ the paper's.`,
   hdlgen search --data mine.csv --test mine-test.csv --arch intrvfl --bits 5 --grid wide -o tuned.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.arch == tune.Linear {
+				if o.dataset != "" {
+					return usagef("--arch %s: the linear baseline is for a CSV file", tune.Linear)
+				}
+				return o.runLinear(cmd, app)
+			}
 			nw, err := protocol.ParseNetwork(o.arch)
 			if err != nil {
 				return usagef("--arch: %v", err)
@@ -107,7 +131,7 @@ the paper's.`,
 			if o.dataset == "" { // a CSV file
 				return o.runCSV(cmd, app, nw, g, sv)
 			}
-			if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, "seeds")...); err != nil {
+			if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, searchCSVFlags...)...); err != nil {
 				return err
 			}
 			if o.reg == "" {
@@ -149,7 +173,7 @@ the paper's.`,
 	f := cmd.Flags()
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder (with --dataset), or a CSV file")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside the collection")
-	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl, rvfl, rvfl-qin (quantised inputs), rvfl-direct (direct links) or rvfl8")
+	f.StringVar(&o.arch, "arch", "intrvfl", "network: "+protocol.NetworksHelp()+"; on a CSV also linear (the baseline: ridge on the normalised features)")
 	f.StringVar(&o.grid, "grid", "paper", "grid (a CSV with --bits: wide unless given): paper (the protocol's), wide (the paper's with λ up to 2^15) or small (N ∈ {50,100,150}, λ ∈ 2^{−2,0,2}, κ ∈ {1,3}; for quick tests)")
 	f.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the networks scored in the search (CSV: the first of --seeds)")
 	f.IntVar(&o.seeds, "seeds", 1, "CSV: number of network seeds scored on every split (--seed …)")
@@ -158,11 +182,17 @@ the paper's.`,
 	f.IntVar(&o.bits, "bits", 0, "intRVFL: score the grid by the validation accuracy of the readout rounded to this many bits (2…16; 0: the float readout)")
 	f.StringVar(&o.shard, "shard", "", "collection: score only shard i of n of the grid's N values (i/n, 0 ≤ i < n) and print its counts as JSON, for search merge")
 	o.csv.bind(f)
+	f.StringVar(&o.parts, "parts", "", "CSV: keep every finished part of the search (one split, seed and N) in this folder and reuse it when the search runs again with the same data and settings (an interrupted search resumes)")
+	f.IntVar(&o.workers, "workers", 2, "CSV: parts of the search scored at once (CPU workers; the result does not depend on it)")
+	f.IntVar(&o.extendN, "extend-n", 0, "CSV, intrvfl: while the best N is the largest scored, score larger N (×1.25, rounded up to 50) up to this one (0: the grid only)")
+	f.StringVar(&o.ga, "ga", "", "CSV, intrvfl with --bits: also validate the GA-refined readout of the chosen configuration (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
+	f.Uint64Var(&o.gaSeed, "ga-seed", defaultSeed, "CSV, with --ga: the GA's seed (quantize --seed)")
 	bindWin(f, &o.win)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
 	markInputs(cmd, "data", "test")
 	markOutput(cmd, "out", outputFile)
+	markOutput(cmd, "parts", outputDir)
 	return cmd
 }
 
@@ -248,14 +278,30 @@ func parseGrid(name string) (protocol.Grid, error) {
 }
 
 // runCSV is search on a CSV file: the grid scored on the validation splits
-// of its rows (tune.Task.Search), then, with --test, the chosen
-// configuration's test accuracy.
+// of its rows (tune.Task.SearchMore, in parts kept in --parts), extended
+// beyond the grid with --extend-n, the GA readout validated with --ga, then,
+// with --test, the chosen configuration's test accuracy.
 func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network, g protocol.Grid, sv model.Solver) error {
 	if err := rejectFlags(cmd, "with a CSV file", "shard"); err != nil {
 		return err
 	}
 	if o.seeds < 1 {
 		return usagef("--seeds %d: want at least 1", o.seeds)
+	}
+	if o.workers < 1 {
+		return usagef("--workers %d: want at least 1", o.workers)
+	}
+	if o.extendN != 0 {
+		if nw != protocol.IntRVFL {
+			return usagef("--extend-n: extending N is for --arch intrvfl, not %s", nw)
+		}
+		if last := g.Ns[len(g.Ns)-1]; o.extendN < last {
+			return usagef("--extend-n %d: want at least the grid's largest N, %d (0: no extension)", o.extendN, last)
+		}
+	}
+	gaOpt, err := o.gaOptions(nw)
+	if err != nil {
+		return err
 	}
 	reg, err := csvRegularizer(o.reg)
 	if err != nil {
@@ -269,20 +315,81 @@ func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network
 	if err != nil {
 		return err
 	}
+	task.Store, task.Workers = o.parts, o.workers
 	so := protocol.SearchOptions{Grid: g, Regularizer: reg, Solver: sv, Bits: o.bits, Win: o.winGen}
-	sum, acc, err := task.Search(cmd.Context(), nw, so, seeds)
+	s, err := task.SearchMore(cmd.Context(), nw, so, seeds, tune.Extension{MaxN: o.extendN})
 	if err != nil {
 		return err
 	}
+	sum := s.Sum
 	b := sum.Best
 	cfg := nw.Config(b.N, b.Lambda, b.Kappa)
 	cfg.Regularizer, cfg.Solver, cfg.ReadoutBits, cfg.Win = reg, sv, o.bits, o.winGen
-	res.Command, res.Search, res.Config, res.Validated = "search", tune.DescribeSearch(o.grid, sum), tune.DescribeConfig(cfg), acc
+	res.Command, res.Search, res.Config, res.Validated = "search", tune.DescribeSearch(o.grid, sum), tune.DescribeConfig(cfg), s.Accuracy
+	res.Curve = tune.Curve(sum)
+	if o.extendN > 0 {
+		res.Extension = &tune.ExtensionInfo{MaxN: o.extendN, Extended: s.Extended, Stopped: s.Stopped}
+	}
+	if gaOpt != nil {
+		if res.Readout, err = task.ChooseReadout(cmd.Context(), cfg, quant.BoundForBits(o.bits), *gaOpt, seeds); err != nil {
+			return err
+		}
+	}
 	if task.Test != nil {
 		if res.Tested, err = task.TestAccuracy(cmd.Context(), cfg, seeds); err != nil {
 			return err
 		}
 	}
+	return o.csv.emit(app, res, o.json)
+}
+
+// gaOptions checks --ga and returns the GA's options (nil without --ga).
+func (o *searchOptions) gaOptions(nw protocol.Network) (*quant.GAOptions, error) {
+	return csvGA(o.ga, o.gaSeed, nw == protocol.IntRVFL, o.bits)
+}
+
+// csvGA checks --ga (with --ga-seed, for an intRVFL or not, with --bits
+// bits) and returns the GA's options, those of quantize --ga rounded with
+// --seed seed; nil without --ga.
+func csvGA(ga string, seed uint64, intRVFL bool, bits int) (*quant.GAOptions, error) {
+	switch ga {
+	case "", string(readout.None):
+		return nil, nil
+	case string(readout.GARounded):
+	default:
+		return nil, usagef("--ga %q: want rounded (the GA seeded with the rounded readout) or none", ga)
+	}
+	if !intRVFL || bits == 0 {
+		return nil, usagef("--ga: the GA refines the intrvfl's integer readout: give --arch intrvfl and --bits")
+	}
+	opt := quant.DefaultGAOptions()
+	opt.Seed = seed
+	return &opt, nil
+}
+
+// runLinear is search --arch linear on a CSV file: the linear baseline
+// (tune.Task.Linear), λ chosen on the validation splits, and its accuracy on
+// --test.
+func (o *searchOptions) runLinear(cmd *cobra.Command, app *App) error {
+	for _, n := range []string{"bits", "regularizer", "extend-n", "ga", "seeds", "win", "grid", "shard", "parts"} {
+		if cmd.Flags().Changed(n) {
+			return usagef("--%s does not apply to --arch %s (a ridge classifier on the normalised features, λ from 2^-10 to 2^10)", n, tune.Linear)
+		}
+	}
+	task, res, err := o.csv.task(cmd, app, o.data, []uint64{o.seed})
+	if err != nil {
+		return err
+	}
+	lambdas := tune.LinearLambdas()
+	lr, err := task.Linear(cmd.Context(), lambdas)
+	if err != nil {
+		return err
+	}
+	res.Validation.Seeds = nil
+	res.Command = "search"
+	res.Search = &tune.SearchInfo{Grid: "linear", Points: len(lambdas)}
+	res.Config = tune.Config{Network: tune.Linear, Arch: tune.Linear, Lambda: lr.Lambda, Regularizer: string(model.RegIdentity)}
+	res.Validated, res.Tested = lr.Validated, lr.Tested
 	return o.csv.emit(app, res, o.json)
 }
 

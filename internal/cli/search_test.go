@@ -209,6 +209,22 @@ func TestSearchAndEvalOnCSV(t *testing.T) {
 	if d := e.Validated.Mean - s.Validated.Mean; d > 1e-9 || d < -1e-9 {
 		t.Errorf("validation accuracy: search %.6f, eval %.6f", s.Validated.Mean, e.Validated.Mean)
 	}
+	// eval --seed S --seeds 1 is seed S of eval --seeds S+1.
+	one := func(args ...string) tune.Result {
+		t.Helper()
+		code, out, errs := run(t, append([]string{"eval", "--data", train, "--n", "40", "--lambda", "4", "--kappa", "3", "--bits", "5", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("eval %v: %s", args, errs)
+		}
+		var r tune.Result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if s1, both := one("--seed", "1", "--seeds", "1"), one("--seeds", "2"); !cmp.Equal(s1.Validated.PerSeed[0], both.Validated.PerSeed[1]) {
+		t.Errorf("eval --seed 1: %v; seed 1 of --seeds 2: %v", s1.Validated.PerSeed, both.Validated.PerSeed)
+	}
 	code, line, _ := run(t, "eval", "--data", train, "--n", "50", "--lambda", "4", "--kappa", "3", "--holdout", "0.25")
 	if code != 0 || !strings.Contains(line, "validation accuracy") || !strings.Contains(line, "holdout 0.25, 5 seeds") {
 		t.Errorf("eval summary line: exit %d, %q", code, line)
@@ -238,6 +254,16 @@ func TestCSVUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"eval", "--data", data, "--n", "10", "--holdout", "-0.5"}, "holdout share -0.5"},
 		{[]string{"eval", "--data", dir, "--dataset", "x", "--n", "10", "--folds", "3"}, "--folds does not apply"},
 		{[]string{"eval", "--data", data, "--n", "10", "--seeds", "0"}, "--seeds 0"},
+		{[]string{"search", "--data", data, "--ga", "rounded"}, "give --arch intrvfl and --bits"},
+		{[]string{"search", "--data", data, "--bits", "5", "--ga", "random"}, `--ga "random"`},
+		{[]string{"search", "--data", data, "--arch", "rvfl", "--extend-n", "3000"}, "extending N is for --arch intrvfl"},
+		{[]string{"search", "--data", data, "--grid", "small", "--extend-n", "100"}, "want at least the grid's largest N, 150"},
+		{[]string{"search", "--data", data, "--workers", "0"}, "--workers 0"},
+		{[]string{"search", "--data", data, "--arch", "linear", "--bits", "5"}, "does not apply to --arch linear"},
+		{[]string{"search", "--data", dir, "--dataset", "x", "--arch", "linear"}, "the linear baseline is for a CSV file"},
+		{[]string{"search", "--data", dir, "--dataset", "x", "--parts", dir}, "--parts does not apply"},
+		{[]string{"eval", "--data", data, "--n", "10", "--ga", "rounded"}, "give --arch intrvfl and --bits"},
+		{[]string{"eval", "--data", dir, "--dataset", "x", "--n", "10", "--seed", "3"}, "--seed does not apply"},
 	}
 	for _, tc := range tests {
 		code, _, errs := run(t, tc.args...)

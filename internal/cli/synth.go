@@ -39,7 +39,7 @@ cell and the estimated Fmax against --clock-mhz. It is an estimate, not a
 sign-off: no placement, congestion or clock skew.
 
 The same Yosys script runs in "make synth" of the emitted directory (package
-synth/flow); both write DIR/build/synth/yosys/.
+synth/script); both write DIR/build/synth/yosys/.
 
 The report is written to DIR/build/synth/report.json and cached under a SHA-256 of
 the Verilog and .mem files, the Yosys version and the command, so a second call

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // Matrix counts predictions: Counts[t][p] rows of true class t predicted as
@@ -15,6 +16,24 @@ type Matrix struct {
 	Classes []string
 	Counts  [][]int
 }
+
+// Score is a matrix with its totals, as values for JSON (hdlgen predict
+// --score --json prints one).
+type Score struct {
+	Accuracy float64  `json:"accuracy"`
+	Correct  int      `json:"correct"`
+	Total    int      `json:"total"`
+	Classes  []string `json:"classes"`
+	Counts   [][]int  `json:"counts"` // Counts[t][p]: rows of true class t predicted as p
+}
+
+// Score returns m with its totals.
+func (m *Matrix) Score() Score {
+	return Score{Accuracy: m.Accuracy(), Correct: m.Correct(), Total: m.Total(), Classes: m.Classes, Counts: m.Counts}
+}
+
+// Matrix returns the matrix of s.
+func (s Score) Matrix() *Matrix { return &Matrix{Classes: s.Classes, Counts: s.Counts} }
 
 // New returns an empty matrix over the named classes.
 func New(classes []string) *Matrix {
@@ -121,14 +140,25 @@ func (m *Matrix) Markdown() string {
 // SVG draws the matrix as a grid: one row per true class, one column per
 // predicted class, each cell shaded by its share of the row (white 0, dark
 // blue 1) and labelled with its count. The output is deterministic.
+//
+// The picture is wide enough for its title, its footer and the class names,
+// measured at a generous 0.6 em per character (so nothing is clipped with
+// two or three classes).
 func (m *Matrix) SVG(title string) []byte {
-	const cell, left, top = 48, 120, 70
+	const cell, top = 48, 70
 	n := len(m.Classes)
-	w, h := left+n*cell+20, top+n*cell+40
+	names := 0
+	for _, c := range m.Classes {
+		names = max(names, utf8.RuneCountInString(c))
+	}
+	left := max(120, 30+textWidth(names, 12))
+	footer := fmt.Sprintf("accuracy %.4f (%d/%d)", m.Accuracy(), m.Correct(), m.Total())
+	w := max(left+n*cell+20, 10+textWidth(utf8.RuneCountInString(title), 14)+10, left+textWidth(len(footer), 12)+10)
+	h := top + n*cell + 40
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", w, h)
-	fmt.Fprintf(&b, `<text x="%d" y="18" font-size="14">%s</text>`+"\n", left, xmlEscape(title))
+	fmt.Fprintf(&b, `<text x="10" y="18" font-size="14">%s</text>`+"\n", xmlEscape(title))
 	fmt.Fprintf(&b, `<text x="%d" y="40" text-anchor="middle">predicted</text>`+"\n", left+n*cell/2)
 	fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">true</text>`+"\n", top+n*cell/2, top+n*cell/2)
 	for i, c := range m.Classes {
@@ -156,10 +186,14 @@ func (m *Matrix) SVG(title string) []byte {
 			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s">%d</text>`+"\n", x+cell/2, y+cell/2+4, text, v)
 		}
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d">accuracy %.4f (%d/%d)</text>`+"\n", left, top+n*cell+24, m.Accuracy(), m.Correct(), m.Total())
+	fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", left, top+n*cell+24, footer)
 	b.WriteString("</svg>\n")
 	return []byte(b.String())
 }
+
+// textWidth is the width in pixels of chars characters at size px (0.6 em
+// each, wider than the average sans-serif character).
+func textWidth(chars, px int) int { return (chars*px*6 + 9) / 10 }
 
 func xmlEscape(s string) string {
 	var b strings.Builder

@@ -53,3 +53,37 @@ func TestSVG(t *testing.T) {
 		t.Error("a row share of 1 is not the darkest colour")
 	}
 }
+
+// TestSVGFitsItsText: with two or three classes the picture is still as
+// wide as its title and its footer (at 0.6 em per character, the width of
+// a wide sans-serif text), and as its longest class name on the left.
+func TestSVGFitsItsText(t *testing.T) {
+	const title = "5-bit integer readout, held-out rows"
+	for _, classes := range [][]string{{"benign", "malignant"}, {"faulty", "normal", "worn"}, {"a", "a-rather-long-class-name"}} {
+		y := make([]int, 1234)
+		for i := range y {
+			y[i] = i % len(classes)
+		}
+		m := Of(classes, y, y)
+		var svg struct {
+			Width int `xml:"width,attr"`
+			Texts []struct {
+				X    int    `xml:"x,attr"`
+				Size int    `xml:"font-size,attr"`
+				Body string `xml:",chardata"`
+			} `xml:"text"`
+		}
+		if err := xml.Unmarshal(m.SVG(title), &svg); err != nil {
+			t.Fatal(err)
+		}
+		for _, tx := range svg.Texts {
+			size := tx.Size
+			if size == 0 {
+				size = 12
+			}
+			if tx.X < 0 || (tx.Body == title || strings.HasPrefix(tx.Body, "accuracy")) && tx.X+len(tx.Body)*size*6/10 > svg.Width {
+				t.Errorf("%d classes: %q at x=%d (font %d) overflows the width %d", len(classes), tx.Body, tx.X, size, svg.Width)
+			}
+		}
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,5 +198,72 @@ func TestLockDir(t *testing.T) {
 	if _, err := LockDir(dir, Shard{}, "whole"); !errors.As(err, &le) || !strings.Contains(err.Error(), "shard zero") ||
 		!strings.Contains(err.Error(), "shard one") {
 		t.Errorf("whole run during shard runs: %v; want a LockedError naming both shards", err)
+	}
+}
+
+// TestOutputsChanged: the hashes of a job's outputs (a file, and a folder
+// minus what skip leaves out) tell a missing or edited output from an
+// untouched one, and a skipped file may change freely.
+func TestOutputsChanged(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("out.json", "{}")
+	write("hw/rtl/top.v", "module top; endmodule")
+	write("hw/mem/w.mem", "01")
+	write("hw/build/obj", "x")
+	outs, err := HashOutputs(root, []string{"out.json", "hw"}, func(rel string) bool { return rel == "hw/build" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"hw/mem/w.mem", "hw/rtl/top.v", "out.json"}, slices.Sorted(maps.Keys(outs))); diff != "" {
+		t.Errorf("outputs (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func()
+		path   string
+		why    string
+	}{
+		{"untouched", func() {}, "", ""},
+		{"skipped file", func() { write("hw/build/obj", "y") }, "", ""},
+		{"edited", func() { write("hw/rtl/top.v", "module top2; endmodule") }, "hw/rtl/top.v", "changed since it was written"},
+		{"deleted", func() { os.Remove(filepath.Join(root, "out.json")) }, "hw/rtl/top.v", "changed since it was written"},
+	} {
+		tc.change()
+		path, why := outs.Changed(root)
+		if path != tc.path || why != tc.why {
+			t.Errorf("%s: Changed = %q, %q; want %q, %q", tc.name, path, why, tc.path, tc.why)
+		}
+	}
+	write("hw/rtl/top.v", "module top; endmodule")
+	if path, why := outs.Changed(root); path != "out.json" || why != "missing" {
+		t.Errorf("after restoring top.v: %q %q, want out.json missing", path, why)
+	}
+	if _, err := HashOutputs(root, []string{"nothing.json"}, nil); err == nil {
+		t.Error("a missing output: no error")
+	}
+}
+
+// TestStoreIndent: Save indents with Store.Indent, one space by default.
+func TestStoreIndent(t *testing.T) {
+	for _, tc := range []struct{ indent, want string }{{"", "{\n \"value\": 1\n}\n"}, {"  ", "{\n  \"value\": 1\n}\n"}} {
+		st := Store{Dir: t.TempDir(), Indent: tc.indent}
+		if err := st.Save("a.json", struct {
+			Value int `json:"value"`
+		}{1}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(st.Path("a.json"))
+		if string(b) != tc.want {
+			t.Errorf("indent %q: %q, want %q", tc.indent, b, tc.want)
+		}
 	}
 }

@@ -15,7 +15,12 @@ import (
 
 // Store keeps one JSON file per finished job under Dir, written atomically.
 // Paths are relative to Dir (e.g. runs/intrvfl/iris.result.json).
-type Store struct{ Dir string }
+type Store struct {
+	Dir string
+	// Indent is the JSON indentation of saved files ("" means one space,
+	// the studies' format).
+	Indent string
+}
 
 // Path is the file of the job stored at rel.
 func (s Store) Path(rel string) string { return filepath.Join(s.Dir, rel) }
@@ -71,7 +76,11 @@ func (s Store) Save(rel string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(v, "", " ")
+	indent := s.Indent
+	if indent == "" {
+		indent = " "
+	}
+	data, err := json.MarshalIndent(v, "", indent)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}

@@ -33,6 +33,21 @@ type Result struct {
 	Validated Accuracy `json:"validation_accuracy"`
 	// Tested is its accuracy on the test file (with a test file only).
 	Tested *Accuracy `json:"test_accuracy,omitempty"`
+	// Curve is a search's accuracy-versus-size curve: each scored N's best
+	// grid point (search only).
+	Curve []CurvePoint `json:"curve,omitempty"`
+	// Extension is what a search scored beyond its grid (search --extend-n).
+	Extension *ExtensionInfo `json:"extension,omitempty"`
+	// Readout is the choice between the rounded and the GA-refined integer
+	// readout, made on the validation splits (--ga).
+	Readout *ReadoutChoice `json:"readout,omitempty"`
+}
+
+// ExtensionInfo describes the extension of a search beyond its grid.
+type ExtensionInfo struct {
+	MaxN     int    `json:"max_n"`
+	Extended []int  `json:"extended,omitempty"` // the N scored beyond the grid
+	Stopped  string `json:"stopped"`            // why it stopped
 }
 
 // DataInfo describes a data file.
@@ -170,6 +185,14 @@ func (r *Result) WriteFile(path string) error {
 func (r *Result) Summary() string {
 	var b strings.Builder
 	c := r.Config
+	if c.Network == Linear {
+		fmt.Fprintf(&b, "%s %s: λ=%g (ridge on the normalised features): validation accuracy %.4f ± %.4f (%s)", r.Data.File, c.Network, c.Lambda,
+			r.Validated.Mean, r.Validated.Std, r.Validation.Method)
+		if r.Tested != nil {
+			fmt.Fprintf(&b, ", test accuracy %.4f (%s)", r.Tested.Mean, r.Test.File)
+		}
+		return b.String()
+	}
 	fmt.Fprintf(&b, "%s %s: N=%d λ=%g", r.Data.File, c.Network, c.N, c.Lambda)
 	if c.Kappa != 0 {
 		fmt.Fprintf(&b, " κ=%d", c.Kappa)

@@ -19,6 +19,16 @@ type Task struct {
 	Splits []dataset.Split  // validation splits of Train's rows
 	// Progress, when set, is told about each finished part of a search.
 	Progress func(format string, args ...any)
+	// Store, when not empty, is a folder that keeps every finished part of
+	// a search (one split, seed and N), so that a search run again with the
+	// same data and settings reuses them: an interrupted search resumes.
+	Store string
+	// Workers is the number of parts scored at once (≤ 1: one at a time).
+	// The result does not depend on it.
+	Workers int
+	// MemoryBudget bounds the working memory of one part of an intRVFL
+	// search before it is scored in row chunks (0: DefaultMemoryBudget).
+	MemoryBudget int64
 }
 
 // NewTask checks that test (may be nil) has train's features, renumbers its
@@ -66,44 +76,6 @@ func matchTest(train, test *dataset.Dataset) (*dataset.Dataset, error) {
 // split returns the task as a protocol dataset whose search split is s.
 func (t *Task) split(s dataset.Split) *dataset.UCIDataset {
 	return &dataset.UCIDataset{Meta: dataset.UCIMeta{Name: t.Name}, Data: t.Train, Search: s}
-}
-
-// Search runs the grid search of so (its Seed replaced by each seed) on every
-// validation split and returns the search summed over them
-// (protocol.SumSearches: the configuration with the most correct validation
-// predictions in total, ties by protocol.Better), and the validation
-// accuracy of that configuration on each split with each seed.
-func (t *Task) Search(ctx context.Context, nw protocol.Network, so protocol.SearchOptions, seeds []uint64) (*protocol.SearchResult, Accuracy, error) {
-	if len(seeds) == 0 {
-		return nil, Accuracy{}, fmt.Errorf("search %s: no seed", t.Name)
-	}
-	var parts []*protocol.SearchResult
-	for _, seed := range seeds {
-		for i, s := range t.Splits {
-			so.Seed = seed
-			p, err := protocol.Search(ctx, t.split(s), nw, so)
-			if err != nil {
-				return nil, Accuracy{}, fmt.Errorf("split %d seed %d: %w", i+1, seed, err)
-			}
-			if t.Progress != nil {
-				t.Progress("search %s %s: split %d/%d, seed %d: %.1fs", t.Name, nw, i+1, len(t.Splits), seed, p.Seconds)
-			}
-			parts = append(parts, p)
-		}
-	}
-	sum, err := protocol.SumSearches(parts)
-	if err != nil {
-		return nil, Accuracy{}, err
-	}
-	ki, ni, li := gridIndex(sum.Grid, sum.Best)
-	per := make([][]float64, len(seeds))
-	for s := range seeds {
-		for i := range t.Splits {
-			p := parts[s*len(t.Splits)+i]
-			per[s] = append(per[s], float64(p.Correct[ki][ni][li])/float64(p.Best.ValRows))
-		}
-	}
-	return sum, accuracyOf(per), nil
 }
 
 // gridIndex returns the indices of b's κ, N and λ in g (κ index 0 for a

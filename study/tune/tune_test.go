@@ -116,14 +116,6 @@ func TestSplits(t *testing.T) {
 	}
 }
 
-func identityRows(m int) []int {
-	r := make([]int, m)
-	for i := range r {
-		r[i] = i
-	}
-	return r
-}
-
 // TestSearchPrefersTheStrongPenaltyOnNoisyData: with as many neurons as
 // training rows (the interpolation threshold, where a weakly regularised
 // readout generalises worst) and mostly noise features, the search chooses

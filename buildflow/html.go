@@ -1,59 +1,11 @@
-package flow
+package buildflow
 
 import (
 	"fmt"
 	"html"
-	"os"
 	"regexp"
-	"slices"
 	"strings"
-
-	"github.com/hdlgen/hdlgen/dataset"
-	"github.com/hdlgen/hdlgen/internal/confusion"
-	"github.com/hdlgen/hdlgen/model"
 )
-
-// heldOutMatrix classifies the held-out file with the model (as predict
-// --score does) and returns the confusion matrix.
-func heldOutMatrix(modelPath, csvPath string) (*confusion.Matrix, error) {
-	m, err := model.ReadFile(modelPath)
-	if err != nil {
-		return nil, err
-	}
-	d, err := dataset.LoadCSV(csvPath, dataset.CSVOptions{})
-	if err != nil {
-		return nil, err
-	}
-	if !slices.Equal(d.FeatureNames, m.FeatureNames) {
-		return nil, fmt.Errorf("flow: %s: columns %q, the model's %q", csvPath, d.FeatureNames, m.FeatureNames)
-	}
-	y := make([]int, d.M())
-	pred := make([]int, d.M())
-	for r := range y {
-		if y[r] = slices.Index(m.ClassNames, d.ClassNames[d.Y[r]]); y[r] < 0 {
-			return nil, fmt.Errorf("flow: %s: class %q is not the model's", csvPath, d.ClassNames[d.Y[r]])
-		}
-		pred[r] = m.Predict(d.Row(r))
-	}
-	return confusion.Of(m.ClassNames, y, pred), nil
-}
-
-// checkMatrix returns an error unless cm printed as text is the file
-// predict --score wrote (the SVG must show the report's numbers).
-func checkMatrix(cm *confusion.Matrix, scorePath string) error {
-	var b strings.Builder
-	if err := cm.WriteText(&b); err != nil {
-		return err
-	}
-	want, err := os.ReadFile(scorePath)
-	if err != nil {
-		return fmt.Errorf("flow: %w", err)
-	}
-	if b.String() != string(want) {
-		return fmt.Errorf("flow: the confusion matrix of the held-out rows differs from %s", scorePath)
-	}
-	return nil
-}
 
 var (
 	mdImage  = regexp.MustCompile(`^!\[([^\]]*)\]\(([^)]+)\)$`)
@@ -69,18 +21,23 @@ func inline(s string) string {
 }
 
 // HTML renders the report's Markdown (the subset Report writes: headings,
-// paragraphs, lists, tables, fenced code, images) as a standalone page.
+// paragraphs, lists, tables, fenced code, images, and the <details> and
+// <summary> lines that fold the long tables) as a standalone page. Images
+// and code scale or scroll within the page's width.
 func HTML(md string) string {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hdlgen build report</title>\n" +
 		"<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}" +
 		"table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}td.r{text-align:right}" +
-		"pre{background:#f4f4f4;padding:8px;overflow-x:auto}</style></head><body>\n")
+		"pre{background:#f4f4f4;padding:8px;overflow-x:auto;max-width:100%}img{max-width:100%;height:auto}" +
+		"details{margin:1em 0}</style></head><body>\n")
 	lines := strings.Split(md, "\n")
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		switch {
 		case l == "":
+		case strings.HasPrefix(l, "<details>") || l == "</details>":
+			b.WriteString(l + "\n")
 		case strings.HasPrefix(l, "```"):
 			b.WriteString("<pre>")
 			for i++; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
@@ -98,7 +55,11 @@ func HTML(md string) string {
 			b.WriteString("<table>\n")
 			var align []bool // right-aligned columns
 			for row := 0; i < len(lines) && strings.HasPrefix(lines[i], "| "); i, row = i+1, row+1 {
-				cells := strings.Split(strings.Trim(lines[i], "| "), " | ")
+				line := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(lines[i]), "|"), "|")
+				cells := strings.Split(line, "|")
+				for c := range cells {
+					cells[c] = strings.TrimSpace(cells[c])
+				}
 				if row == 1 {
 					for _, c := range cells {
 						align = append(align, strings.HasSuffix(c, ":"))

@@ -1,0 +1,449 @@
+package buildflow
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
+	"github.com/hdlgen/hdlgen/internal/confusion"
+	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/study/tune"
+)
+
+// Paths of a build directory (relative to DIR, with forward slashes).
+const (
+	stampDir     = ".build"     // the steps' records and the marker
+	markerFile   = "build.json" // in stampDir: this folder is a build
+	logDir       = "logs"
+	partsDir     = "search-parts" // the search's finished parts
+	searchJSON   = "search.json"  // search (or eval of a given N, λ, κ)
+	baselineJSON = "baseline.json"
+	floatModel   = "model-float.json"
+	intModel     = "model.json"
+	scoreDir     = "score"
+	sizesJSON    = "sizes.json"
+	hwDir        = "hw"
+	icarusDir    = "verify/icarus" // the design again, with Icarus's vectors
+	verifyDir    = "verify"
+	synthJSON    = "synth.json"
+	powerJSON    = "power.json"
+	// ReportName, ReportHTML and the pictures are the report's files.
+	ReportName   = "REPORT.md"
+	ReportHTML   = "REPORT.html"
+	ConfusionSVG = "confusion.svg"
+	CurveNSVG    = "accuracy-vs-n.svg"
+	CurveLUTSVG  = "accuracy-vs-luts.svg"
+)
+
+// trainCSV and holdoutCSV are the split's files: named after the design,
+// so that the model (named after its training file) and the design's
+// modules carry the design's name.
+func trainCSV(name string) string   { return "data/train/" + name + ".csv" }
+func holdoutCSV(name string) string { return "data/holdout/" + name + ".csv" }
+
+// markerFormat is the content of DIR/.build/build.json.
+const markerFormat = `{"format": "hdlgen-build/1"}` + "\n"
+
+// Result is what Run did and where the report is.
+type Result struct {
+	Steps  []Step
+	Report string // DIR/REPORT.md
+	Facts  Facts
+}
+
+// stepsInTotal numbers the progress lines: split, search, baseline, train,
+// quantize, score, sizes, emit, verify, synth, power.
+const stepsInTotal = 11
+
+// Run builds the design of o.Data into o.Dir and writes the report.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	if o.Run == nil {
+		panic("buildflow: Options.Run is nil")
+	}
+	if err := checkTakeOver(o.Dir, o.Force); err != nil {
+		return nil, err
+	}
+	src := o.Source
+	if src == nil {
+		var err error
+		if src, err = os.ReadFile(o.Data); err != nil {
+			return nil, fmt.Errorf("buildflow: --data: %w", err)
+		}
+	}
+	d, err := dataset.ReadCSV(bytes.NewReader(src), o.Data, dataset.CSVOptions{LabelColumn: o.LabelColumn})
+	if err != nil {
+		return nil, err
+	}
+	lock, err := jobs.LockDir(o.Dir, jobs.Shard{}, o.Command)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	for _, sub := range []string{stampDir, logDir, "data/train", "data/holdout", scoreDir, verifyDir} {
+		if err := os.MkdirAll(filepath.Join(o.Dir, filepath.FromSlash(sub)), 0o755); err != nil {
+			return nil, fmt.Errorf("buildflow: %w", err)
+		}
+	}
+	if err := atomicfile.WriteFile(filepath.Join(o.Dir, stampDir, markerFile), []byte(markerFormat), 0o644); err != nil {
+		return nil, err
+	}
+	b := &build{o: &o, r: newRunner(&o, stepsInTotal), d: d}
+	b.facts.Options = o
+	b.facts.Data = tune.DescribeData(o.Data, src, d)
+	b.facts.LabelWarnings = dataset.LabelWarnings(d)
+	if err := b.run(ctx, src); err != nil {
+		return nil, err
+	}
+	return b.finish()
+}
+
+// build is one run of the flow.
+type build struct {
+	o     *Options
+	r     *runner
+	d     *dataset.Dataset // the user's data
+	facts Facts
+}
+
+// p is the path of a build file as the commands get it: DIR joined with rel.
+func (b *build) p(rel string) string { return filepath.Join(b.o.Dir, filepath.FromSlash(rel)) }
+
+func (b *build) run(ctx context.Context, src []byte) error {
+	o, r := b.o, b.r
+	name := o.Name
+	train, held := trainCSV(name), holdoutCSV(name)
+
+	// 1. split
+	sum := sha256.Sum256(src)
+	splitFP, err := r.step(ctx, stepDef{
+		name:    "split",
+		line:    fmt.Sprintf("(split by build: the rows `%s train --holdout %g --split-seed %d` would hold out → %s, %s)", o.Program, o.Holdout, o.SplitSeed, b.p(train), b.p(held)),
+		deps:    []string{hex.EncodeToString(sum[:]), o.LabelColumn, strconv.FormatFloat(o.Holdout, 'g', -1, 64), strconv.FormatUint(o.SplitSeed, 10)},
+		outputs: []string{train, held},
+		do:      func(context.Context) error { return writeSplit(*o, b.d, b.p(train), b.p(held)) },
+	})
+	if err != nil {
+		return err
+	}
+
+	// 2. search (or eval of the given N, λ, κ) and the readout choice
+	bits := strconv.Itoa(o.Bits)
+	var win []string
+	if o.Win != "" && o.Win != "stored" {
+		win = []string{"--win", o.Win}
+	}
+	var ga []string
+	if o.Readout == ReadoutAuto {
+		ga = []string{"--ga", "rounded", "--ga-seed", strconv.FormatUint(o.GASeed, 10)}
+	}
+	var args []string
+	if o.searchSkipped() {
+		args = []string{"eval", "--data", b.p(train), "--arch", "intrvfl", "--n", strconv.Itoa(o.N), "--lambda", ftoa(o.Lambda),
+			"--kappa", strconv.Itoa(o.Kappa), "--regularizer", string(model.RegIdentity), "--bits", bits, "--folds", strconv.Itoa(o.Folds),
+			"--seed", strconv.FormatUint(o.Seed, 10), "--seeds", "1", "--workers", strconv.Itoa(o.Workers)}
+	} else {
+		args = []string{"search", "--data", b.p(train), "--arch", "intrvfl", "--bits", bits, "--grid", o.Grid, "--folds", strconv.Itoa(o.Folds),
+			"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(partsDir)}
+		if maxN := b.extendLimit(); maxN > 0 {
+			args = append(args, "--extend-n", strconv.Itoa(maxN))
+		}
+	}
+	args = append(append(append(args, win...), ga...), "-o", b.p(searchJSON))
+	searchFP, err := r.step(ctx, r.command("search", args, "", []string{splitFP}, searchJSON))
+	if err != nil {
+		return err
+	}
+	if err := readJSON(b.p(searchJSON), &b.facts.Search); err != nil {
+		return err
+	}
+	b.facts.Searched = !o.searchSkipped()
+	c := b.facts.Search.Config
+
+	// 3. the linear baseline on the same split
+	if _, err := r.step(ctx, r.command("baseline", []string{"search", "--data", b.p(train), "--test", b.p(held), "--arch", tune.Linear,
+		"--folds", strconv.Itoa(o.Folds), "-o", b.p(baselineJSON)}, "", []string{splitFP}, baselineJSON)); err != nil {
+		return err
+	}
+	if err := readJSON(b.p(baselineJSON), &b.facts.Baseline); err != nil {
+		return err
+	}
+
+	// 4. train (float readout) on every training row, 5. quantize
+	trainFP, err := r.step(ctx, r.command("train", append([]string{"train", "--data", b.p(train), "--holdout", "0", "--arch", "intrvfl",
+		"--n", strconv.Itoa(c.N), "--lambda", ftoa(c.Lambda), "--kappa", strconv.Itoa(c.Kappa), "--regularizer", c.Regularizer,
+		"--seed", strconv.FormatUint(o.Seed, 10), "-o", b.p(floatModel)}, win...), "", []string{splitFP, searchFP}, floatModel))
+	if err != nil {
+		return err
+	}
+	b.facts.Readout = b.chooseReadout()
+	qargs := []string{"quantize", b.p(floatModel), "--bits", bits, "-o", b.p(intModel)}
+	if b.facts.Readout == ReadoutGA {
+		qargs = []string{"quantize", b.p(floatModel), "--bits", bits, "--ga", "rounded", "--seed", strconv.FormatUint(o.GASeed, 10),
+			"--data", b.p(train), "--holdout", "0", "-o", b.p(intModel)}
+	}
+	quantFP, err := r.step(ctx, r.command("quantize", qargs, "", []string{trainFP, searchFP}, intModel))
+	if err != nil {
+		return err
+	}
+
+	// 6. score: both readouts on both shares
+	scores := []struct {
+		name, model, data string
+		dst               *confusion.Score
+		dep               string
+	}{
+		{"float-train", floatModel, train, &b.facts.FloatTrain, trainFP},
+		{"float-holdout", floatModel, held, &b.facts.FloatHeld, trainFP},
+		{"int-train", intModel, train, &b.facts.IntTrain, quantFP},
+		{"int-holdout", intModel, held, &b.facts.IntHeld, quantFP},
+	}
+	for _, s := range scores {
+		out := scoreDir + "/" + s.name + ".json"
+		if _, err := r.step(ctx, r.command("score "+s.name, []string{"predict", b.p(s.model), "--data", b.p(s.data), "--score", "--json"},
+			out, []string{s.dep, splitFP})); err != nil {
+			return err
+		}
+		if err := readJSON(b.p(out), s.dst); err != nil {
+			return err
+		}
+	}
+
+	// 7. sizes over P: the objective and the constraints choose P
+	sizesFP, err := r.step(ctx, stepDef{
+		name:    "sizes",
+		line:    fmt.Sprintf("(sizes by build: `%s power %s --parallel P --json` for P = 1, 2, 4, …, N; %s)", o.Program, b.p(intModel), b.sizingText()),
+		deps:    []string{quantFP, b.sizingText(), strconv.Itoa(o.Parallel)},
+		outputs: []string{sizesJSON},
+		do:      func(context.Context) error { return b.writeSizes() },
+	})
+	if err != nil {
+		return err
+	}
+	var sz sizes
+	if err := readJSON(b.p(sizesJSON), &sz); err != nil {
+		return err
+	}
+	b.facts.Sizes, b.facts.Chosen = sz.Candidates, sz.Chosen
+	b.facts.Curve = b.curveLUTs(sz.Candidates[sz.Chosen].P)
+	par := strconv.Itoa(sz.Candidates[sz.Chosen].P)
+
+	// 8. emit the design, and again with Icarus's vectors
+	steps := verifySteps(o.VerifySteps)
+	emitArgs := func(vectors int, dir string) []string {
+		return []string{"emit", b.p(intModel), "--parallel", par, "--axis", "--data", b.p(held), "--vectors", strconv.Itoa(vectors), "-o", b.p(dir)}
+	}
+	skipBuild := func(rel string) bool {
+		return rel == hwDir+"/build" || rel == icarusDir+"/build" || rel == hwDir+"/README.md"
+	}
+	emitDef := r.command("emit", emitArgs(o.Vectors, hwDir), "", []string{quantFP, splitFP, sizesFP}, hwDir)
+	emitDef.skip = skipBuild
+	emitFP, err := r.step(ctx, emitDef)
+	if err != nil {
+		return err
+	}
+	b.facts.IcarusVectors = b.icarusVectors(sz.Candidates[sz.Chosen].Estimate)
+	icarusFP := ""
+	if steps[stepIcarus] {
+		def := r.command("emit icarus", emitArgs(b.facts.IcarusVectors, icarusDir), "", []string{quantFP, splitFP, sizesFP}, icarusDir)
+		def.skip = skipBuild
+		if icarusFP, err = r.step(ctx, def); err != nil {
+			return err
+		}
+	}
+
+	// 9. verify (both simulators) and 10. synth, at once
+	var verilatorRun, icarusRun *VerifyRun
+	var synthFP string
+	err = parallel(
+		func() (err error) {
+			verilatorRun, err = b.verify(ctx, "verify verilator", hwDir, []string{stepModel, stepLint, stepVerilator}, steps, emitFP)
+			return err
+		},
+		func() (err error) {
+			if steps[stepIcarus] {
+				icarusRun, err = b.verify(ctx, "verify icarus", icarusDir, []string{stepModel, stepIcarus}, steps, icarusFP)
+			}
+			return err
+		},
+		func() (err error) {
+			synthFP, err = r.step(ctx, r.command("synth", []string{"synth", b.p(hwDir), "--json"}, synthJSON, []string{emitFP}))
+			return err
+		},
+	)
+	if err != nil {
+		return err
+	}
+	b.facts.Verify = b.verification(verilatorRun, icarusRun, steps)
+	if err := readJSON(b.p(synthJSON), &b.facts.Synth); err != nil {
+		return err
+	}
+
+	// 11. power, from the Yosys resources
+	// power reads the Yosys report synth cached in the design folder.
+	if _, err := r.step(ctx, r.command("power", []string{"power", b.p(hwDir), "--json"}, powerJSON, []string{emitFP, synthFP})); err != nil {
+		return err
+	}
+	return readJSON(b.p(powerJSON), &b.facts.Power)
+}
+
+// finish writes the report, its page and pictures and the design's README.
+func (b *build) finish() (*Result, error) {
+	f := &b.facts
+	f.Steps = b.r.sortedSteps()
+	if err := b.writeConfusion(); err != nil {
+		return nil, err
+	}
+	md := Report(*f)
+	files := map[string][]byte{ReportName: []byte(md), ReportHTML: []byte(HTML(md)), hwDir + "/README.md": []byte(HardwareReadme(*f))}
+	names := []string{hwDir + "/README.md", ReportHTML, ReportName}
+	if len(f.Curve) > 0 { // a search's curve (none with a given N, λ, κ)
+		files[CurveNSVG], files[CurveLUTSVG] = curveSVG(*f, false), curveSVG(*f, true)
+		names = append([]string{CurveNSVG, CurveLUTSVG}, names...)
+	}
+	for _, name := range names {
+		if err := atomicfile.WriteFile(b.p(name), files[name], 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{Steps: f.Steps, Report: b.p(ReportName), Facts: *f}, nil
+}
+
+// writeConfusion draws the held-out confusion matrix of the hardware's
+// readout (the score step's values).
+func (b *build) writeConfusion() error {
+	title := fmt.Sprintf("%d-bit integer readout, held-out rows", b.o.Bits)
+	return atomicfile.WriteFile(b.p(ConfusionSVG), b.facts.IntHeld.Matrix().SVG(title), 0o644)
+}
+
+// chooseReadout is the readout the quantize step writes: the option, or
+// with ReadoutAuto the search's choice on the validation folds.
+func (b *build) chooseReadout() string {
+	switch {
+	case b.o.Readout == ReadoutGA:
+		return ReadoutGA
+	case b.o.Readout == ReadoutAuto && b.facts.Search.Readout != nil && b.facts.Search.Readout.Chosen == tune.ReadoutGA:
+		return ReadoutGA
+	}
+	return ReadoutRounded
+}
+
+// extendLimit is the largest N the search may extend to: the options' limit,
+// lowered to the last N of the extension's sequence (NextN from the grid's
+// largest) whose smallest design (P = 1) fits the LUT budget (--max-luts,
+// else the device), for the largest κ of the grid; 0 for no extension.
+func (b *build) extendLimit() int {
+	if b.o.ExtendN < 0 || b.o.Grid != "wide" && b.o.Grid != "paper" {
+		return 0
+	}
+	budget := b.o.MaxLUTs
+	if budget == 0 {
+		budget = deviceLUTs
+	}
+	limit := 0
+	for n := NextN(gridMaxN); n <= b.o.ExtendN; n = NextN(n) {
+		if !b.fits(n, maxGridKappa, budget) {
+			break
+		}
+		limit = n
+	}
+	return limit
+}
+
+// fits reports whether the P = 1 design of N neurons fits budget LUTs.
+func (b *build) fits(n, kappa, budget int) bool {
+	s, err := power.ShapeOf(model.IntRVFL, b.d.K(), b.d.L(), kappa, b.o.Bits)
+	if err != nil {
+		return false
+	}
+	r, err := power.Analytic(power.Design{Shape: s, N: n, P: 1})
+	return err == nil && r.LUTs+r.LUTRAM <= budget
+}
+
+// writeSplit writes the stratified held-out split of d (the rows `hdlgen
+// train --holdout` would hold out) as two CSV files, label last.
+func writeSplit(o Options, d *dataset.Dataset, trainPath, holdPath string) error {
+	ss, err := tune.Validation{Holdout: o.Holdout, Seed: o.SplitSeed}.Splits(d)
+	if err != nil {
+		return fmt.Errorf("buildflow: %s: %w", o.Data, err)
+	}
+	for _, f := range []struct {
+		path string
+		rows []int
+	}{{trainPath, ss[0].Train}, {holdPath, ss[0].Test}} {
+		b, err := csvBytes(d, f.rows)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(f.path, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// csvBytes writes rows of d as CSV: the features, then the label, values in
+// the shortest form that reads back exactly.
+func csvBytes(d *dataset.Dataset, rows []int) ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	rec := append(append([]string(nil), d.FeatureNames...), d.LabelName)
+	if err := w.Write(rec); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		for j, v := range d.Row(r) {
+			rec[j] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		rec[d.K()] = d.ClassNames[d.Y[r]]
+		if err := w.Write(rec); err != nil {
+			return nil, err
+		}
+	}
+	w.Flush()
+	return b.Bytes(), w.Error()
+}
+
+func readJSON(p string, v any) error {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("buildflow: %w", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("buildflow: %s: %w", p, err)
+	}
+	return nil
+}
+
+func writeJSON(p string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("buildflow: %s: %w", p, err)
+	}
+	return atomicfile.WriteFile(p, append(b, '\n'), 0o644)
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// nameOf is the report's name of a data file: its path as given, or its
+// base name when the path is absolute (no machine's paths in a report).
+func nameOf(file string) string {
+	if filepath.IsAbs(file) {
+		return filepath.Base(file)
+	}
+	return strings.TrimPrefix(filepath.ToSlash(file), "./")
+}

@@ -1,0 +1,417 @@
+package buildflow
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/internal/confusion"
+	"github.com/hdlgen/hdlgen/internal/svgplot"
+	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/synth"
+	"github.com/hdlgen/hdlgen/timing"
+)
+
+// SynthFacts is what `hdlgen synth --json` reports: Yosys's resources and
+// the static timing estimate.
+type SynthFacts struct {
+	synth.Report
+	Timing *timing.Report `json:"timing"`
+}
+
+// Facts are the values a report is made of, each read from a step's output.
+type Facts struct {
+	Options       Options
+	Data          tune.DataInfo
+	LabelWarnings []string
+	Search        tune.Result // search, or eval of the given N, λ, κ
+	Searched      bool        // false: N, λ, κ were given
+	Baseline      tune.Result // the linear baseline
+	Readout       string      // the readout deployed: ReadoutRounded or ReadoutGA
+	FloatTrain    confusion.Score
+	FloatHeld     confusion.Score
+	IntTrain      confusion.Score
+	IntHeld       confusion.Score
+	Sizes         []Candidate  // every P estimated
+	Chosen        int          // the chosen one, index into Sizes
+	Curve         []CurvePoint // accuracy against N (and LUTs)
+	IcarusVectors int
+	Verify        Verification
+	Synth         SynthFacts
+	Power         power.Estimate
+	Steps         []Step
+}
+
+// pct is a share of a device capacity in percent.
+func pct(used, capacity float64) string { return fmt.Sprintf("%.2f %%", 100*used/capacity) }
+
+// prefix is the design's module prefix (its top is prefix_top).
+func (f Facts) prefix() string { return plan.SanitizePrefix(f.Options.Name) }
+
+// Report renders DIR/REPORT.md.
+func Report(f Facts) string {
+	var b strings.Builder
+	o := f.Options
+	c := f.Search.Config
+	e := f.Power
+	chosen := f.Sizes[f.Chosen]
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("# hdlgen build: %s\n\n", o.Name)
+	w("Data: `%s`, %d rows, %d features, %d classes (%s), label column %q. ", nameOf(f.Data.File), f.Data.Rows, f.Data.Features, f.Data.Classes,
+		strings.Join(f.Data.ClassNames, ", "), f.Data.Label)
+	w("Held out: a stratified share %g of each class's rows (split seed %d): %d rows for training, %d held out. ",
+		o.Holdout, o.SplitSeed, f.IntTrain.Total, f.IntHeld.Total)
+	w("Everything is chosen on validation folds of the training rows — N, λ, κ, the readout, P; the held-out rows only measure the result.\n\n")
+	for _, lw := range f.LabelWarnings {
+		w("**Warning:** %s\n\n", lw)
+	}
+
+	w("## Summary\n\n| | |\n| --- | --- |\n")
+	w("| design | `%s_top`: intRVFL N=%d, κ=%d, λ=%g, %d-bit %s readout, P=%d (%s) |\n", f.prefix(), c.N, c.Kappa, c.Lambda, o.Bits,
+		readoutName(f.Readout), chosen.P, f.choiceText())
+	w("| held-out accuracy of the hardware | %.4f (%d/%d rows) |\n", f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total)
+	if f.Baseline.Tested != nil {
+		w("| linear baseline, held-out | %.4f |\n", f.Baseline.Tested.Mean)
+	}
+	r := e.Resources
+	w("| resources (Yosys) | %d LUT (%s), %d FF, %d DSP48E1, %g BRAM36 |\n", r.LUTs, pct(float64(r.LUTs), float64(board.XC7Z020.LUTs)), r.FFs, r.DSP48E1, r.BRAM36)
+	w("| latency, throughput | %.3g µs, %.4g M classifications/s |\n", e.LatencyS*1e6, e.ClockHz/float64(e.II)/1e6)
+	w("| energy per classification (estimated) | %s dynamic, %s total |\n", power.FormatEnergy(e.DynamicJ), power.FormatEnergy(e.TotalJ))
+	if t := f.Synth.Timing; t != nil {
+		w("| Fmax (estimated) | %s |\n", t.Headline(e.ClockHz/1e6))
+	}
+	w("| verification | %s |\n\n", f.verdict())
+	if f.IntHeld.Accuracy < f.FloatHeld.Accuracy-0.05 {
+		w("**Warning:** rounding to %d bits loses %.1f points of held-out accuracy.\n\n", o.Bits, 100*(f.FloatHeld.Accuracy-f.IntHeld.Accuracy))
+	}
+
+	f.writeAccuracy(w)
+	f.writeCurve(w)
+	f.writeSizes(w)
+	f.writeHardware(w)
+	f.writeVerification(w)
+
+	w("## Commands\n\nEach step, exactly as `hdlgen build` ran it (the lines in parentheses are done by build itself, with the same code as the command they name):\n\n```sh\n")
+	for _, s := range f.Steps {
+		w("%s\n", s.Command)
+	}
+	w("```\n\n")
+	var reruns []string
+	for _, s := range f.Steps {
+		if s.Rerun != "" {
+			reruns = append(reruns, fmt.Sprintf("%s (%s)", s.Name, s.Rerun))
+		}
+	}
+	if len(reruns) > 0 {
+		w("Run again although their inputs were unchanged, because an output had changed: %s.\n\n", strings.Join(reruns, "; "))
+	}
+	w("## Next\n\n")
+	w("- Open `%s/` (its README.md) in Vivado: `make -C %s vivado`, or run `make -C %s verify` again (both simulators on all %d vectors).\n", hwDir, hwDir, hwDir, o.Vectors)
+	w("- Classify new rows: `hdlgen predict %s --data new.csv`; score a labelled file: add `--score`.\n", intModel)
+	w("- Another trade-off: rerun `hdlgen build` with `--optimize area` (fewest LUTs), `--optimize latency`, or `--parallel P` from the table above; finished steps are skipped.\n")
+	return b.String()
+}
+
+func readoutName(r string) string {
+	if r == ReadoutGA {
+		return "GA-refined"
+	}
+	return "rounded"
+}
+
+// choiceText says how P was chosen.
+func (f Facts) choiceText() string {
+	o := f.Options
+	if o.Parallel > 0 {
+		return "given"
+	}
+	return fmt.Sprintf("--optimize %s", o.Objective)
+}
+
+// verdict is the verification's one-line result.
+func (f Facts) verdict() string {
+	v := f.Verify
+	var ver, ica int
+	for _, c := range v.Checks {
+		if c.Ran && c.Step == stepVerilator {
+			ver = c.Result.Vectors
+		}
+		if c.Ran && c.Step == stepIcarus {
+			ica = c.Result.Vectors
+		}
+	}
+	switch {
+	case v.Passed:
+		return fmt.Sprintf("PASS: lint, Verilator (%d vectors) and Icarus (%d vectors) on the stream and AXI4-Stream tops, the model step on both vector sets", ver, ica)
+	case v.Partial:
+		var missing []string
+		for _, c := range v.Checks {
+			if !c.Ran {
+				missing = append(missing, c.name())
+			}
+		}
+		return fmt.Sprintf("PARTIAL: not verified by %s (--verify-steps); what ran passed", strings.Join(missing, ", "))
+	}
+	return "FAIL"
+}
+
+func (c Check) name() string {
+	if c.Target == "" {
+		return c.Step + " (" + c.Folder + ")"
+	}
+	return c.Step + "/" + c.Target
+}
+
+func (f Facts) writeAccuracy(w func(string, ...any)) {
+	o := f.Options
+	val := "validation"
+	if v := f.Search.Validation; v.Method != "" {
+		val = fmt.Sprintf("validation (%s on the training rows)", v.Method)
+	}
+	w("## Accuracy\n\n")
+	w("| classifier | %s | training (%d rows) | held-out (%d rows) |\n| --- | ---: | ---: | ---: |\n", val, f.IntTrain.Total, f.IntHeld.Total)
+	if bl := f.Baseline; bl.Tested != nil {
+		w("| linear baseline: ridge on the normalised features, λ=%g | %.4f | — | %.4f |\n", bl.Config.Lambda, bl.Validated.Mean, bl.Tested.Mean)
+	}
+	w("| intRVFL, float readout | — | %.4f | %.4f |\n", f.FloatTrain.Accuracy, f.FloatHeld.Accuracy)
+	intVal := fmt.Sprintf("%.4f", f.Search.Validated.Mean)
+	if f.Readout == ReadoutGA {
+		intVal = "—" // the GA without --readout auto is not validated on the folds
+		if rc := f.Search.Readout; rc != nil {
+			intVal = fmt.Sprintf("%.4f", rc.GA.Mean)
+		}
+	}
+	w("| intRVFL, %d-bit %s integer readout (the hardware) | %s | %.4f | %.4f |\n\n", o.Bits, readoutName(f.Readout), intVal, f.IntTrain.Accuracy, f.IntHeld.Accuracy)
+	c := f.Search.Config
+	if f.Searched {
+		s := f.Search.Search
+		w("N=%d, κ=%d, λ=%g (%s penalty) were chosen by `hdlgen search` on the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout: %.4f ± %.4f.",
+			c.N, c.Kappa, c.Lambda, c.Regularizer, s.Grid, s.Points, f.Search.Validation.Method, o.Bits, f.Search.Validated.Mean, f.Search.Validated.Std)
+	} else {
+		w("N=%d, κ=%d, λ=%g (%s penalty) were given (--n, --lambda, --kappa; no search); their %s validation accuracy with the %d-bit rounded readout: %.4f ± %.4f.",
+			c.N, c.Kappa, c.Lambda, c.Regularizer, f.Search.Validation.Method, o.Bits, f.Search.Validated.Mean, f.Search.Validated.Std)
+	}
+	switch rc := f.Search.Readout; {
+	case rc != nil:
+		w(" Readout: on the same validation splits (each fitted on its own training rows), rounding predicted %d and the GA-refined readout %d of %d rows correctly: build deploys the %s readout (--readout auto).\n\n",
+			rc.RoundedCorrect, rc.GACorrect, rc.ValRows, readoutName(f.Readout))
+	case o.Readout == ReadoutGA:
+		w(" Readout: the GA-refined one (--readout ga), fitted on the training rows.\n\n")
+	default:
+		w(" Readout: rounded (--readout rounded).\n\n")
+	}
+	w("Confusion matrix of the %d-bit integer readout on the held-out rows (rows: true class, columns: predicted):\n\n", o.Bits)
+	w("![confusion matrix](%s)\n\n", ConfusionSVG)
+	var t strings.Builder
+	_ = f.IntHeld.Matrix().WriteText(&t)
+	w("<details><summary>The same matrix as text</summary>\n\n```\n%s```\n\n</details>\n\n", t.String())
+}
+
+func (f Facts) writeCurve(w func(string, ...any)) {
+	if len(f.Curve) == 0 {
+		return
+	}
+	o := f.Options
+	c := f.Search.Config
+	p := f.Sizes[f.Chosen].P
+	w("## Accuracy against size\n\n")
+	w("The search's best %s validation accuracy of the %d-bit rounded readout at each N (each N's best κ and λ), against N and against the LUTs of that network's design at P=%d (at most N; hdlgen's analytic model, the declared readout width). The line is the linear baseline's validation accuracy.\n\n",
+		f.Search.Validation.Method, o.Bits, p)
+	w("![accuracy against N](%s)\n\n![accuracy against LUTs](%s)\n\n", CurveNSVG, CurveLUTSVG)
+	if ext := f.Search.Extension; ext != nil {
+		if len(ext.Extended) > 0 {
+			w("The best N sat at the grid's edge, so the search scored larger N too: %s; it stopped because %s.\n\n", joinInts(ext.Extended), ext.Stopped)
+		} else {
+			w("No extension of N beyond the grid: %s.\n\n", ext.Stopped)
+		}
+	}
+	w("<details><summary>The curve as a table</summary>\n\n| N | κ | λ | validation accuracy | LUT (P=%d) |\n| ---: | ---: | ---: | ---: | ---: |\n", p)
+	for _, pt := range f.Curve {
+		mark := ""
+		if pt.N == c.N {
+			mark = " (chosen)"
+		}
+		w("| %d%s | %d | %g | %.4f | %d |\n", pt.N, mark, pt.Kappa, pt.Lambda, pt.Accuracy, pt.LUTs)
+	}
+	w("\n</details>\n\n")
+}
+
+func (f Facts) writeSizes(w func(string, ...any)) {
+	o := f.Options
+	w("## Design space over P\n\n")
+	w("Every P for this network, estimated by hdlgen's analytic model (`hdlgen power %s --parallel P`; resources before synthesis, energy by the power model of docs/energy-model.md). P is chosen as the one with %s.\n\n",
+		intModel, strings.TrimPrefix(f.objectiveText(), "P with "))
+	w("| P | LUT | FF | latency | throughput (M/s) | dynamic energy | total energy | Fmax (est.) | notes |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	dyn := bestBy(f.Sizes, func(e power.Estimate) float64 { return e.DynamicJ })
+	tot := bestBy(f.Sizes, func(e power.Estimate) float64 { return e.TotalJ })
+	for i, c := range f.Sizes {
+		e := c.Estimate
+		var notes []string
+		if i == f.Chosen {
+			notes = append(notes, "**chosen**")
+		}
+		if i == dyn {
+			notes = append(notes, "least dynamic energy")
+		}
+		if i == tot {
+			notes = append(notes, "least total energy")
+		}
+		if !c.Feasible && c.Why != "" {
+			notes = append(notes, c.Why)
+		}
+		w("| %d | %d | %d | %.3g µs | %.4g | %s | %s | %.0f MHz | %s |\n", c.P, e.Resources.LUTs, e.Resources.FFs, e.LatencyS*1e6,
+			e.ClockHz/float64(e.II)/1e6, power.FormatEnergy(e.DynamicJ), power.FormatEnergy(e.TotalJ), c.FmaxMHz, strings.Join(notes, "; "))
+	}
+	w("\nThe energy objective (the default) minimises the %s energy per classification, the energy a `--budget` constrains (`--budget-on dynamic|total`); the total adds the PL's static power over the latency.\n\n", o.BudgetOn)
+}
+
+// objectiveText says how P was chosen.
+func (f Facts) objectiveText() string {
+	o := f.Options
+	if o.Parallel > 0 {
+		return fmt.Sprintf("P = %d given (--parallel)", o.Parallel)
+	}
+	obj := map[string]string{OptimizeEnergy: fmt.Sprintf("the least %s energy", o.BudgetOn),
+		OptimizeLatency: "the shortest latency", OptimizeArea: "the fewest LUTs"}[o.Objective]
+	return fmt.Sprintf("P with %s (--optimize %s; ties to fewer LUTs) among those meeting: %s", obj, o.Objective, o.constraintText())
+}
+
+func (f Facts) writeHardware(w func(string, ...any)) {
+	e := f.Power
+	r := e.Resources
+	dev := board.XC7Z020
+	w("## Hardware (%s, %s)\n\n", dev.Part, e.Design)
+	w("The design in `%s/`, top module `%s_top` (valid/ready stream) and `%s_axis` (AXI4-Stream). Resources (%s", hwDir, f.prefix(), f.prefix(), r.Source)
+	if r.Source == "yosys" {
+		w(": Yosys synth_xilinx, `%s`", synthJSON)
+	}
+	w(") and utilisation of the %s:\n\n", dev.Part)
+	w("| resource | used | available | utilisation |\n| --- | ---: | ---: | ---: |\n")
+	w("| LUT (LUT6 sites) | %d | %d | %s |\n", r.LUTs, dev.LUTs, pct(float64(r.LUTs), float64(dev.LUTs)))
+	w("| FF | %d | %d | %s |\n", r.FFs, dev.FFs, pct(float64(r.FFs), float64(dev.FFs)))
+	w("| DSP48E1 | %d | %d | %s |\n", r.DSP48E1, dev.DSPs, pct(float64(r.DSP48E1), float64(dev.DSPs)))
+	w("| BRAM36 | %g | %d | %s |\n", r.BRAM36, dev.BRAM36, pct(r.BRAM36, float64(dev.BRAM36)))
+	w("| LUTRAM/SRL | %d | %d | %s |\n\n", r.LUTRAM, dev.LUTRAM, pct(float64(r.LUTRAM), float64(dev.LUTRAM)))
+	w("Latency: %d cycles = %.3g µs at %.4g MHz (exact, from the design's pipeline plan). Throughput: one classification every %d cycles = %.4g million per second.\n\n",
+		e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II, e.ClockHz/float64(e.II)/1e6)
+	if t := f.Synth.Timing; t != nil {
+		w("Fmax: %s — estimated by hdlgen's static timing model of the Yosys netlist (docs/timing.md; no placement, so an estimate, not a sign-off). Worst path: %s.\n\n",
+			t.Headline(e.ClockHz/1e6), t.PathShort())
+	}
+	w("Energy per classification, estimated by hdlgen's power model (`hdlgen power`, docs/energy-model.md; %s resources × coefficients, %.3g %% toggle rate): dynamic %s, PL static %s, total %s. Power: dynamic %s.\n\n",
+		r.Source, 100*e.Toggle, power.FormatEnergy(e.DynamicJ), power.FormatEnergy(e.PLStaticJ), power.FormatEnergy(e.TotalJ), power.FormatPower(e.DynamicW))
+}
+
+func (f Facts) writeVerification(w func(string, ...any)) {
+	o := f.Options
+	w("## Verification\n\n")
+	w("Against the Go simulator, bit for bit and cycle for cycle, with random gaps and back-pressure. Verilator checks all %d test vectors; Icarus, the second and independent simulator (and much slower), a copy of the design emitted from the same model with %d of them: every corner vector, random ones and at least %d cycles. The model step recomputes every vector's expected output from `model.json`.\n\n",
+		o.Vectors, f.IcarusVectors, icarusMinCycles)
+	w("| check | top | folder | vectors | cycles | result | time |\n| --- | --- | --- | ---: | ---: | --- | ---: |\n")
+	for _, c := range f.Verify.Checks {
+		top := c.Target
+		if top == "" {
+			top = "both"
+		}
+		step := c.Step
+		if c.Simulator != "" {
+			step = c.Simulator
+		}
+		if !c.Ran {
+			w("| %s | %s | `%s` | — | — | %s | — |\n", step, top, c.Folder, c.Why)
+			continue
+		}
+		res := "pass"
+		if !c.Result.Passed {
+			res = "**FAIL**"
+		}
+		vec, cyc := "—", "—"
+		if c.Step != stepLint {
+			vec = fmt.Sprint(c.Result.Vectors)
+		}
+		if c.Result.Cycles > 0 {
+			cyc = fmt.Sprint(c.Result.Cycles)
+		}
+		w("| %s | %s | `%s` | %s | %s | %s | %.1f s |\n", step, top, c.Folder, vec, cyc, res, c.Result.Seconds)
+	}
+	w("\nResult: %s.\n\n", f.verdict())
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// curveSVG plots the curve's validation accuracy against N (or the LUTs),
+// with the linear baseline's validation accuracy as a reference.
+func curveSVG(f Facts, luts bool) []byte {
+	var xs, ys []float64
+	lo, hi := 1.0, 0.0
+	for _, p := range f.Curve {
+		x := float64(p.N)
+		if luts {
+			x = float64(p.LUTs)
+		}
+		xs, ys = append(xs, x), append(ys, p.Accuracy)
+		lo, hi = math.Min(lo, p.Accuracy), math.Max(hi, p.Accuracy)
+	}
+	var refs []svgplot.Reference
+	if bl := f.Baseline; bl.Config.Network == tune.Linear {
+		refs = append(refs, svgplot.Reference{Name: fmt.Sprintf("linear baseline %.4f", bl.Validated.Mean), Y: bl.Validated.Mean})
+		lo, hi = math.Min(lo, bl.Validated.Mean), math.Max(hi, bl.Validated.Mean)
+	}
+	if lo > hi {
+		lo, hi = 0, 1
+	}
+	pad := math.Max(0.01, (hi-lo)*0.1)
+	xmax := 0.0
+	for _, x := range xs {
+		xmax = math.Max(xmax, x)
+	}
+	x := svgplot.Axis{Label: "hidden neurons N", Min: 0, Max: xmax * 1.05}
+	title := "validation accuracy against N"
+	if luts {
+		x.Label = fmt.Sprintf("LUTs at P=%d (analytic)", f.Sizes[f.Chosen].P)
+		title = "validation accuracy against LUTs"
+	}
+	y := svgplot.Axis{Label: fmt.Sprintf("validation accuracy (%d-bit rounded)", f.Options.Bits), Min: math.Max(0, lo-pad), Max: math.Min(1, hi+pad)}
+	return svgplot.Lines(title, x, y, []svgplot.Series{{Name: "best κ, λ at each N", X: xs, Y: ys}}, refs)
+}
+
+// HardwareReadme renders the README.md of the emitted design directory.
+func HardwareReadme(f Facts) string {
+	e := f.Power
+	o := f.Options
+	c := f.Search.Config
+	pre := f.prefix()
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("# %s\n\n", pre)
+	w("Emitted by `hdlgen build` from `%s` (intRVFL N=%d, κ=%d, %d-bit %s readout, P=%d). Held-out accuracy of this design: %.4f (%d/%d rows; float readout %.4f). See ../%s for the full report.\n\n",
+		nameOf(f.Data.File), c.N, c.Kappa, o.Bits, readoutName(f.Readout), f.Sizes[f.Chosen].P, f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total, f.FloatHeld.Accuracy, ReportName)
+	w("## What goes in: encoded levels, not raw features\n\n")
+	w("The core takes, for each of the K=%d features, its **level**: an integer v in 0…N=%d, %d bits (feature i in `in_data_i[i*%d +: %d]` of the stream top; one feature per beat, in the low bits of `s_axis_tdata`, on the AXI4-Stream top). It does not take the raw feature values and does not normalise them: **the host encodes** each raw value x of feature i, with the training rows' minimum and maximum that `model.json` stores (`normalization.min[i]`, `normalization.max[i]`):\n\n",
+		f.Data.Features, c.N, levelBits(c.N), levelBits(c.N), levelBits(c.N))
+	w("    u = (x − min[i]) / (max[i] − min[i]), clamped to [0, 1] (0 when max[i] = min[i]);  v = floor(u·N + 0.5)\n\n")
+	w("`hdlgen predict model.json --data rows.csv` classifies raw rows this way in Go, and `hdlgen sim` turns raw rows into the levels the RTL sees; the test vectors in `vectors/` are levels already. docs/rtl-interface.md specifies the ports and the packing.\n\n")
+	w("## Files\n\n")
+	w("- `rtl/`: Verilog-2005 — `%s_top` (valid/ready stream), `%s_axis` (AXI4-Stream), `%s_core`; `mem/`: ROM images; `vectors/`: %d test vectors and the Go simulator's expected outputs.\n", pre, pre, pre, o.Vectors)
+	w("- `make verify`: lint, Verilator and Icarus against the Go simulator (all %d vectors on both simulators; `hdlgen build` ran Icarus on %d of them, in ../%s); `make synth`: Yosys; `make vivado`: the Vivado flow (`vivado/`, `constraints/`).\n", o.Vectors, f.IcarusVectors, icarusDir)
+	w("- Latency %d cycles (%.3g µs at %.4g MHz); a new vector every %d cycles.\n", e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II)
+	return b.String()
+}
+
+// levelBits is the width of one level 0…n.
+func levelBits(n int) int {
+	w := 1
+	for 1<<w <= n {
+		w++
+	}
+	return w
+}

@@ -1,0 +1,184 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/linalg"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
+	"github.com/hdlgen/hdlgen/ridge"
+	"github.com/hdlgen/hdlgen/study/protocol"
+)
+
+// chunkRows is the number of rows the streamed scorer holds at once (a
+// variable for the tests).
+var chunkRows = 2048
+
+// streamIntRVFL scores the intRVFL with n neurons on split s, every κ and λ
+// of so's grid, as protocol.Search does, without holding every row's hidden
+// layer: per κ, one pass over the training rows in chunks accumulates the
+// Gram matrix HᵀH, the class sums HᵀY and the column sums (all exact: the
+// activations are small integers, so every sum is an integer below 2⁵³ and
+// the order of the additions does not matter), the readout of every λ is
+// solved from them (ridge.Solver.SolveNormal, the primal system protocol's
+// search solves when there are at least n training rows), and a pass over
+// the validation rows counts the correct predictions. With a rounded readout
+// (so.Bits) the counts equal protocol.Search's exactly; with the float
+// readout the scores may differ from protocol's grid solver in the last
+// bits, so a prediction may differ on a numerically exact tie. Memory: the
+// Gram matrix and the solver's copy (16·n² bytes), the readouts of every λ,
+// and chunkRows rows of inputs and activations.
+func (t *Task) streamIntRVFL(ctx context.Context, so protocol.SearchOptions, s dataset.Split, n int) (*protocol.SearchResult, error) {
+	start := time.Now()
+	d := t.Train
+	k, l := d.K(), d.L()
+	mt, mv := len(s.Train), len(s.Test)
+	if mt < n {
+		return nil, fmt.Errorf("tune: streamed search of N=%d on %d training rows (the primal system needs at least N)", n, mt)
+	}
+	g := so.Grid
+	res := &protocol.SearchResult{Dataset: t.Name, Network: protocol.IntRVFL,
+		Grid: protocol.Grid{Ns: []int{n}, Lambdas: g.Lambdas, Kappas: g.Kappas},
+		Best: protocol.Best{ValRows: mv}, Bits: so.Bits, Solver: so.Solver, Win: so.Win}
+	norm := fitRows(d, s.Train)
+	net := model.NewIntNetGen(k, n, 1, so.Seed, so.Win)
+	solver := so.Solver.Ridge(so.Regularizer, 1)
+	e := linalg.Engine{Threads: 1}
+
+	x := make([]float64, chunkRows*k)
+	in := make([]int16, chunkRows*n)
+	h := make([]float64, chunkRows*n)
+	// hidden writes the clipped activations of rows into h[:len(rows)*n].
+	var hiddenTime time.Duration
+	hidden := func(rows []int, kappa int) {
+		t0 := time.Now()
+		c := len(rows)
+		for i, r := range rows {
+			norm.ApplyTo(x[i*k:(i+1)*k], d.Row(r))
+		}
+		protocol.HiddenInputsTo(in[:c*n], net, x[:c*k], c)
+		protocol.ClipTo(h[:c*n], in[:c*n], kappa)
+		hiddenTime += time.Since(t0)
+	}
+
+	res.Correct = make([][][]int, len(g.Kappas))
+	solvedAt := map[int]int{} // effective κ → index of the κ solved with it
+	q := make([]float64, l*n)
+	for ki, kappa := range g.Kappas {
+		eff := min(kappa, k) // clipping at κ ≥ K changes nothing
+		if prev, ok := solvedAt[eff]; ok {
+			res.Correct[ki] = res.Correct[prev]
+			continue
+		}
+		// Pass 1: the normal equations of the training rows.
+		gram := make([]float64, n*n)
+		byClass := make([]int64, l*n)
+		colSum := make([]int64, n)
+		for lo := 0; lo < mt; lo += chunkRows {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			rows := s.Train[lo:min(lo+chunkRows, mt)]
+			hidden(rows, eff)
+			e.Syrk(true, n, len(rows), 1, h, n, 1, gram, n)
+			for i, r := range rows {
+				dst := byClass[d.Y[r]*n : d.Y[r]*n+n]
+				for j, v := range h[i*n : i*n+n] {
+					dst[j] += int64(v)
+					colSum[j] += int64(v)
+				}
+			}
+		}
+		linalg.MirrorLower(n, gram, n)
+		htY := make([]float64, n*l) // n×L, row-major, as ridge.NewNormal's
+		for c := 0; c < l; c++ {
+			for j := 0; j < n; j++ {
+				htY[j*l+c] = float64(byClass[c*n+j])
+			}
+		}
+		// R's diagonal: ones for the identity penalty; for the variance
+		// penalty the squared deviations, row by row in order (DiagInt8 gives
+		// Diag's bits), the rows recomputed chunk by chunk.
+		row8 := make([]int8, n)
+		cached := -1
+		rdiag := solver.DiagInt8(mt, n, colSum, func(i int) []int8 {
+			if c := i / chunkRows; c != cached {
+				hidden(s.Train[c*chunkRows:min(c*chunkRows+chunkRows, mt)], eff)
+				cached = c
+			}
+			for j, v := range h[(i%chunkRows)*n : (i%chunkRows)*n+n] {
+				row8[j] = int8(v)
+			}
+			return row8
+		})
+		nm := &ridge.Normal{N: n, Classes: l, Gram: gram, HtY: htY, RDiag: rdiag}
+		// Every λ's readout, rounded when the search scores the integer model.
+		ws := make([][]float64, len(g.Lambdas))
+		for li, lambda := range g.Lambdas {
+			w, info, err := solver.SolveNormal(nm, lambda, n)
+			if err != nil {
+				return nil, fmt.Errorf("grid point N=%d κ=%d λ=%g: %w", n, kappa, lambda, err)
+			}
+			if info.Jitter > 0 {
+				res.Jittered++
+			}
+			if so.Bits != 0 {
+				r, err := quant.Quantize(w, l, n, quant.BoundForBits(so.Bits))
+				if err != nil {
+					return nil, fmt.Errorf("grid point N=%d κ=%d λ=%g: %w", n, kappa, lambda, err)
+				}
+				for i, v := range r.Weights {
+					q[i] = float64(v)
+				}
+				w = append([]float64(nil), q...)
+			}
+			ws[li] = w
+		}
+		nm, gram = nil, nil
+		// Pass 2: count the correct validation predictions of every λ.
+		counts := make([]int, len(g.Lambdas))
+		for lo := 0; lo < mv; lo += chunkRows {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			rows := s.Test[lo:min(lo+chunkRows, mv)]
+			hidden(rows, eff)
+			for li, w := range ws {
+				for i, p := range ridge.Predict(h[:len(rows)*n], len(rows), n, w, l, 1) {
+					if p == d.Y[rows[i]] {
+						counts[li]++
+					}
+				}
+			}
+		}
+		res.Correct[ki] = [][]int{counts}
+		solvedAt[eff] = ki
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.HiddenSeconds = hiddenTime.Seconds()
+	res.SolveSeconds = res.Seconds - res.HiddenSeconds
+	return res, nil
+}
+
+// fitRows is model.FitNormalizer of d's rows in the given order, without
+// copying them.
+func fitRows(d *dataset.Dataset, rows []int) model.Normalizer {
+	k := d.K()
+	nz := model.Normalizer{Min: make([]float64, k), Max: make([]float64, k)}
+	copy(nz.Min, d.Row(rows[0]))
+	copy(nz.Max, d.Row(rows[0]))
+	for _, r := range rows[1:] {
+		for i, v := range d.Row(r) {
+			if v < nz.Min[i] {
+				nz.Min[i] = v
+			}
+			if v > nz.Max[i] {
+				nz.Max[i] = v
+			}
+		}
+	}
+	return nz
+}
