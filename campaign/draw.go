@@ -119,6 +119,30 @@ func (d Design) Plan() (*plan.Plan, error) {
 	return plan.New(d.Model(), d.Options)
 }
 
+// drawNetwork draws the network type of design index: every type with RTL
+// alike. The first two by architecture code (plan.Layer.ArchCode: the intrvfl
+// and the rvfl8) are drawn from r, ½ each, as every campaign recorded before
+// a third type existed drew them; each later type k (0-based, by code) then
+// takes the design with probability 1/(k+1), decided on a stream of its own.
+// So a network type added to the registries changes only the designs it
+// takes — a third of them for a third type — and only their records no
+// longer match and are run again.
+func drawNetwork(r *rand.Rand, seed uint64, index int) model.Arch {
+	nets := plan.Archs()
+	if len(nets) < 2 {
+		panic(fmt.Sprintf("campaign: %d network types with RTL, want at least 2", len(nets)))
+	}
+	slices.SortFunc(nets, func(a, b model.Arch) int { return plan.LayerOf(a).ArchCode() - plan.LayerOf(b).ArchCode() })
+	arch := nets[r.IntN(2)]
+	for k := 2; k < len(nets); k++ {
+		own := rand.New(rand.NewPCG(seed, 0x6e65740000000000|uint64(k)<<40|uint64(index)))
+		if own.IntN(k+1) == 0 {
+			arch = nets[k]
+		}
+	}
+	return arch
+}
+
 // Draw returns design index of the campaign with seed seed. Design i depends
 // on (seed, i) only, so a campaign of 300 designs starts with the 3 of a
 // campaign of 3, and one design can be drawn again alone.
@@ -126,9 +150,10 @@ func Draw(seed uint64, index int) Design {
 	r := rand.New(rand.NewPCG(seed, 0x63616d7000000000|uint64(index)))
 	d := Design{Index: index, Seed: seed, ModelSeed: r.Uint64(), VectorSeed: r.Uint64()}
 	s := &d.Shape
-	s.Arch = model.IntRVFL
-	if r.IntN(2) == 1 {
-		s.Arch = model.RVFL8
+	s.Arch = drawNetwork(r, seed, index)
+	traits, err := model.TraitsOf(s.Arch)
+	if err != nil {
+		panic(fmt.Sprintf("campaign: network %s: %v", s.Arch, err))
 	}
 	// K: a third tiny (1…3), the rest 1…MaxK, then odd with probability 3/4.
 	if r.IntN(3) == 0 {
@@ -151,7 +176,7 @@ func Draw(seed uint64, index int) Design {
 	if r.IntN(4) != 0 {
 		s.L = 2 + r.IntN(MaxL-1)
 	}
-	if s.Arch == model.IntRVFL {
+	if traits.Kappa {
 		switch r.IntN(4) {
 		case 0:
 			s.Kappa = 1
@@ -160,6 +185,8 @@ func Draw(seed uint64, index int) Design {
 		default:
 			s.Kappa = 1 + r.IntN(s.K+2)
 		}
+	}
+	if traits.ReadoutBits() {
 		switch r.IntN(5) {
 		case 0:
 			s.Bits = 2
@@ -201,7 +228,7 @@ func Draw(seed uint64, index int) Design {
 	// A third of the intRVFL designs generate W_in on chip (--win lfsr). Drawn
 	// last, so that the draws above are those of the campaigns recorded before
 	// the generator existed.
-	if lfsr := r.IntN(3) == 0; lfsr && s.Arch == model.IntRVFL {
+	if lfsr := r.IntN(3) == 0; lfsr && traits.GeneratedWin {
 		s.Win = model.WinPRBS31
 	}
 	// A third of the designs get a lean-core option (--hold-input,

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/hdlgen/hdlgen/internal/planflags"
+	"github.com/hdlgen/hdlgen/internal/proc"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // TSVHeader is the first line of results.tsv: the design, one column per
@@ -193,12 +195,26 @@ type count struct {
 }
 
 func writeDistribution(b *bytes.Buffer, recs []Record, ran bool) {
-	intr := func(r Record) bool { return r.Design.Shape.Arch == model.IntRVFL }
+	// The rows of network traits name the network types that have them.
+	var networks []count
+	with := map[string][]string{}
+	for _, a := range plan.Archs() {
+		networks = append(networks, count{string(a), func(r Record) bool { return r.Design.Shape.Arch == a }})
+		t, _ := model.TraitsOf(a)
+		for trait, has := range map[string]bool{"kappa": t.Kappa, "bits": t.ReadoutBits(), "win": t.GeneratedWin} {
+			if has {
+				with[trait] = append(with[trait], string(a))
+			}
+		}
+	}
+	has := func(r Record, trait string) bool { return slices.Contains(with[trait], string(r.Design.Shape.Arch)) }
+	kappa := func(r Record) bool { return has(r, "kappa") }
+	bits := func(r Record) bool { return has(r, "bits") }
 	rows := []struct {
 		what   string
 		counts []count
 	}{
-		{"network", []count{{"intrvfl", intr}, {"rvfl8", func(r Record) bool { return !intr(r) }}}},
+		{"network", networks},
 		{"K", []count{
 			{"1", func(r Record) bool { return r.Design.Shape.K == 1 }},
 			{"2–3", func(r Record) bool { return r.Design.Shape.K >= 2 && r.Design.Shape.K <= 3 }},
@@ -223,18 +239,18 @@ func writeDistribution(b *bytes.Buffer, recs []Record, ran bool) {
 			{"3–6", func(r Record) bool { return r.Design.Shape.L >= 3 && r.Design.Shape.L <= 6 }},
 			{fmt.Sprintf("7–%d", MaxL), func(r Record) bool { return r.Design.Shape.L >= 7 }},
 		}},
-		{"κ (intrvfl)", []count{
-			{"1", func(r Record) bool { return intr(r) && r.Design.Shape.Kappa == 1 }},
-			{"2…K+2", func(r Record) bool { return intr(r) && r.Design.Shape.Kappa > 1 && r.Design.Shape.Kappa < LargeKappa }},
-			{fmt.Sprintf("%d (max)", LargeKappa), func(r Record) bool { return intr(r) && r.Design.Shape.Kappa == LargeKappa }},
+		{"κ (" + strings.Join(with["kappa"], ", ") + ")", []count{
+			{"1", func(r Record) bool { return kappa(r) && r.Design.Shape.Kappa == 1 }},
+			{"2…K+2", func(r Record) bool { return kappa(r) && r.Design.Shape.Kappa > 1 && r.Design.Shape.Kappa < LargeKappa }},
+			{fmt.Sprintf("%d (max)", LargeKappa), func(r Record) bool { return kappa(r) && r.Design.Shape.Kappa == LargeKappa }},
 		}},
-		{"readout bits (intrvfl)", []count{
-			{"2", func(r Record) bool { return intr(r) && r.Design.Shape.Bits == 2 }},
-			{"3–15", func(r Record) bool { return intr(r) && r.Design.Shape.Bits > 2 && r.Design.Shape.Bits < 16 }},
-			{"16", func(r Record) bool { return intr(r) && r.Design.Shape.Bits == 16 }},
+		{"readout bits (" + strings.Join(with["bits"], ", ") + ")", []count{
+			{"2", func(r Record) bool { return bits(r) && r.Design.Shape.Bits == 2 }},
+			{"3–15", func(r Record) bool { return bits(r) && r.Design.Shape.Bits > 2 && r.Design.Shape.Bits < 16 }},
+			{"16", func(r Record) bool { return bits(r) && r.Design.Shape.Bits == 16 }},
 		}},
 		{"options", []count{
-			{"--win lfsr (intrvfl)", func(r Record) bool { return r.Design.Shape.Win == model.WinPRBS31 }},
+			{"--win lfsr (" + strings.Join(with["win"], ", ") + ")", func(r Record) bool { return r.Design.Shape.Win == model.WinPRBS31 }},
 			{"--axis", func(r Record) bool { return r.Design.Axis }},
 			{"--system zynq", func(r Record) bool { return r.Design.System != "" }},
 			{"--reloadable-readout", func(r Record) bool { return r.Design.ReloadableReadout }},
@@ -303,7 +319,9 @@ func cpuModel() string {
 func toolVersions() string {
 	var out []string
 	for _, t := range [][]string{{"verilator", "--version"}, {"iverilog", "-V"}, {"yosys", "-V"}} {
-		b, err := exec.Command(t[0], t[1:]...).Output()
+		cmd := exec.Command(t[0], t[1:]...)
+		proc.Setup(cmd)
+		b, err := cmd.Output()
 		if err != nil && len(b) == 0 {
 			out = append(out, t[0]+" missing")
 			continue

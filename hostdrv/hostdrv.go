@@ -130,14 +130,11 @@ func newView(d Design) (*view, error) {
 		Quoted: cString(m.Name), Top: d.Top, Prefix: pl.Prefix, Arch: pl.Arch, ID: id, Bound: pl.ReadoutBound,
 		RTLFiles: d.RTLFiles, MemFiles: d.MemFiles, RegMap: regmap.CDefines("HDLGEN"),
 	}
-	switch pl.Arch {
-	case model.IntRVFL:
-		v.InputScale, v.InputMax, v.EncodeRule = pl.N, pl.N, "§3: v = floor(x'·N + 0.5)"
-	case model.RVFL8:
-		v.InputScale, v.InputMax, v.EncodeRule = 1<<model.InputFracBits, 255, "§7: a = min(255, floor(256·x' + 0.5))"
-	default:
+	l := pl.Layer()
+	if l == nil {
 		return nil, fmt.Errorf("hostdrv: architecture %s has no hardware", pl.Arch)
 	}
+	v.InputScale, v.InputMax, v.EncodeRule = l.InputScale(pl), l.MaxInput(pl), l.EncodeRule()
 	v.ResultWords = 1
 	if id.Scores {
 		if pl.AW > 32 {

@@ -13,9 +13,9 @@ import (
 // self-test (the first ones of the design's set).
 const MaxSelfTestVectors = 1024
 
-// minSelfTestVectors is what the self-test's malformed-vector and flush
-// checks use.
-const minSelfTestVectors = 3
+// MinSelfTestVectors is what the self-test's malformed-vector and flush
+// checks use; a design with fewer test vectors repeats them (rtl).
+const MinSelfTestVectors = 3
 
 // SelfTest is the data of the on-board self-test (hdlgen_selftest.c): the
 // design's test vectors — their input elements as vectors/tv_in.mem holds
@@ -30,14 +30,14 @@ type SelfTest struct {
 // check validates the self-test data against the plan.
 func (st SelfTest) check(pl *plan.Plan) error {
 	n := len(st.Inputs)
-	if n < minSelfTestVectors || len(st.Classes) != n || len(st.Scores) != n {
+	if n < MinSelfTestVectors || len(st.Classes) != n || len(st.Scores) != n {
 		return fmt.Errorf("hostdrv: self-test data of %d inputs, %d classes, %d score rows: want at least %d of each, as many",
-			n, len(st.Classes), len(st.Scores), minSelfTestVectors)
+			n, len(st.Classes), len(st.Scores), MinSelfTestVectors)
 	}
-	maxIn := pl.N // intRVFL levels
-	if pl.Arch == model.RVFL8 {
-		maxIn = 255
+	if pl.Layer() == nil {
+		return fmt.Errorf("hostdrv: architecture %s has no hardware", pl.Arch)
 	}
+	maxIn := pl.Layer().MaxInput(pl) // levels N, or 255 for codes
 	for v := range st.Inputs {
 		if len(st.Inputs[v]) != pl.K || len(st.Scores[v]) != pl.L || st.Classes[v] < 0 || st.Classes[v] >= pl.L {
 			return fmt.Errorf("hostdrv: self-test vector %d: %d inputs, %d scores, class %d (K=%d, L=%d)", v,

@@ -13,19 +13,15 @@ import (
 	"time"
 
 	"github.com/hdlgen/hdlgen/designpower"
-	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
 // SeedShapes are synthesised with two more seeds (2, 3) to measure how much
-// Yosys's result moves with the ROM contents alone.
-var SeedShapes = []Shape{
-	{Arch: model.IntRVFL, K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},
-	{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 8},
-	{Arch: model.RVFL8, K: 16, N: 512, L: 4, P: 8},
-}
+// Yosys's result moves with the ROM contents alone
+// (power.CalibrationSeedDesigns).
+var SeedShapes = shapesOf(power.CalibrationSeedDesigns())
 
 // CalibrateOptions control Calibrate.
 type CalibrateOptions struct {

@@ -31,7 +31,7 @@ const LUTFitPull = 0.01
 // structural counts and have no factors.
 func FitLUTFactors(rows []CalibrationRow, mu float64) (map[model.Arch]map[string]float64, error) {
 	out := map[model.Arch]map[string]float64{}
-	for _, arch := range []model.Arch{model.IntRVFL, model.RVFL8} {
+	for _, arch := range power.Networks() {
 		var names []string
 		for name := range power.LUTFactors(arch) {
 			names = append(names, name)

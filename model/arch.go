@@ -43,6 +43,35 @@ func Archs() []Arch {
 	return out
 }
 
+// TraitsOf returns the traits of network type arch.
+func TraitsOf(arch Arch) (Traits, error) {
+	if t := typeOf(arch); t != nil {
+		return t.traits, nil
+	}
+	_, err := ParseArch(string(arch))
+	return Traits{}, err
+}
+
+// ArchsWith returns, in order, the architectures whose traits satisfy has.
+func ArchsWith(has func(Traits) bool) []Arch {
+	var out []Arch
+	for _, t := range netTypes.Values() {
+		if has(t.traits) {
+			out = append(out, t.arch)
+		}
+	}
+	return out
+}
+
+// Alternatives lists archs for a message or a help text: "a, b or c".
+func Alternatives(archs []Arch) string {
+	names := make([]string, len(archs))
+	for i, a := range archs {
+		names[i] = string(a)
+	}
+	return registry.Join(names)
+}
+
 // ParseArch validates an architecture name.
 func ParseArch(s string) (Arch, error) {
 	if t := typeOf(Arch(s)); t != nil {

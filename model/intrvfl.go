@@ -155,7 +155,7 @@ func (net *IntNet) FeaturesTo(dst, xnorm []float64) {
 }
 
 // Readout: an integer readout of any width is optional.
-func (net *IntNet) Readout() ReadoutRule { return ReadoutRule{Allowed: true} }
+func (net *IntNet) Readout() ReadoutRule { return intrvflType.traits.Readout }
 
 // InputsTo writes the levels of one normalised row.
 func (net *IntNet) InputsTo(dst []int, xnorm []float64) { net.LevelsTo(dst, xnorm) }
@@ -197,7 +197,8 @@ func (net *IntNet) section() any {
 func init() { register(intrvflType) }
 
 var intrvflType = &netType{
-	arch: IntRVFL,
+	arch:   IntRVFL,
+	traits: Traits{Kappa: true, Readout: ReadoutRule{Allowed: true}, GeneratedWin: true},
 	check: func(c *Config) error {
 		if c.Kappa < 1 || c.Kappa > MaxKappa {
 			return fmt.Errorf("κ=%d outside [1, %d]", c.Kappa, MaxKappa)
@@ -239,6 +240,30 @@ var intrvflType = &netType{
 		}
 		return net, nil
 	},
+	diff: func(a, b Network, names [2]string, note string) []string {
+		return intDiffs(a.(*IntNet), b.(*IntNet), names, note)
+	},
+}
+
+// intDiffs is HiddenDiffs for two intRVFL hidden layers of one shape: κ and
+// the first W_in sign that differs.
+func intDiffs(a, b *IntNet, names [2]string, note string) []string {
+	var diffs []string
+	if a.Kappa != b.Kappa {
+		diffs = append(diffs, fmt.Sprintf("κ: %s %d, %s %d", names[0], a.Kappa, names[1], b.Kappa))
+	}
+	for j := 0; j < a.N; j++ {
+		if a.Signs.HexRow(j) == b.Signs.HexRow(j) {
+			continue
+		}
+		for i := 0; i < a.K; i++ {
+			if a.Signs.Negative(j, i) != b.Signs.Negative(j, i) {
+				return append(diffs, fmt.Sprintf("W_in[%d][%d]: %s %+d, %s %+d%s",
+					j, i, names[0], a.Signs.Weight(j, i), names[1], b.Signs.Weight(j, i), note))
+			}
+		}
+	}
+	return diffs
 }
 
 // decodeWinGen reads the optional generator fields of an intrvfl section

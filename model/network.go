@@ -1,5 +1,11 @@
 package model
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
 // Network is the hidden layer of one network type: everything in which the
 // intRVFL, the float RVFL and the 8-bit RVFL differ at the model layer. A
 // Model holds exactly one, so its architecture is its Network's and cannot
@@ -47,10 +53,44 @@ type ReadoutRule struct {
 	Bits     int  // the readout's fixed width, or 0 for any width
 }
 
+// String describes the rule: "float readout only", "a B-bit readout" or
+// "an integer readout of any width".
+func (r ReadoutRule) String() string {
+	switch {
+	case !r.Allowed:
+		return "float readout only"
+	case r.Bits != 0:
+		return fmt.Sprintf("always a %d-bit readout", r.Bits)
+	default:
+		return "an integer readout of any width"
+	}
+}
+
+// Traits are what a network type takes, known without a value of it: the
+// command line, the protocol's variants, the campaign, the random models and
+// the power model ask them instead of naming architectures.
+type Traits struct {
+	// Kappa: κ is a hyperparameter (Config.Kappa, model.json's κ).
+	Kappa bool
+	// Readout is the integer readout the type takes (Network.Readout of
+	// every value of it).
+	Readout ReadoutRule
+	// GeneratedWin: a W_in from the on-chip generator (Config.Win) is an option.
+	GeneratedWin bool
+	// InputOptions: direct links and quantised inputs (Config.DirectLinks,
+	// Config.QuantizedInputs) are options.
+	InputOptions bool
+}
+
+// ReadoutBits reports whether a readout width (--bits) is a choice of the
+// type: it takes an integer readout of any width.
+func (t Traits) ReadoutBits() bool { return t.Readout.Allowed && t.Readout.Bits == 0 }
+
 // netType is one network type's entry points that need no value of it yet:
 // drawing its hidden layer for training and reading its model.json section.
 type netType struct {
-	arch Arch
+	arch   Arch
+	traits Traits
 	// check validates the type-specific parts of a training configuration.
 	check func(c *Config) error
 	// build draws the hidden layer for K features from the configuration.
@@ -59,4 +99,41 @@ type netType struct {
 	// node of the strict reader, at field path string(arch)) for K features
 	// and N neurons.
 	decode func(d *decoder, sec *node, k, n int) (Network, error)
+	// diff describes the first differences between two hidden layers of the
+	// type and one shape (HiddenDiffs), or is nil: HiddenDiffs then compares
+	// their model.json sections.
+	diff func(a, b Network, names [2]string, note string) []string
+}
+
+// HiddenDiffs describes how hidden layers a and b (of one architecture and
+// shape, named names[0] and names[1] in the messages) differ: the first
+// differing element of each of their arrays, with note (e.g. their seeds)
+// after a drawn weight's difference. It returns nil when they are equal.
+func HiddenDiffs(a, b Network, names [2]string, note string) []string {
+	if a.Arch() != b.Arch() {
+		return []string{fmt.Sprintf("architecture: %s %s, %s %s", names[0], a.Arch(), names[1], b.Arch())}
+	}
+	t := typeOf(a.Arch())
+	if t != nil && t.diff != nil {
+		return t.diff(a, b, names, note)
+	}
+	ja, errA := json.Marshal(a.section())
+	jb, errB := json.Marshal(b.section())
+	if errA != nil || errB != nil || !bytes.Equal(ja, jb) {
+		return []string{fmt.Sprintf("the %s hidden layers (model.json section %q) differ%s", a.Arch(), a.Arch(), note)}
+	}
+	return nil
+}
+
+// firstDiff returns the first index where a and b differ, or −1.
+func firstDiff[T comparable](a, b []T) int {
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
 }

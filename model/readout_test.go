@@ -2,6 +2,8 @@ package model
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/hdlgen/hdlgen/quant"
@@ -47,5 +49,42 @@ func TestQuantizedReadoutDrivesIntegerInference(t *testing.T) {
 	rv, _ := Train(context.Background(), d, Config{Arch: RVFL, N: 10, Lambda: 1})
 	if err := rv.QuantizeReadout(15); err == nil {
 		t.Error("quantised a float RVFL readout")
+	}
+}
+
+// TestPredictNormalizedMatchesRowByRow: the batched float scores of
+// PredictNormalized classify every row as MulRows and ArgmaxFloat row by
+// row do, for the three networks (float readout), with many classes.
+func TestPredictNormalizedMatchesRowByRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	const k, l, rows = 5, 13, 203
+	x := make([]float64, rows*k)
+	y := make([]int, rows)
+	names := make([]string, l)
+	for i := range names {
+		names[i] = fmt.Sprintf("c%d", i)
+	}
+	for r := range y {
+		y[r] = r % l
+		for i := 0; i < k; i++ {
+			x[r*k+i] = float64(y[r]) + rng.NormFloat64()
+		}
+	}
+	d := Data{X: x, Y: y, ClassNames: names}
+	for _, arch := range []Arch{IntRVFL, RVFL, RVFL8} {
+		m, err := Train(context.Background(), d, Config{Arch: arch, N: 70, Kappa: 3, Lambda: 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Readout = nil
+		xn := m.Norm.Apply(x, rows)
+		h := m.HiddenMatrix(xn, rows)
+		c := m.Columns()
+		got := m.PredictNormalized(xn, rows)
+		for r := range got {
+			if want := ArgmaxFloat(MulRows(m.Wout, h[r*c:(r+1)*c], l)); got[r] != want {
+				t.Fatalf("%s row %d: batched %d, row by row %d", arch, r, got[r], want)
+			}
+		}
 	}
 }

@@ -115,7 +115,7 @@ func (net *FloatNet) Arch() Arch { return RVFL }
 func (net *FloatNet) Dims() (k, n int) { return net.K, net.N }
 
 // Readout: the float RVFL has no integer readout.
-func (net *FloatNet) Readout() ReadoutRule { return ReadoutRule{} }
+func (net *FloatNet) Readout() ReadoutRule { return rvflType.traits.Readout }
 
 func (net *FloatNet) describe() string { return "" }
 
@@ -135,8 +135,9 @@ func (net *FloatNet) section() any {
 func init() { register(rvflType) }
 
 var rvflType = &netType{
-	arch:  RVFL,
-	check: func(*Config) error { return nil },
+	arch:   RVFL,
+	traits: Traits{InputOptions: true},
+	check:  func(*Config) error { return nil },
 	build: func(k int, c Config) Network {
 		net := NewFloatNet(k, c.N, c.Seed)
 		net.DirectLinks = c.DirectLinks

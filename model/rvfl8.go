@@ -146,9 +146,7 @@ func (q *FixedNet) FeaturesTo(dst, xnorm []float64) {
 }
 
 // Readout: the 8-bit readout is required.
-func (q *FixedNet) Readout() ReadoutRule {
-	return ReadoutRule{Allowed: true, Required: true, Bits: ReadoutBits}
-}
+func (q *FixedNet) Readout() ReadoutRule { return rvfl8Type.traits.Readout }
 
 // InputsTo writes the 8-bit input codes of one normalised row.
 func (q *FixedNet) InputsTo(dst []int, xnorm []float64) {
@@ -200,9 +198,10 @@ func (q *FixedNet) section() any {
 func init() { register(rvfl8Type) }
 
 var rvfl8Type = &netType{
-	arch:  RVFL8,
-	check: func(*Config) error { return nil },
-	build: func(k int, c Config) Network { return QuantizeFloatNet(NewFloatNet(k, c.N, c.Seed)) },
+	arch:   RVFL8,
+	traits: Traits{Readout: ReadoutRule{Allowed: true, Required: true, Bits: ReadoutBits}},
+	check:  func(*Config) error { return nil },
+	build:  func(k int, c Config) Network { return QuantizeFloatNet(NewFloatNet(k, c.N, c.Seed)) },
 	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
 		o, err := d.object(sec, string(RVFL8), "bias", "sigmoid_lut", "w_in")
 		if err != nil {
@@ -242,6 +241,20 @@ var rvfl8Type = &netType{
 			return nil, err
 		}
 		return q, nil
+	},
+	diff: func(a, b Network, names [2]string, note string) []string {
+		p, q := a.(*FixedNet), b.(*FixedNet)
+		var diffs []string
+		if i := firstDiff(p.Win, q.Win); i >= 0 {
+			diffs = append(diffs, fmt.Sprintf("W_in[%d][%d]: %s %d, %s %d%s", i/p.K, i%p.K, names[0], p.Win[i], names[1], q.Win[i], note))
+		}
+		if i := firstDiff(p.Bias, q.Bias); i >= 0 {
+			diffs = append(diffs, fmt.Sprintf("bias[%d]: %s %d, %s %d%s", i, names[0], p.Bias[i], names[1], q.Bias[i], note))
+		}
+		if i := firstDiff(p.LUT, q.LUT); i >= 0 {
+			diffs = append(diffs, fmt.Sprintf("sigmoid LUT[%d]: %s %d, %s %d", i, names[0], p.LUT[i], names[1], q.LUT[i]))
+		}
+		return diffs
 	},
 }
 

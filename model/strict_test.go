@@ -2,28 +2,62 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 )
 
-// Network sections of a K=2, N=2 model, one per architecture.
+// Network sections of a K=2, N=2 model, written out for the network types
+// the tests below name (sectionOf draws the others').
 var sections = map[Arch]string{
 	IntRVFL: `{"kappa": 1, "w_in_signs": ["1", "2"]}`,
 	RVFL:    `{"direct_links": false, "input_levels": 0, "bias": [0.1, -0.1], "w_in": [[0.5, -0.5], [0.25, 0.75]]}`,
 	RVFL8:   `{"bias": [1, -1], "sigmoid_lut": [` + strings.TrimSuffix(strings.Repeat("128, ", LUTSize), ", ") + `], "w_in": [[1, 2], [3, 4]]}`,
 }
 
-// readouts of the fixture per architecture ("" for none).
+// readouts of the fixture per architecture ("" for none; readoutOf gives
+// the other network types').
 var readouts = map[Arch]string{
 	IntRVFL: `{"bits": 2, "bound": 1, "scale": 1, "method": "round", "weights": [[1, -1], [0, 1]]}`,
 	RVFL8:   `{"bits": 8, "bound": 127, "scale": 1, "method": "round", "weights": [[1, -1], [0, 1]]}`,
 }
 
+// sectionOf is sections[a], or the section of a K=2, N=2 network of type a
+// drawn as training draws it.
+func sectionOf(a Arch) string {
+	if s, ok := sections[a]; ok {
+		return s
+	}
+	net, err := NewNetwork(2, Config{Arch: a, N: 2, Kappa: 1, Lambda: 1, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	b, err := json.Marshal(net.section())
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// readoutOf is readouts[a], or for another network type the readout its
+// traits require or allow (its fixed width, or 2 bits).
+func readoutOf(a Arch) string {
+	if r, ok := readouts[a]; ok {
+		return r
+	}
+	t, err := TraitsOf(a)
+	if err != nil || !t.Readout.Allowed {
+		return ""
+	}
+	bits := max(t.Readout.Bits, 2)
+	return fmt.Sprintf(`{"bits": %d, "bound": %d, "scale": 1, "method": "round", "weights": [[1, -1], [0, 1]]}`, bits, 1<<(bits-1)-1)
+}
+
 // fixture renders a K=2, N=2, L=2 model.json whose arch is arch and which
 // holds the sections of secs (in that order), one key per line.
-func fixture(arch Arch, readoutOf Arch, secs ...Arch) string {
+func fixture(arch Arch, readoutArch Arch, secs ...Arch) string {
 	lines := []string{
 		`"format": "hdlgen-model"`, `"version": 1`, `"name": "fix"`, fmt.Sprintf(`"arch": %q`, arch),
 		`"features": 2`, `"hidden": 2`, `"classes": 2`, `"class_names": ["a", "b"]`, `"seed": 1`,
@@ -31,10 +65,10 @@ func fixture(arch Arch, readoutOf Arch, secs ...Arch) string {
 		`"normalization": {"min": [0, 0], "max": [1, 1]}`,
 	}
 	for _, s := range secs {
-		lines = append(lines, fmt.Sprintf("%q: %s", s, sections[s]))
+		lines = append(lines, fmt.Sprintf("%q: %s", s, sectionOf(s)))
 	}
 	lines = append(lines, `"w_out": [[1, -1], [0.5, 1]]`)
-	if r := readouts[readoutOf]; r != "" {
+	if r := readoutOf(readoutArch); r != "" {
 		lines = append(lines, `"readout": `+r)
 	}
 	return "{\n  " + strings.Join(lines, ",\n  ") + "\n}\n"

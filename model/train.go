@@ -77,11 +77,13 @@ func (c *Config) check() error {
 	if c.Win != WinStored && c.Win != WinPRBS31 {
 		return fmt.Errorf("unknown W_in source %q (want %q or %q)", c.Win, WinStored, WinPRBS31)
 	}
-	if c.Win != WinStored && c.Arch != IntRVFL {
-		return fmt.Errorf("a generated W_in (%s) is an option of the intrvfl only, not %s", c.Win, c.Arch)
+	if c.Win != WinStored && !t.traits.GeneratedWin {
+		return fmt.Errorf("a generated W_in (%s) is an option of the %s only, not %s", c.Win,
+			Alternatives(ArchsWith(func(t Traits) bool { return t.GeneratedWin })), c.Arch)
 	}
-	if c.Arch != RVFL && (c.DirectLinks || c.QuantizedInputs) {
-		return fmt.Errorf("direct links and quantised inputs are options of the float rvfl only")
+	if !t.traits.InputOptions && (c.DirectLinks || c.QuantizedInputs) {
+		return fmt.Errorf("direct links and quantised inputs are options of the %s only, not %s",
+			Alternatives(ArchsWith(func(t Traits) bool { return t.InputOptions })), c.Arch)
 	}
 	if c.ReadoutBits != 0 && (c.ReadoutBits < quant.MinBits || c.ReadoutBits > quant.MaxBits) {
 		return fmt.Errorf("readout bits %d outside [%d, %d]", c.ReadoutBits, quant.MinBits, quant.MaxBits)
@@ -132,7 +134,7 @@ func TrainNormalized(ctx context.Context, d Data, xnorm []float64, norm Normaliz
 		Training: TrainingInfo{Lambda: cfg.Lambda, Regularizer: cfg.Regularizer, Rows: m, Data: d.Name, LabelName: d.LabelName}}
 	mod.Net = typeOf(cfg.Arch).build(k, cfg) // cfg was checked above
 	if rule := mod.Net.Readout(); cfg.ReadoutBits != 0 && (!rule.Allowed || rule.Bits != 0) {
-		return nil, fmt.Errorf("train: --bits applies to the intrvfl only (rvfl8 is always 8-bit, rvfl is float)")
+		return nil, fmt.Errorf("train: --bits applies to the %s only, not %s (%s)", Alternatives(ArchsWith(Traits.ReadoutBits)), cfg.Arch, rule)
 	}
 	// The hidden matrix row block by row block (each row's values do not
 	// depend on the blocking), checking ctx in between.

@@ -108,7 +108,7 @@ func TestHiddenSubWidth(t *testing.T) {
 // seed 1), attributed to blocks by each cell's source: FFs by
 // scripts/ff-blocks.py on the netlists of `hdlgen power calibrate` (its src
 // attribute, else the net its Q drives; re-measured 2026-11-26 with the
-// synthesis script that maps no SRL16E, synth/flow), CARRY4 by the
+// synthesis script that maps no SRL16E, synth/script), CARRY4 by the
 // $alu/$macc/$lcu cells before technology mapping (synth_xilinx -run :fine;
 // summed with carryChain they give each design's CARRY4 count). rom = the ROM read
 // registers; front = hdlgen_issue, the stage-A registers and tags, the level

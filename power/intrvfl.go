@@ -15,10 +15,6 @@ func init() { register(intrvflNet{}) }
 
 func (intrvflNet) arch() model.Arch { return model.IntRVFL }
 
-func (intrvflNet) fixedBits() int { return 0 }
-
-func (intrvflNet) hasKappa() bool { return true }
-
 func (intrvflNet) check(d Design) error {
 	if d.Kappa < 1 {
 		return fmt.Errorf("power: κ=%d, want ≥ 1", d.Kappa)
@@ -109,5 +105,41 @@ var intrvflLUTFactor = [nComp]float64{
 func (intrvflNet) lutFactors() *[nComp]float64 { return &intrvflLUTFactor }
 
 func (intrvflNet) fmaxBase() float64 { return 0.726 }
+
+func (intrvflNet) fmaxLead() int { return 1 }
+
+func (intrvflNet) calibration() Calibration {
+	return Calibration{
+		Sections: [CalibrationSections][]CalShape{
+			CalBase: {
+				{K: 4, N: 32, L: 2, Kappa: 1, Bits: 3, P: 1},
+				{K: 4, N: 64, L: 3, Kappa: 3, Bits: 5, P: 8},
+				{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 1},
+				{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},
+				{K: 8, N: 128, L: 3, Kappa: 7, Bits: 8, P: 32, AdderLevels: legacyAdderLevels},
+				{K: 16, N: 256, L: 4, Kappa: 3, Bits: 5, P: 32, AdderLevels: legacyAdderLevels},
+				{K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 1},
+				{K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 8},
+				{K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 32, AdderLevels: legacyAdderLevels},
+				{K: 32, N: 512, L: 2, Kappa: 15, Bits: 4, P: 8},
+				{K: 16, N: 1024, L: 10, Kappa: 1, Bits: 5, P: 8},
+				{K: 6, N: 1000, L: 6, Kappa: 3, Bits: 6, P: 16, AdderLevels: legacyAdderLevels},
+			},
+			CalLargeN: {
+				{K: 16, N: 2048, L: 4, Kappa: 3, Bits: 5, P: 8},
+				{K: 16, N: 4096, L: 4, Kappa: 3, Bits: 5, P: 64, AdderLevels: legacyAdderLevels},
+			},
+			CalOddP: {
+				{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 6},
+				{K: 16, N: 300, L: 4, Kappa: 3, Bits: 5, P: 12},
+				{K: 20, N: 256, L: 3, Kappa: 7, Bits: 6, P: 24, AdderLevels: legacyAdderLevels}, // κ = 7, a 6-bit readout
+			},
+		},
+		Seeds: []CalShape{
+			{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},
+			{K: 16, N: 512, L: 4, Kappa: 3, Bits: 5, P: 8},
+		},
+	}
+}
 
 func (intrvflNet) muxfPerLUT() float64 { return 0.25 }

@@ -10,16 +10,13 @@ import (
 
 // network is one network type's part of the power model: its checks, the
 // widths of its hidden layer, the blocks that differ (the hidden layer and
-// what it adds to the ROM and front blocks) and its calibrated factors. One
-// file per network type (intrvfl.go, rvfl8.go); the readout, lane sums,
-// accumulators and argmax are shared (analytic.go).
+// what it adds to the ROM and front blocks), its calibrated factors and the
+// designs they are calibrated on. One file per network type (intrvfl.go,
+// rvfl8.go); the readout, lane sums, accumulators and argmax are shared
+// (analytic.go). Which Shape fields are parameters (κ, the readout width, a
+// generated W_in) the network type's model.Traits say.
 type network interface {
 	arch() model.Arch
-	// fixedBits is the readout width the network type fixes, or 0 when the
-	// Shape's Bits say it.
-	fixedBits() int
-	// hasKappa reports whether the Shape's Kappa is a parameter of the network.
-	hasKappa() bool
 	// check validates the network's own Shape fields.
 	check(d Design) error
 	// name is the design's one-line description.
@@ -38,6 +35,12 @@ type network interface {
 	// fmaxBase is the intercept of the analytic clock period in ns
 	// (size_fmax.go), fitted with the others by TestFmaxFit.
 	fmaxBase() float64
+	// fmaxLead is the adder levels the hidden tree's first register-to-register
+	// segment holds before the tree (the intRVFL's thermometer XOR leaves: 1).
+	fmaxLead() int
+	// calibration is the network's part of the calibration matrix
+	// (CalibrationMatrix): the designs its LUT factors are fitted on.
+	calibration() Calibration
 	// lutFactors are the calibrated LUT factors per block (analytic.go).
 	lutFactors() *[nComp]float64
 	// muxfPerLUT is the number of MUXF7/MUXF8 per LUT6 site in the
@@ -62,6 +65,22 @@ func raw(lut, ff float64, carry int) Component {
 // networks holds the network types with RTL by name; each network's file
 // adds it from init.
 var networks = registry.New[network]("power: network")
+
+// Networks returns the network types of the power model, in order.
+func Networks() []model.Arch {
+	var out []model.Arch
+	for _, n := range networks.Values() {
+		out = append(out, n.arch())
+	}
+	return out
+}
+
+// traitsOf returns the model traits of arch (zero for an unknown one, which
+// Check refuses).
+func traitsOf(arch model.Arch) model.Traits {
+	t, _ := model.TraitsOf(arch)
+	return t
+}
 
 // register adds a network type.
 func register(n network) { networks.Add(string(n.arch()), n) }
@@ -90,10 +109,11 @@ func ShapeOf(arch model.Arch, k, l, kappa, bits int) (Shape, error) {
 		return Shape{}, fmt.Errorf("power: architecture %q has no RTL (want %s)", arch, networks.Alternatives())
 	}
 	s := Shape{Arch: arch, K: k, L: l}
-	if n.hasKappa() {
+	t := traitsOf(arch)
+	if t.Kappa {
 		s.Kappa = kappa
 	}
-	if n.fixedBits() == 0 {
+	if t.Readout.Bits == 0 {
 		s.Bits = bits
 	}
 	return s, nil

@@ -15,10 +15,6 @@ func init() { register(rvfl8Net{}) }
 
 func (rvfl8Net) arch() model.Arch { return model.RVFL8 }
 
-func (rvfl8Net) fixedBits() int { return model.ReadoutBits }
-
-func (rvfl8Net) hasKappa() bool { return false }
-
 func (rvfl8Net) check(Design) error { return nil }
 
 func (rvfl8Net) name(d Design) string {
@@ -45,7 +41,7 @@ func (rvfl8Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBl
 	// through the bias "product" register and, when the pre-activation tree
 	// has a register cut at which the bias is a node of its own (K even,
 	// K ≥ 16), through that cut register too: flip-flops all of them, since
-	// the synthesis script maps no shift registers (synth/flow: Yosys 0.23's
+	// the synthesis script maps no shift registers (synth/script: Yosys 0.23's
 	// SRL16E mapping drops the clock enable).
 	biasBits := P * 8 // distinct bias bits of all lanes
 	if win := hw.rom[0]; !win.BRAM {
@@ -120,5 +116,37 @@ var rvfl8LUTFactor = [nComp]float64{
 func (rvfl8Net) lutFactors() *[nComp]float64 { return &rvfl8LUTFactor }
 
 func (rvfl8Net) fmaxBase() float64 { return 2.870 }
+
+func (rvfl8Net) fmaxLead() int { return 0 }
+
+func (rvfl8Net) calibration() Calibration {
+	return Calibration{
+		Sections: [CalibrationSections][]CalShape{
+			CalBase: {
+				{K: 4, N: 32, L: 2, P: 1},
+				{K: 4, N: 64, L: 3, P: 8},
+				{K: 8, N: 128, L: 3, P: 1},
+				{K: 8, N: 128, L: 3, P: 8},
+				{K: 8, N: 100, L: 3, P: 32, AdderLevels: legacyAdderLevels},
+				{K: 16, N: 512, L: 4, P: 1},
+				{K: 16, N: 512, L: 4, P: 8},
+				{K: 16, N: 512, L: 4, P: 32, AdderLevels: legacyAdderLevels},
+				{K: 16, N: 256, L: 4, P: 4},
+				{K: 32, N: 256, L: 2, P: 2},
+				{K: 10, N: 300, L: 7, P: 8},
+			},
+			CalLargeN: {
+				{K: 16, N: 2048, L: 4, P: 8},
+				{K: 16, N: 4096, L: 4, P: 4},
+			},
+			CalOddP: {
+				{K: 8, N: 128, L: 3, P: 6},
+				{K: 12, N: 200, L: 5, P: 3},
+				{K: 20, N: 1500, L: 3, P: 6},
+			},
+		},
+		Seeds: []CalShape{{K: 16, N: 512, L: 4, P: 8}},
+	}
+}
 
 func (rvfl8Net) muxfPerLUT() float64 { return 0.12 }

@@ -1,10 +1,6 @@
 package power
 
-import (
-	"math"
-
-	"github.com/hdlgen/hdlgen/model"
-)
+import "math"
 
 // Analytic Fmax estimate. The sizer cannot synthesise the thousands of designs
 // it compares, so it predicts the clock period that the static timing estimate
@@ -45,11 +41,7 @@ func fmaxLevels(d Design, st structure) int {
 		}
 		return max(lead+r, depth-cuts*r+1)
 	}
-	lead := 0
-	if d.Arch == model.IntRVFL {
-		lead = 1
-	}
-	return max(seg(st.HiddenDepth, st.HiddenCut, lead), seg(st.LaneDepth, st.LaneCut, 0))
+	return max(seg(st.HiddenDepth, st.HiddenCut, d.net().fmaxLead()), seg(st.LaneDepth, st.LaneCut, 0))
 }
 
 // AnalyticFmaxMHz is the analytic estimate of the Fmax that the static timing

@@ -52,8 +52,12 @@ type Design struct {
 
 // DesignOf is the power model's view of a plan.
 func DesignOf(pl *plan.Plan) Design {
-	s := Shape{Arch: pl.Arch, K: pl.K, L: pl.L, Kappa: pl.Kappa, Win: pl.WinGenerator}
-	if n := netOf(pl.Arch); n != nil && n.fixedBits() == 0 {
+	s := Shape{Arch: pl.Arch, K: pl.K, L: pl.L, Win: pl.WinGenerator}
+	t := traitsOf(pl.Arch)
+	if t.Kappa {
+		s.Kappa = pl.Kappa
+	}
+	if netOf(pl.Arch) != nil && t.Readout.Bits == 0 {
 		s.Bits = pl.ReadoutBits
 	}
 	d := Design{Shape: s, N: pl.N, P: pl.P}
@@ -114,8 +118,9 @@ func (d Design) Check() error {
 	if d.EffBits != 0 && (d.EffBits < quant.MinBits || d.EffBits > declared) {
 		return fmt.Errorf("power: effective readout bits %d outside [%d, %d]", d.EffBits, quant.MinBits, declared)
 	}
-	if d.Win != model.WinStored && (d.Win != model.WinPRBS31 || d.Arch != model.IntRVFL) {
-		return fmt.Errorf("power: W_in source %q for %s (a generated W_in is an intrvfl option)", d.Win, d.Arch)
+	if d.Win != model.WinStored && (d.Win != model.WinPRBS31 || !traitsOf(d.Arch).GeneratedWin) {
+		return fmt.Errorf("power: W_in source %q for %s (a generated W_in is an option of the %s)", d.Win, d.Arch,
+			model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.GeneratedWin })))
 	}
 	if d.K < 1 || d.L < 2 || d.N < 1 {
 		return fmt.Errorf("power: K=%d, L=%d, N=%d: want K ≥ 1, L ≥ 2, N ≥ 1", d.K, d.L, d.N)
@@ -236,7 +241,7 @@ func treeRegBits(leaves, w, depth, ra int) int {
 
 // readoutBits is the declared readout width: the network's fixed one or Bits.
 func (d Design) readoutBits() int {
-	if b := d.net().fixedBits(); b != 0 {
+	if b := traitsOf(d.Arch).Readout.Bits; b != 0 {
 		return b
 	}
 	return d.Bits

@@ -112,21 +112,11 @@ func render(name string, v any) ([]byte, error) {
 func verilogFiles(m *model.Model, pl *plan.Plan, axis bool, sys *sysSpec) (names []string, files map[string][]byte, err error) {
 	files = map[string][]byte{}
 	for _, p := range primitivesFor(pl, axis, sys != nil) {
-		b, err := templates.FS.ReadFile(p)
+		b, err := templates.FS.ReadFile(p.Source)
 		if err != nil {
-			return nil, nil, fmt.Errorf("rtl: primitive %s: %w", p, err)
+			return nil, nil, fmt.Errorf("rtl: primitive %s: %w", p.Name, err)
 		}
-		if p == "hdlgen_rom.v" && pl.BlockROMs() {
-			if b, err = templates.BlockROM(b); err != nil {
-				return nil, nil, fmt.Errorf("rtl: %w", err)
-			}
-		}
-		if p == "hdlgen_rvfl8_hidden.v" && pl.BlockROMs() {
-			if b, err = templates.BlockSigmoid(b); err != nil {
-				return nil, nil, fmt.Errorf("rtl: %w", err)
-			}
-		}
-		name := "rtl/" + p
+		name := "rtl/" + p.Name
 		names = append(names, name)
 		files[name] = b
 	}
@@ -181,7 +171,7 @@ type sysSpec struct {
 func streamTopFiles(pl *plan.Plan, names []string) []string {
 	need := map[string]bool{"rtl/" + pl.Prefix + "_core.v": true, "rtl/" + pl.Prefix + "_top.v": true}
 	for _, p := range primitivesFor(pl, false, false) {
-		need["rtl/"+p] = true
+		need["rtl/"+p.Name] = true
 	}
 	var out []string
 	for _, n := range names {
@@ -192,8 +182,10 @@ func streamTopFiles(pl *plan.Plan, names []string) []string {
 	return out
 }
 
-// primitivesFor lists the primitives a design uses, dependencies first.
-func primitivesFor(pl *plan.Plan, axis, system bool) []string {
+// primitivesFor lists the primitives a design uses, dependencies first: the
+// shared ones it needs in the order of templates.Front, its network type's
+// own, then the shared ones of templates.Back.
+func primitivesFor(pl *plan.Plan, axis, system bool) []plan.Primitive {
 	issue := "hdlgen_issue.v"
 	if pl.HoldInput {
 		issue = "hdlgen_issue_hold.v" // no input register
@@ -206,14 +198,8 @@ func primitivesFor(pl *plan.Plan, axis, system bool) []string {
 		"hdlgen_delay.v": true, "hdlgen_rom.v": true, "hdlgen_addtree.v": true,
 		"hdlgen_argmax.v": true, issue: true, "hdlgen_outreg.v": true, mac: true,
 	}
-	for _, p := range pl.Layer().Primitives() {
-		use[p] = true
-	}
 	if pl.ReloadableReadout {
 		use["hdlgen_ro_ram.v"] = true
-	}
-	if pl.WinGenerator != "" {
-		use["hdlgen_win_lfsr.v"] = true
 	}
 	if axis {
 		use["hdlgen_sext.v"] = true
@@ -229,10 +215,22 @@ func primitivesFor(pl *plan.Plan, axis, system bool) []string {
 		use["hdlgen_axis_records.v"] = true
 		use["hdlgen_axil.v"] = true
 	}
-	var out []string
-	for _, p := range templates.Primitives {
+	variant := func(name string) plan.Primitive {
+		if name == "hdlgen_rom.v" && pl.BlockROMs() {
+			return plan.Primitive{Name: name, Source: templates.ROMBlock}
+		}
+		return plan.Same(name)
+	}
+	var out []plan.Primitive
+	for _, p := range templates.Front {
 		if use[p] {
-			out = append(out, p)
+			out = append(out, variant(p))
+		}
+	}
+	out = append(out, pl.Layer().Primitives(pl)...)
+	for _, p := range templates.Back {
+		if use[p] {
+			out = append(out, variant(p))
 		}
 	}
 	return out

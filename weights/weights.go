@@ -212,56 +212,14 @@ func firstDiff(a, b []float64) (int, [2]float64) {
 // hiddenDiffs compares the hidden layers of two models of the same
 // architecture and shape.
 func hiddenDiffs(design, m *model.Model) []string {
-	var diffs []string
+	if _, err := design.Integer(); err != nil {
+		return []string{fmt.Sprintf("architecture %s has no integer datapath", design.Arch())}
+	}
 	seeds := ""
 	if design.Seed != m.Seed {
 		seeds = fmt.Sprintf(" (seeds: design %d, model %d)", design.Seed, m.Seed)
 	}
-	switch dn := design.Net.(type) {
-	case *model.IntNet:
-		mn := m.Net.(*model.IntNet)
-		if dn.Kappa != mn.Kappa {
-			diffs = append(diffs, fmt.Sprintf("κ: design %d, model %d", dn.Kappa, mn.Kappa))
-		}
-		for j := 0; j < dn.N; j++ {
-			if dn.Signs.HexRow(j) == mn.Signs.HexRow(j) {
-				continue
-			}
-			for i := 0; i < dn.K; i++ {
-				if dn.Signs.Negative(j, i) != mn.Signs.Negative(j, i) {
-					diffs = append(diffs, fmt.Sprintf("W_in[%d][%d]: design %+d, model %+d%s",
-						j, i, dn.Signs.Weight(j, i), mn.Signs.Weight(j, i), seeds))
-					return diffs
-				}
-			}
-		}
-	case *model.FixedNet:
-		mn := m.Net.(*model.FixedNet)
-		if i := firstDiffInt(dn.Win, mn.Win); i >= 0 {
-			diffs = append(diffs, fmt.Sprintf("W_in[%d][%d]: design %d, model %d%s", i/dn.K, i%dn.K, dn.Win[i], mn.Win[i], seeds))
-		}
-		if i := firstDiffInt(dn.Bias, mn.Bias); i >= 0 {
-			diffs = append(diffs, fmt.Sprintf("bias[%d]: design %d, model %d%s", i, dn.Bias[i], mn.Bias[i], seeds))
-		}
-		if i := firstDiffInt(dn.LUT, mn.LUT); i >= 0 {
-			diffs = append(diffs, fmt.Sprintf("sigmoid LUT[%d]: design %d, model %d", i, dn.LUT[i], mn.LUT[i]))
-		}
-	default:
-		diffs = append(diffs, fmt.Sprintf("architecture %s has no integer datapath", design.Arch()))
-	}
-	return diffs
-}
-
-func firstDiffInt[T int8 | uint8](a, b []T) int {
-	if len(a) != len(b) {
-		return min(len(a), len(b))
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return -1
+	return model.HiddenDiffs(design.Net, m.Net, [2]string{"design", "model"}, seeds)
 }
 
 // MarshalBinary renders the image in the format of doc.go.

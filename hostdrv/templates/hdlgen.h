@@ -57,7 +57,7 @@ typedef struct hdlgen_dev hdlgen_dev;
 
 /* What the driver was built for, and what the device reports. */
 typedef struct {
-  uint32_t arch;  /* 1 intrvfl, 2 rvfl8 */
+  uint32_t arch;  /* the network type's code (plan.Layer.ArchCode); hdlgen_arch_name() names it */
   uint32_t k, n, l, p, kappa, readout_bits, readout_bound;
   uint32_t level_width, levels_per_beat, beats_per_vector;
   uint32_t latency, ii; /* cycles, from the TIMING register */
@@ -105,6 +105,7 @@ size_t hdlgen_features(void);         /* K */
 size_t hdlgen_classes(void);          /* L */
 size_t hdlgen_beats_per_vector(void); /* B */
 const char *hdlgen_class_name(size_t cls); /* NULL when cls >= L */
+const char *hdlgen_arch_name(void);       /* the network type, as model.json names it */
 
 /* hdlgen_classify classifies rows raw rows (row-major, K doubles each) in
  * batches of at most info.max_batch vectors, one DMA transfer per batch.

@@ -79,5 +79,6 @@ void hdlgen_pack(const uint32_t *inputs, uint32_t *beats) {
 size_t hdlgen_features(void) { return HDLGEN_K; }
 size_t hdlgen_classes(void) { return HDLGEN_L; }
 size_t hdlgen_beats_per_vector(void) { return HDLGEN_BEATS_PER_VECTOR; }
+const char *hdlgen_arch_name(void) { return HDLGEN_ARCH_NAME; }
 
 const char *hdlgen_class_name(size_t cls) { return cls < HDLGEN_L ? hdlgen_class_names[cls] : NULL; }

@@ -123,7 +123,7 @@ static int cmd_info(hdlgen_dev *dev) {
   hdlgen_info in;
   int rc = hdlgen_info_get(dev, &in), i;
   if (rc != HDLGEN_OK) return failed("info", dev, rc);
-  printf("arch %s K=%u N=%u L=%u P=%u kappa=%u readout=%u bits (+-%u)\n", in.arch == 1 ? "intrvfl" : "rvfl8", in.k,
+  printf("arch %s K=%u N=%u L=%u P=%u kappa=%u readout=%u bits (+-%u)\n", hdlgen_arch_name(), in.k,
          in.n, in.l, in.p, in.kappa, in.readout_bits, in.readout_bound);
   printf("framing: %u-bit elements, %u per beat, %u beats per vector\n", in.level_width, in.levels_per_beat,
          in.beats_per_vector);

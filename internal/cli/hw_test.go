@@ -95,7 +95,7 @@ func TestSizeCommandErrors(t *testing.T) {
 	}{
 		{[]string{"--budget", "3.2", "--features", "16", "--num-classes", "4"}, exitUsage, "no unit"},
 		{[]string{"--budget", "-1uJ", "--features", "16", "--num-classes", "4"}, exitUsage, "finite value > 0"},
-		{[]string{"--budget", "3uJ", "--features", "16", "--num-classes", "4", "--arch", "rvfl"}, exitUsage, "want intrvfl or rvfl8"},
+		{[]string{"--budget", "3uJ", "--features", "16", "--num-classes", "4", "--arch", "rvfl"}, exitUsage, "want " + model.Alternatives(power.Networks())},
 		{[]string{"--budget", "3uJ", "--features", "16", "--num-classes", "1"}, exitUsage, "--num-classes 1 outside [2, 4096]"},
 		{[]string{"--budget", "3uJ", "--features", "16", "--num-classes", "4", "--bits", "1"}, exitUsage, "readout bits"},
 		{[]string{"--budget", "1pJ", "--features", "16", "--num-classes", "4"}, exitError, "smallest achievable"},

@@ -86,7 +86,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder")
 	f.StringVarP(&o.out, "out", "o", "results/uci121", "output folder")
 	f.StringVar(&o.datasets, "datasets", "", "comma-separated subset of datasets (default: all)")
-	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage (default: intrvfl,rvfl,rvfl-qin,rvfl-direct)")
+	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage, of "+protocol.NetworksHelp()+" (default: "+networkList(protocol.AccuracyNetworks)+")")
 	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), retune (λ re-chosen for the integer readout, needs them too), budget (Fig. 7)")
 	f.IntVar(&o.bits, "retune-bits", study.DefaultRetuneBits, "retune stage: bits of the rounded readout λ is chosen for")
 	f.StringVar(&o.budgets, "budgets", study.DefaultBudgets, "budget stage: comma-separated energies per classification with a unit (3.2uJ, 4nJ) or median (the energy of the median intRVFL, K=16 N=512 L=4 κ=3 5-bit, at its best P)")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hdlgen/hdlgen/model"
 )
 
 // fixture trains the iris models the tests below use: float (f.json) and
@@ -54,7 +56,7 @@ func TestOutOfRangeFlags(t *testing.T) {
 		{[]string{"train", "--data", "example:iris", "--n", "10", "--lambda", "0", "-o", out}, "--lambda 0: want a finite value > 0"},
 		{[]string{"train", "--data", "example:iris", "--n", "10", "--lambda", "NaN", "-o", out}, "--lambda NaN: want a finite value > 0"},
 		{[]string{"train", "--data", "example:iris", "--n", "10", "--bits", "17", "-o", out}, "--bits 17 outside [2, 16]"},
-		{[]string{"train", "--data", "example:iris", "--n", "10", "--arch", "rvfl", "--bits", "5", "-o", out}, "--bits applies to --arch intrvfl"},
+		{[]string{"train", "--data", "example:iris", "--n", "10", "--arch", "rvfl", "--bits", "5", "-o", out}, "--bits applies to --arch " + model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits))},
 		{[]string{"train", "--data", "example:iris", "--n", "10", "--direct-links", "-o", out}, "apply to --arch rvfl"},
 		{[]string{"quantize", f.float, "--bound", "0", "-o", out}, "--bound 0 outside [1, 32767]"},
 		{[]string{"quantize", f.float, "--bits", "3", "--bound", "100", "-o", out}, "--bits 3 and --bound 100 both given"},

@@ -33,7 +33,7 @@ type sizeOptions struct {
 func newSizeCmd(app *App) *cobra.Command {
 	o := &sizeOptions{}
 	cmd := &cobra.Command{
-		Use:   "size --budget ENERGY (--model model.json | --features K --num-classes L --arch intrvfl|rvfl8 [--kappa K --bits B]) [--json]",
+		Use:   "size --budget ENERGY (--model model.json | --features K --num-classes L --arch " + archUsage(power.Networks()) + " [--kappa K --bits B]) [--json]",
 		Short: "Find the largest network whose energy per classification fits a budget",
 		Long: `Size returns the largest number of hidden neurons N (1 ≤ N ≤ --max-n, 4096 by
 default) whose design fits the xc7z020 and whose energy per classification is
@@ -68,7 +68,7 @@ an error naming both values.`,
 	f.IntVar(&o.features, "features", 0, "K, input features")
 	f.IntVar(&o.classes, "num-classes", 0, "L, the number of classes")
 	hiddenAlias(f, "classes", "num-classes")
-	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl or rvfl8")
+	f.StringVar(&o.arch, "arch", "intrvfl", archHelp(power.Networks()))
 	f.IntVar(&o.kappa, "kappa", 3, "intRVFL clip threshold κ")
 	f.IntVar(&o.bits, "bits", 5, "intRVFL readout bits")
 	f.IntVar(&o.effBits, "eff-bits", 0, "effective width of trained readout codes (99 % within ±(2^(b−1)−1)); 0 = --bits, the upper bound")
@@ -96,7 +96,7 @@ func (o *sizeOptions) fromModel(changed func(string) bool) error {
 	switch {
 	case m.Readout != nil:
 		bits = m.Readout.Bits
-	case m.Arch() == model.IntRVFL:
+	case m.Net.Readout().Allowed:
 		return usagef("--model %s has a float readout: size needs the integer one (hdlgen quantize %s --bits B)", o.model, o.model)
 	}
 	type fact struct {

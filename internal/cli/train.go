@@ -34,7 +34,7 @@ type trainOptions struct {
 func newTrainCmd(app *App) *cobra.Command {
 	o := &trainOptions{}
 	cmd := &cobra.Command{
-		Use:   "train --data PATH [--dataset NAME] --arch intrvfl|rvfl|rvfl8 --n N --lambda X [--kappa K] [--seed S] -o model.json",
+		Use:   "train --data PATH [--dataset NAME] --arch " + archUsage(model.Archs()) + " --n N --lambda X [--kappa K] [--seed S] -o model.json",
 		Short: "Train a network on labelled data and write model.json",
 		Long: `Train fits min-max normalisation on the data, draws the random hidden layer
 from --seed, solves the ridge-regression readout and writes model.json (atomically).
@@ -64,7 +64,7 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	f := cmd.Flags()
 	f.StringVar(&o.data, "data", "", "CSV file, collection folder (with --dataset) or example:NAME")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside a UCI-121 collection folder")
-	f.StringVar(&o.arch, "arch", "intrvfl", "network: intrvfl, rvfl or rvfl8")
+	f.StringVar(&o.arch, "arch", "intrvfl", archHelp(model.Archs()))
 	f.IntVar(&o.n, "n", 0, fmt.Sprintf("hidden neurons N (1…%d)", model.MaxHidden))
 	f.Float64Var(&o.lambda, "lambda", 1, "ridge regularisation λ")
 	f.IntVar(&o.kappa, "kappa", 3, fmt.Sprintf("intRVFL clip threshold κ (1…%d)", model.MaxKappa))
@@ -109,8 +109,8 @@ func (o *trainOptions) config() (model.Config, error) {
 		if err := inRange("--bits", o.bits, quant.MinBits, quant.MaxBits); err != nil {
 			return model.Config{}, err
 		}
-		if arch != model.IntRVFL {
-			return model.Config{}, usagef("--bits applies to --arch intrvfl (rvfl8 is always 8-bit, rvfl is float)")
+		if t, _ := model.TraitsOf(arch); !t.ReadoutBits() {
+			return model.Config{}, usagef("--bits applies to --arch %s, not %s (%s)", model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)), arch, t.Readout)
 		}
 	}
 	if arch != model.RVFL && (o.directLinks || o.quantInputs) {
@@ -144,8 +144,9 @@ func parseWin(s string, arch model.Arch) (model.WinGen, error) {
 	if err != nil {
 		return "", usagef("--win: %v", err)
 	}
-	if win != model.WinStored && arch != model.IntRVFL {
-		return "", usagef("--win %s: a generated W_in is an option of the intrvfl only (not %s)", s, arch)
+	if t, _ := model.TraitsOf(arch); win != model.WinStored && !t.GeneratedWin {
+		return "", usagef("--win %s: a generated W_in is an option of the %s only (not %s)", s,
+			model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.GeneratedWin })), arch)
 	}
 	return win, nil
 }

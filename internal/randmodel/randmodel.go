@@ -15,18 +15,24 @@ type Shape struct {
 	K     int
 	N     int
 	L     int
-	Kappa int // intrvfl only
-	Bits  int // intrvfl readout bits (rvfl8: always 8)
+	Kappa int // where the network type has κ (the intrvfl)
+	Bits  int // readout bits where the type's width is a choice (the intrvfl; rvfl8: always 8)
 	// Win is the intrvfl's W_in source (zero value: stored; model.WinPRBS31:
 	// the on-chip generator's).
 	Win model.WinGen
 }
 
+// String names the shape: κ and the readout bits appear where the network
+// type has them (model.Traits).
 func (s Shape) String() string {
-	if s.Arch == model.RVFL8 {
-		return fmt.Sprintf("rvfl8_k%d_n%d_l%d", s.K, s.N, s.L)
+	name := fmt.Sprintf("%s_k%d_n%d_l%d", s.Arch, s.K, s.N, s.L)
+	t, _ := model.TraitsOf(s.Arch)
+	if t.Kappa {
+		name += fmt.Sprintf("_kappa%d", s.Kappa)
 	}
-	name := fmt.Sprintf("intrvfl_k%d_n%d_l%d_kappa%d_b%d", s.K, s.N, s.L, s.Kappa, s.Bits)
+	if t.ReadoutBits() {
+		name += fmt.Sprintf("_b%d", s.Bits)
+	}
 	if s.Win != model.WinStored {
 		name += "_" + s.Win.Flag()
 	}
@@ -112,7 +118,7 @@ func Trained(s Shape, name string, seed uint64) (*model.Model, model.Data) {
 	d := Blobs(120, s.K, s.L, seed)
 	d.Name = name
 	cfg := model.Config{Arch: s.Arch, N: s.N, Kappa: s.Kappa, Lambda: 1, Seed: seed, Win: s.Win}
-	if s.Arch == model.IntRVFL {
+	if t, _ := model.TraitsOf(s.Arch); t.ReadoutBits() {
 		cfg.ReadoutBits = s.Bits
 	}
 	m, err := model.Train(context.Background(), d, cfg)

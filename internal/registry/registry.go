@@ -51,13 +51,17 @@ func (r *Registry[T]) Values() []T {
 func (r *Registry[T]) Names() []string { return slices.Clone(r.names) }
 
 // Alternatives lists the names for an error message: "a, b or c".
-func (r *Registry[T]) Alternatives() string {
-	switch n := len(r.names); n {
+func (r *Registry[T]) Alternatives() string { return Join(r.names) }
+
+// Join lists names for a message or a help text: "a, b or c" ("none" for
+// no name).
+func Join(names []string) string {
+	switch n := len(names); n {
 	case 0:
 		return "none"
 	case 1:
-		return r.names[0]
+		return names[0]
 	default:
-		return strings.Join(r.names[:n-1], ", ") + " or " + r.names[n-1]
+		return strings.Join(names[:n-1], ", ") + " or " + names[n-1]
 	}
 }

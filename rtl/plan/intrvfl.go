@@ -17,8 +17,18 @@ func (intrvflLayer) Arch() model.Arch { return model.IntRVFL }
 
 func (intrvflLayer) MaxInput(pl *Plan) int { return pl.N }
 
-func (intrvflLayer) Primitives() []string {
-	return []string{"hdlgen_level_offset.v", "hdlgen_intrvfl_hidden.v"}
+func (intrvflLayer) InputScale(pl *Plan) int { return pl.N }
+
+func (intrvflLayer) EncodeRule() string { return "§3: v = floor(x'·N + 0.5)" }
+
+func (intrvflLayer) ArchCode() int { return 1 }
+
+func (intrvflLayer) Primitives(pl *Plan) []Primitive {
+	p := []Primitive{Same("hdlgen_level_offset.v"), Same("hdlgen_intrvfl_hidden.v")}
+	if pl.WinGenerator != model.WinStored {
+		p = append(p, Same("hdlgen_win_lfsr.v"))
+	}
+	return p
 }
 
 func (intrvflLayer) CoreTemplate() string { return "core_intrvfl.v.tmpl" }

@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"fmt"
+
 	"github.com/hdlgen/hdlgen/internal/registry"
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -14,9 +16,18 @@ type Layer interface {
 	Arch() model.Arch
 	// MaxInput is the largest input element (N for levels, 255 for codes).
 	MaxInput(pl *Plan) int
+	// InputScale is S of the host's input encoding: a normalised feature x'
+	// becomes the element min(MaxInput, floor(x'·S + 0.5)) (N for levels,
+	// 256 for codes); EncodeRule names the rule for the driver's comments.
+	InputScale(pl *Plan) int
+	EncodeRule() string
+	// ArchCode is the network type's code in the system top's SHAPE3.ARCH
+	// register (docs/system-interface.md): unique, 1…255.
+	ArchCode() int
 	// Primitives lists the hand-written modules the hidden layer adds to the
-	// shared ones (rtl/templates).
-	Primitives() []string
+	// shared ones (rtl/templates), dependencies first, with the variant of
+	// each the plan takes (e.g. block RAM).
+	Primitives(pl *Plan) []Primitive
 	// CoreTemplate names the core's template in rtl/templates.
 	CoreTemplate() string
 	// GroupBase reports whether the core takes the issued group's first
@@ -45,12 +56,44 @@ type Layer interface {
 	hiddenRegW(pl *Plan) int
 }
 
+// Primitive is a hand-written module of a design: Name is its file in the
+// design (rtl/Name), Source the file of rtl/templates it is copied from —
+// Name itself, or a variant of the module (e.g. with its memory in block RAM).
+type Primitive struct{ Name, Source string }
+
+// Same is the primitive copied unchanged.
+func Same(name string) Primitive { return Primitive{name, name} }
+
 // layers holds the network types with RTL by name; each Layer's file adds
 // its Layer from init.
 var layers = registry.New[Layer]("plan: layer")
 
-// register adds a network type's Layer.
-func register(l Layer) { layers.Add(string(l.Arch()), l) }
+// register adds a network type's Layer; an architecture code outside 1…255
+// or taken by another layer is a programmer error and panics.
+func register(l Layer) {
+	code := l.ArchCode()
+	if code < 1 || code > 255 {
+		panic(fmt.Sprintf("plan: layer %s: architecture code %d outside 1…255", l.Arch(), code))
+	}
+	for _, o := range layers.Values() {
+		if o.ArchCode() == code {
+			panic(fmt.Sprintf("plan: layers %s and %s share the architecture code %d", o.Arch(), l.Arch(), code))
+		}
+	}
+	layers.Add(string(l.Arch()), l)
+}
+
+// Archs returns the network types with RTL, in order.
+func Archs() []model.Arch {
+	var out []model.Arch
+	for _, n := range layers.Names() {
+		out = append(out, model.Arch(n))
+	}
+	return out
+}
+
+// Alternatives lists the network types with RTL: "a, b or c".
+func Alternatives() string { return layers.Alternatives() }
 
 // LayerOf returns the Layer of arch, or nil when the network type has no RTL.
 func LayerOf(arch model.Arch) Layer {

@@ -33,7 +33,21 @@ func (rvfl8Layer) Arch() model.Arch { return model.RVFL8 }
 
 func (rvfl8Layer) MaxInput(*Plan) int { return 1<<rvfl8CodeW - 1 }
 
-func (rvfl8Layer) Primitives() []string { return []string{"hdlgen_rvfl8_hidden.v"} }
+func (rvfl8Layer) InputScale(*Plan) int { return 1 << model.InputFracBits }
+
+func (rvfl8Layer) EncodeRule() string { return "§7: a = min(255, floor(256·x' + 0.5))" }
+
+func (rvfl8Layer) ArchCode() int { return 2 }
+
+// Primitives: with --rom-style block, the variant whose sigmoid tables are in
+// block RAM (their read is registered with the pipeline's enable already, so
+// a RAMB18 — two lanes per RAM, one per port — does the same in the same cycle).
+func (rvfl8Layer) Primitives(pl *Plan) []Primitive {
+	if pl.BlockROMs() {
+		return []Primitive{{"hdlgen_rvfl8_hidden.v", "hdlgen_rvfl8_hidden_block.v"}}
+	}
+	return []Primitive{Same("hdlgen_rvfl8_hidden.v")}
+}
 
 func (rvfl8Layer) CoreTemplate() string { return "core_rvfl8.v.tmpl" }
 

@@ -7,16 +7,10 @@ import (
 	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
-// Architecture codes of SHAPE3.ARCH.
-const (
-	ArchIntRVFL = 1
-	ArchRVFL8   = 2
-)
-
 // Identity is what the identification registers of one design read.
 type Identity struct {
 	ModelHash [8]byte // the first 8 bytes of SHA-256(model.json as emitted)
-	Arch      int     // ArchIntRVFL or ArchRVFL8
+	Arch      int     // SHAPE3.ARCH: the network type's code, plan.Layer.ArchCode (1 intrvfl, 2 rvfl8)
 	K, N, L   int
 	P         int
 	Kappa     int // κ, 0 for rvfl8
@@ -51,14 +45,11 @@ func NewIdentity(pl *plan.Plan, modelJSON []byte, latency, ii int, reloadable, s
 	id := Identity{ModelHash: HashModel(modelJSON), K: pl.K, N: pl.N, L: pl.L, P: pl.P, Kappa: pl.Kappa,
 		Bits: pl.ReadoutBits, LW: pl.LW, Latency: latency, II: ii, Words: pl.Groups, Chunks: Chunks(pl), QW: pl.QW,
 		Reloadable: reloadable, Scores: scores}
-	switch pl.Arch {
-	case "intrvfl":
-		id.Arch = ArchIntRVFL
-	case "rvfl8":
-		id.Arch = ArchRVFL8
-	default:
+	l := pl.Layer()
+	if l == nil {
 		return Identity{}, fmt.Errorf("regmap: architecture %q has no code", pl.Arch)
 	}
+	id.Arch = l.ArchCode()
 	var ok bool
 	if id.PerBeat, id.Beats, ok = Framing(pl.K, pl.LW); !ok {
 		return Identity{}, fmt.Errorf("regmap: %d-bit input elements do not fit the %d-bit beat payload", pl.LW, BeatPayload)

@@ -33,6 +33,15 @@ type hiddenLayer interface {
 // network's file adds its constructor from init.
 var hiddenLayers = registry.New[func(m *model.Model, pl *plan.Plan) hiddenLayer]("sim: hidden layer")
 
+// Archs returns the network types the simulator has a hidden layer of, in order.
+func Archs() []model.Arch {
+	var out []model.Arch
+	for _, n := range hiddenLayers.Names() {
+		out = append(out, model.Arch(n))
+	}
+	return out
+}
+
 // New prepares the simulator of m as laid out by pl (which must be plan.New(m, …)).
 func New(m *model.Model, pl *plan.Plan) (*Core, error) {
 	if m == nil || pl == nil || m.Net == nil {

@@ -3,14 +3,17 @@ package protocol
 import (
 	"fmt"
 
+	"github.com/hdlgen/hdlgen/internal/registry"
 	"github.com/hdlgen/hdlgen/model"
 )
 
-// Network names a network variant of the studies.
+// Network names a network variant of the studies: a network type of the
+// model package (its name) or one of its option variants (variants.go).
 type Network string
 
-// The variants. The three RVFL variants are the paper's baseline and the two
-// variants of its footnote.
+// The variants the studies name. The three RVFL variants are the paper's
+// baseline and the two variants of its footnote. Every other network type of
+// the model package is a variant too, under its own name.
 const (
 	IntRVFL    Network = "intrvfl"     // density-encoded intRVFL (float readout)
 	RVFL       Network = "rvfl"        // conventional sigmoid RVFL
@@ -24,33 +27,31 @@ var AccuracyNetworks = []Network{IntRVFL, RVFL, RVFLQuant, RVFLDirect}
 
 // ParseNetwork validates a network name.
 func ParseNetwork(s string) (Network, error) {
-	switch n := Network(s); n {
-	case IntRVFL, RVFL, RVFLQuant, RVFLDirect, RVFL8:
-		return n, nil
+	if v, ok := lookup(Network(s)); ok {
+		return v.name, nil
 	}
-	return "", fmt.Errorf("unknown network %q (want %s, %s, %s, %s or %s)", s, IntRVFL, RVFL, RVFLQuant, RVFLDirect, RVFL8)
+	var names []string
+	for _, nw := range Networks() {
+		names = append(names, string(nw))
+	}
+	return "", fmt.Errorf("unknown network %q (want %s)", s, registry.Join(names))
 }
 
 // Config returns the training configuration of the variant for hyperparameters
-// (n, λ, κ) with the authors' variance regulariser.
+// (n, λ, κ) with the authors' variance regulariser; κ is kept where the
+// variant's network type has it.
 func (nw Network) Config(n int, lambda float64, kappa int) model.Config {
-	c := model.Config{N: n, Lambda: lambda, Regularizer: model.RegVariance, Threads: 1}
-	switch nw {
-	case IntRVFL:
-		c.Arch, c.Kappa = model.IntRVFL, kappa
-	case RVFL:
-		c.Arch = model.RVFL
-	case RVFLQuant:
-		c.Arch, c.QuantizedInputs = model.RVFL, true
-	case RVFLDirect:
-		c.Arch, c.DirectLinks = model.RVFL, true
-	case RVFL8:
-		c.Arch = model.RVFL8
-	default:
+	v, ok := lookup(nw)
+	if !ok {
 		panic("protocol: unknown network " + string(nw))
 	}
+	c := model.Config{Arch: v.arch, N: n, Lambda: lambda, Regularizer: model.RegVariance, Threads: 1}
+	if nw.HasKappa() {
+		c.Kappa = kappa
+	}
+	v.options(&c)
 	return c
 }
 
 // HasKappa reports whether κ is a hyperparameter of the variant.
-func (nw Network) HasKappa() bool { return nw == IntRVFL }
+func (nw Network) HasKappa() bool { return nw.Traits().Kappa }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
@@ -79,6 +80,11 @@ type SearchOptions struct {
 	// grid, so every count equals the whole search's and MergeSearches of the
 	// shards gives the whole search.
 	Ns []int
+	// Workers is the number of goroutines (0 or 1: one). The intRVFL's
+	// grid points (one N and its κ) run side by side, one thread each; the
+	// other networks' one grid uses them in its linear algebra. The counts
+	// do not depend on it.
+	Workers int
 }
 
 // Search runs the grid search of the protocol for one network on the
@@ -118,13 +124,27 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	if err := so.Solver.Check(); err != nil {
 		return nil, fmt.Errorf("search %s: %w", u.Meta.Name, err)
 	}
-	solver := so.Solver.Ridge(so.Regularizer, 1)
+	workers := max(so.Workers, 1)
+	// The intRVFL's grid points run side by side (one thread each), the
+	// other networks' one grid on all the workers.
+	threads := workers
+	if nw == IntRVFL {
+		threads = 1
+	}
+	solver := so.Solver.Ridge(so.Regularizer, threads)
+	var mu sync.Mutex // res's timings and jitter count, from several grid points
 	grid := func(htr, hva []float64, cols int, prefixes []int) ([][]int, error) {
 		t0 := time.Now()
-		defer func() { res.SolveSeconds += time.Since(t0).Seconds() }()
-		if so.Bits != 0 { // the intRVFL's one prefix is the whole H
-			c, jittered, err := DeployedCounts(solver, sp, htr, hva, cols, g.Lambdas, quant.BoundForBits(so.Bits))
+		jittered := 0
+		defer func() {
+			mu.Lock()
+			res.SolveSeconds += time.Since(t0).Seconds()
 			res.Jittered += jittered
+			mu.Unlock()
+		}()
+		if so.Bits != 0 { // the intRVFL's one prefix is the whole H
+			c, j, err := DeployedCounts(solver, sp, htr, hva, cols, g.Lambdas, quant.BoundForBits(so.Bits))
+			jittered = j
 			return [][]int{c}, err
 		}
 		gr, err := solver.Grid(ridge.Data{H: htr, Rows: sp.MTrain, Cols: cols, Labels: sp.YTrain},
@@ -135,7 +155,7 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 		for _, row := range gr.Jitter {
 			for _, j := range row {
 				if j > 0 {
-					res.Jittered++
+					jittered++
 				}
 			}
 		}
@@ -144,13 +164,15 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	hidden := func(f func()) {
 		t0 := time.Now()
 		f()
+		mu.Lock()
 		res.HiddenSeconds += time.Since(t0).Seconds()
+		mu.Unlock()
 	}
 
 	var err error
 	switch nw {
 	case IntRVFL:
-		err = searchIntRVFL(ctx, sp, g, seed, so.Win, res, grid, hidden)
+		err = searchIntRVFL(ctx, sp, g, seed, so.Win, workers, res, grid, hidden)
 	case RVFL, RVFLDirect, RVFL8:
 		// The first N neurons of the largest network are an N-neuron network
 		// (weights are drawn neuron by neuron), so one H serves every N.
@@ -198,8 +220,8 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 			}
 			res.Correct[0][i] = c[0]
 		}
-	default:
-		err = fmt.Errorf("network %q has no search", nw)
+	default: // a network type with no shortcut: every grid point its own network (variants.go)
+		err = searchEach(ctx, sp, nw, g, seed, res, grid, hidden)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("search %s %s: %w", u.Meta.Name, nw, err)
@@ -211,44 +233,86 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 
 // searchIntRVFL fills res.Correct for the intRVFL: one hidden-input matrix S per
 // N (it does not depend on κ), clipped for each κ; κ values that cannot clip
-// (κ ≥ K) give the same H and are solved once.
-func searchIntRVFL(ctx context.Context, sp *Split, g Grid, seed uint64, win model.WinGen, res *SearchResult,
+// (κ ≥ K) give the same H and are solved once. The N run on up to workers
+// goroutines, largest first; each writes only its own counts.
+func searchIntRVFL(ctx context.Context, sp *Split, g Grid, seed uint64, win model.WinGen, workers int, res *SearchResult,
 	grid func(htr, hva []float64, cols int, prefixes []int) ([][]int, error), hidden func(func())) error {
 	res.Correct = make([][][]int, len(g.Kappas))
 	for ki := range g.Kappas {
 		res.Correct[ki] = make([][]int, len(g.Ns))
 	}
-	// Buffers for the largest N, reused for every (N, κ): fresh multi-hundred-MB
-	// allocations per grid point cost more in page faults than the work itself.
-	maxN := g.Ns[len(g.Ns)-1]
-	str, sva := make([]int16, sp.MTrain*maxN), make([]int16, sp.MVal*maxN)
-	htr, hva := make([]float64, sp.MTrain*maxN), make([]float64, sp.MVal*maxN)
-	for ni, n := range g.Ns {
-		if err := ctx.Err(); err != nil {
+	workers = min(workers, len(g.Ns))
+	errs := make([]error, len(g.Ns))
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Buffers for the largest N, reused for every (N, κ) of this
+			// worker: fresh multi-hundred-MB allocations per grid point cost
+			// more in page faults than the work itself.
+			maxN := g.Ns[len(g.Ns)-1]
+			str, sva := make([]int16, sp.MTrain*maxN), make([]int16, sp.MVal*maxN)
+			htr, hva := make([]float64, sp.MTrain*maxN), make([]float64, sp.MVal*maxN)
+			for !failed.Load() {
+				t := int(next.Add(1) - 1)
+				if t >= len(g.Ns) {
+					return
+				}
+				ni := t
+				if workers > 1 {
+					ni = len(g.Ns) - 1 - t // the largest first: the last to start are the cheapest
+				}
+				if err := ctx.Err(); err != nil {
+					errs[ni] = err
+					failed.Store(true)
+					return
+				}
+				if err := searchIntRVFLAt(sp, g, ni, seed, win, res, str, sva, htr, hva, grid, hidden); err != nil {
+					errs[ni] = err
+					failed.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
-		str, sva := str[:sp.MTrain*n], sva[:sp.MVal*n]
-		htr, hva := htr[:sp.MTrain*n], hva[:sp.MVal*n]
-		hidden(func() {
-			net := model.NewIntNetGen(sp.K, n, 1, seed, win)
-			HiddenInputsTo(str, net, sp.XTrain, sp.MTrain)
-			HiddenInputsTo(sva, net, sp.XVal, sp.MVal)
-		})
-		solvedAt := map[int]int{} // effective κ → index of the κ solved with it
-		for ki, kappa := range g.Kappas {
-			eff := min(kappa, sp.K) // clipping at κ ≥ K changes nothing
-			if prev, ok := solvedAt[eff]; ok {
-				res.Correct[ki][ni] = res.Correct[prev][ni]
-				continue
-			}
-			hidden(func() { ClipTo(htr, str, eff); ClipTo(hva, sva, eff) })
-			c, err := grid(htr, hva, n, []int{n})
-			if err != nil {
-				return fmt.Errorf("grid point N=%d κ=%d: %w", n, kappa, err)
-			}
-			res.Correct[ki][ni] = c[0]
-			solvedAt[eff] = ki
+	}
+	return nil
+}
+
+// searchIntRVFLAt fills the counts of the grid's ni-th N for every κ, with
+// the buffers of the largest N.
+func searchIntRVFLAt(sp *Split, g Grid, ni int, seed uint64, win model.WinGen, res *SearchResult, str, sva []int16, htr, hva []float64,
+	grid func(htr, hva []float64, cols int, prefixes []int) ([][]int, error), hidden func(func())) error {
+	n := g.Ns[ni]
+	str, sva = str[:sp.MTrain*n], sva[:sp.MVal*n]
+	htr, hva = htr[:sp.MTrain*n], hva[:sp.MVal*n]
+	hidden(func() {
+		net := model.NewIntNetGen(sp.K, n, 1, seed, win)
+		HiddenInputsTo(str, net, sp.XTrain, sp.MTrain)
+		HiddenInputsTo(sva, net, sp.XVal, sp.MVal)
+	})
+	solvedAt := map[int]int{} // effective κ → index of the κ solved with it
+	for ki, kappa := range g.Kappas {
+		eff := min(kappa, sp.K) // clipping at κ ≥ K changes nothing
+		if prev, ok := solvedAt[eff]; ok {
+			res.Correct[ki][ni] = res.Correct[prev][ni]
+			continue
 		}
+		hidden(func() { ClipTo(htr, str, eff); ClipTo(hva, sva, eff) })
+		c, err := grid(htr, hva, n, []int{n})
+		if err != nil {
+			return fmt.Errorf("grid point N=%d κ=%d: %w", n, kappa, err)
+		}
+		res.Correct[ki][ni] = c[0]
+		solvedAt[eff] = ki
 	}
 	return nil
 }

@@ -83,6 +83,7 @@ def _declare(lib):
         "hdlgen_features": (ctypes.c_size_t, []),
         "hdlgen_classes": (ctypes.c_size_t, []),
         "hdlgen_class_name": (ctypes.c_char_p, [ctypes.c_size_t]),
+        "hdlgen_arch_name": (ctypes.c_char_p, []),
         "hdlgen_classify": (ctypes.c_int, [p, f64p, ctypes.c_size_t, i32p, i32p, u32p]),
         "hdlgen_classify_inputs": (ctypes.c_int, [p, u32p, ctypes.c_size_t, i32p, i32p, u32p]),
         "hdlgen_read_counters": (ctypes.c_int, [p, ctypes.POINTER(_Counters)]),
@@ -158,7 +159,7 @@ class Device:
         self._check(self._lib.hdlgen_info_get(self._dev, ctypes.byref(i)), "info")
         d = {name: getattr(i, name) for name, _ in _Info._fields_ if name != "model_hash"}
         d["model_hash"] = bytes(i.model_hash).hex()
-        d["arch"] = {1: "intrvfl", 2: "rvfl8"}.get(i.arch, i.arch)
+        d["arch"] = self._lib.hdlgen_arch_name().decode()
         return d
 
     def encode(self, rows):

@@ -1,0 +1,81 @@
+package power
+
+import "github.com/hdlgen/hdlgen/model"
+
+// Calibration is one network type's part of the calibration matrix: the
+// designs its LUT factors (lutFactors) are fitted on and checked against
+// (hwstudy.Calibrate, results/hardware/calibration.md), random-weight models
+// of these shapes.
+type Calibration struct {
+	// Sections holds the network's designs of each section of the matrix:
+	// CalibrationMatrix lists the first section's designs of every network
+	// type, in network order, then the second section's, and so on.
+	Sections [CalibrationSections][]CalShape
+	// Seeds are also synthesised with seeds 2 and 3, to measure how much
+	// Yosys's result moves with the ROM contents alone.
+	Seeds []CalShape
+}
+
+// The sections of the calibration matrix.
+const (
+	// CalBase: small to the paper's median network (K=16, N=512, L=4), P ∈
+	// {1, 8, 32} and a few others, κ and readout widths that do and do not
+	// put the readout products into DSP48E1s.
+	CalBase = iota
+	// CalLargeN: large N, where the sizer's answers live (ROMs in block RAM).
+	CalLargeN
+	// CalOddP: parallelisms that are not powers of two (the sizer's
+	// candidates 3, 6, 12, 24: odd lane-tree nodes, a lone product at P = 3),
+	// K and L between the shapes above (other hidden trees, an argmax
+	// register cut).
+	CalOddP
+	// CalibrationSections is the number of sections.
+	CalibrationSections
+)
+
+// CalShape is one calibration design of a network type: K, N, L, κ and the
+// readout bits where the type has them (model.Traits), P, and the adder levels
+// per pipeline stage when pinned (0: plan's default rule).
+type CalShape struct {
+	K, N, L, Kappa, Bits, P int
+	AdderLevels             int
+}
+
+// legacyAdderLevels is the adder levels per stage of every design before
+// plan.DefaultAdderLevels cut the trees at P ≥ 16 every 3 levels. The
+// calibration designs at P ≥ 16 keep the 4 they were synthesised with, so
+// that results/hardware/calibration.md stays reproducible; the default-rule
+// designs at P = 16 and 32 are compared with the analytic model in
+// results/hardware/median.md.
+const legacyAdderLevels = 4
+
+// design is the calibration design of shape c for network type arch.
+func (c CalShape) design(arch model.Arch) Design {
+	return Design{Shape: Shape{Arch: arch, K: c.K, L: c.L, Kappa: c.Kappa, Bits: c.Bits}, N: c.N, P: c.P, AdderLevels: c.AdderLevels}
+}
+
+// CalibrationMatrix returns the designs the analytic resource model is
+// calibrated and checked against: section by section, each network type's.
+func CalibrationMatrix() []Design {
+	var out []Design
+	for s := 0; s < CalibrationSections; s++ {
+		for _, n := range networks.Values() {
+			for _, c := range n.calibration().Sections[s] {
+				out = append(out, c.design(n.arch()))
+			}
+		}
+	}
+	return out
+}
+
+// CalibrationSeedDesigns returns the calibration designs also synthesised
+// with seeds 2 and 3, network type by network type.
+func CalibrationSeedDesigns() []Design {
+	var out []Design
+	for _, n := range networks.Values() {
+		for _, c := range n.calibration().Seeds {
+			out = append(out, c.design(n.arch()))
+		}
+	}
+	return out
+}
