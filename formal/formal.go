@@ -13,6 +13,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/hdlgen/hdlgen/internal/proc"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/rtl/regmap"
 	"github.com/hdlgen/hdlgen/rtl/templates"
@@ -254,6 +255,7 @@ write_aiger -I -B -zinit design.aig
 func bmc(ctx context.Context, dir string, depth int) (*Result, error) {
 	cmd := exec.CommandContext(ctx, "yosys-abc", "-c", fmt.Sprintf("read_aiger design.aig; fold; strash; bmc3 -F %d", depth))
 	cmd.Dir = dir
+	proc.Setup(cmd)
 	out, err := cmd.CombinedOutput()
 	res := &Result{Log: string(out), Depth: depth}
 	if cmd.ProcessState != nil {
@@ -279,6 +281,7 @@ func yosys(ctx context.Context, dir, name, script string) (string, error) {
 	}
 	cmd := exec.CommandContext(ctx, "yosys", "-q", "-l", "yosys.log", name)
 	cmd.Dir = dir
+	proc.Setup(cmd)
 	out, err := cmd.CombinedOutput()
 	logb, _ := os.ReadFile(filepath.Join(dir, "yosys.log"))
 	if err != nil {
@@ -295,6 +298,7 @@ func run(ctx context.Context, dir, name, script string) (*Result, error) {
 	}
 	cmd := exec.CommandContext(ctx, "yosys", "-q", "-l", "yosys.log", name)
 	cmd.Dir = dir
+	proc.Setup(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()

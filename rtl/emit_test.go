@@ -436,7 +436,7 @@ func TestStreamTopFiles(t *testing.T) {
 		if want := "STREAM_RTL := " + strings.Join(got, " ") + "\n"; !strings.Contains(string(mk), want) {
 			t.Errorf("%s: Makefile lacks %q", m.Arch(), want)
 		}
-		// make synth runs hdlgen synth's script (synth/flow), which reads the
+		// make synth runs hdlgen synth's script (synth/script), which reads the
 		// stream top's files sorted.
 		sorted := slices.Sorted(slices.Values(got))
 		if want := "read_verilog -defer " + strings.Join(sorted, " ") + ";"; !strings.Contains(string(mk), want) {

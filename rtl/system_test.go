@@ -3,10 +3,12 @@ package rtl
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hdlgen/hdlgen/hostdrv"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
@@ -173,5 +175,32 @@ func TestSystemLint(t *testing.T) {
 		m := testmodel.Random(tc.shape, "lint", 5)
 		dir, rep := emitted(t, m, tc.o)
 		lint(t, dir, rep)
+	}
+}
+
+// TestSelfTestRepeatsFewVectors: a system design emitted with fewer test
+// vectors than the driver's self-test needs (its malformed-vector and flush
+// checks use hostdrv.MinSelfTestVectors) repeats them, rather than failing
+// the emit (the campaign draws designs with 1 or 2 vectors).
+func TestSelfTestRepeatsFewVectors(t *testing.T) {
+	m := testmodel.Random(intShape(3, 8, 2, 1, 4), "few", 5)
+	for _, vectors := range []int{1, 2, 3} {
+		files, rep, err := Generate(context.Background(), m, Options{Options: plan.Options{Parallel: 2}, Vectors: vectors, Seed: 1, System: SystemZynq})
+		if err != nil {
+			t.Fatalf("%d vectors: %v", vectors, err)
+		}
+		st, err := selfTestData(files, rep.Plan)
+		if err != nil {
+			t.Fatalf("%d vectors: %v", vectors, err)
+		}
+		if len(st.Inputs) != hostdrv.MinSelfTestVectors {
+			t.Fatalf("%d vectors: %d self-test vectors, want %d", vectors, len(st.Inputs), hostdrv.MinSelfTestVectors)
+		}
+		for v := range st.Inputs {
+			src := v % vectors
+			if diff := cmp.Diff(st.Inputs[src], st.Inputs[v]); diff != "" || st.Classes[v] != st.Classes[src] || !slices.Equal(st.Scores[v], st.Scores[src]) {
+				t.Errorf("%d vectors: self-test vector %d is not test vector %d (-want +got):\n%s", vectors, v, src, diff)
+			}
+		}
 	}
 }

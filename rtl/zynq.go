@@ -56,7 +56,8 @@ func addZynqFiles(files map[string][]byte, m *model.Model, pl *plan.Plan, id reg
 // vectors/tv_in.mem (K elements of LW bits each) and their expected outputs
 // from vectors/tv_exp.mem (the class in CW bits, then L scores of AW bits,
 // two's complement), for the driver's self-test: it checks the hardware
-// against exactly the files the testbenches check the RTL against.
+// against exactly the files the testbenches check the RTL against. A design
+// with fewer than hostdrv.MinSelfTestVectors vectors has them repeated.
 func selfTestData(files map[string][]byte, pl *plan.Plan) (hostdrv.SelfTest, error) {
 	in, err := memRows(files, "vectors/tv_in.mem")
 	if err != nil {
@@ -69,7 +70,10 @@ func selfTestData(files map[string][]byte, pl *plan.Plan) (hostdrv.SelfTest, err
 	if len(in) != len(exp) {
 		return hostdrv.SelfTest{}, fmt.Errorf("rtl: internal error: %d test vectors, %d expected outputs", len(in), len(exp))
 	}
-	n := min(len(in), hostdrv.MaxSelfTestVectors)
+	if len(in) == 0 {
+		return hostdrv.SelfTest{}, fmt.Errorf("rtl: internal error: no test vectors for the self-test")
+	}
+	n := min(max(len(in), hostdrv.MinSelfTestVectors), hostdrv.MaxSelfTestVectors)
 	st := hostdrv.SelfTest{Inputs: make([][]int, n), Classes: make([]int, n), Scores: make([][]int64, n)}
 	field := func(x *big.Int, lsb, width int, signed bool) int64 {
 		v := new(big.Int).Rsh(x, uint(lsb))
@@ -81,14 +85,15 @@ func selfTestData(files map[string][]byte, pl *plan.Plan) (hostdrv.SelfTest, err
 		return u
 	}
 	for v := 0; v < n; v++ {
+		src := v % len(in)
 		st.Inputs[v] = make([]int, pl.K)
 		for i := range st.Inputs[v] {
-			st.Inputs[v][i] = int(field(in[v], i*pl.LW, pl.LW, false))
+			st.Inputs[v][i] = int(field(in[src], i*pl.LW, pl.LW, false))
 		}
-		st.Classes[v] = int(field(exp[v], 0, pl.CW, false))
+		st.Classes[v] = int(field(exp[src], 0, pl.CW, false))
 		st.Scores[v] = make([]int64, pl.L)
 		for l := range st.Scores[v] {
-			st.Scores[v][l] = field(exp[v], pl.CW+l*pl.AW, pl.AW, true)
+			st.Scores[v][l] = field(exp[src], pl.CW+l*pl.AW, pl.AW, true)
 		}
 	}
 	return st, nil
