@@ -216,7 +216,10 @@ func TestRunEndToEnd(t *testing.T) {
 			}
 			if strings.HasPrefix(s.Name, "verilator/") || strings.HasPrefix(s.Name, "icarus/") {
 				sims++
-				if s.Vectors != c.Vectors {
+				// The system top's script classifies every test vector and
+				// then repeats a few in its flush segment (rtl/sysvectors.go).
+				system := strings.HasSuffix(s.Name, "/system")
+				if s.Vectors != c.Vectors && !(system && s.Vectors > c.Vectors) {
 					t.Errorf("%s: %s checked %d vectors, want %d", r.Design.Name(), s.Name, s.Vectors, c.Vectors)
 				}
 			}

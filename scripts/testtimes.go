@@ -7,11 +7,12 @@
 // wall and CPU time. It writes the raw events and a markdown report, and can
 // put the report into a marked section of a document:
 //
-//	go run scripts/testtimes.go -target test-all -label after -doc docs/testing.md
-//	go run scripts/testtimes.go -target check-go -label check
+//	go run scripts/testtimes.go -target test -label after -doc docs/testing.md
+//	go run scripts/testtimes.go -target check -label check -doc docs/testing.md
 //
-// -target is a Makefile target that runs `go test` with $(GOTESTFLAGS) (test-all: the
-// whole suite without fmt/vet/staticcheck; check-go: the -short tier). The
+// -target is a Makefile target that runs `go test` with $(GOTESTFLAGS) (test: the
+// README's command, two packages at a time; check: the -short tier; test-all
+// alone runs one package at a time, which is not what users wait for). The
 // script passes GOTESTFLAGS="-json -exec=SELF" and SELF, started by go test
 // in a package's folder with the test binary as its argument, runs the binary
 // and appends the package's times to a log.
