@@ -270,13 +270,7 @@ func (f Facts) writeSizes(w func(string, ...any)) {
 
 // objectiveText says how P was chosen.
 func (f Facts) objectiveText() string {
-	o := f.Options
-	if o.Parallel > 0 {
-		return fmt.Sprintf("P = %d given (--parallel)", o.Parallel)
-	}
-	obj := map[string]string{OptimizeEnergy: fmt.Sprintf("the least %s energy", o.BudgetOn),
-		OptimizeLatency: "the shortest latency", OptimizeArea: "the fewest LUTs"}[o.Objective]
-	return fmt.Sprintf("P with %s (--optimize %s; ties to fewer LUTs) among those meeting: %s", obj, o.Objective, o.constraintText())
+	return f.Options.choiceText("", "; ties to fewer LUTs")
 }
 
 func (f Facts) writeHardware(w func(string, ...any)) {

@@ -222,15 +222,22 @@ func (o Options) constraintText() string {
 	return strings.Join(c, ", ")
 }
 
-// sizingText says how P is chosen.
+// sizingText says how P is chosen, as the command list and the sizing
+// step's stamp give it.
 func (b *build) sizingText() string {
-	o := b.o
+	return b.o.choiceText(" per classification", "")
+}
+
+// choiceText says how P is chosen: given, or by the objective among the
+// sizes that meet the constraints. energyNote follows "the least … energy",
+// tieNote the objective's flag.
+func (o Options) choiceText(energyNote, tieNote string) string {
 	if o.Parallel > 0 {
 		return fmt.Sprintf("P = %d given (--parallel)", o.Parallel)
 	}
-	obj := map[string]string{OptimizeEnergy: fmt.Sprintf("the least %s energy per classification", o.BudgetOn),
+	obj := map[string]string{OptimizeEnergy: fmt.Sprintf("the least %s energy%s", o.BudgetOn, energyNote),
 		OptimizeLatency: "the shortest latency", OptimizeArea: "the fewest LUTs"}[o.Objective]
-	return fmt.Sprintf("P with %s (--optimize %s) among those meeting: %s", obj, o.Objective, o.constraintText())
+	return fmt.Sprintf("P with %s (--optimize %s%s) among those meeting: %s", obj, o.Objective, tieNote, o.constraintText())
 }
 
 // CurvePoint is a point of the accuracy-versus-size curve: the search's best

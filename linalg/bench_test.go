@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hdlgen/hdlgen/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -133,7 +134,7 @@ func BenchmarkMicroKernel(b *testing.B) {
 					bb[i] = 1e-3
 				}
 				for b.Loop() {
-					parallelFor(workers, workers, func(_, _ int) {
+					parallel.For(workers, workers, func(_, _ int) {
 						c := make([]float64, k.mr*k.nr)
 						for i := 0; i < calls; i++ {
 							k.fn(kc, a, bb, c, k.nr, true)

@@ -1,10 +1,5 @@
 package linalg
 
-import (
-	"sync"
-	"sync/atomic"
-)
-
 // Engine runs the kernels of this package. Its zero value is ready to use
 // and runs everything on the calling goroutine.
 //
@@ -37,35 +32,4 @@ func (e Engine) kernel() *microKernel {
 		return e.kern
 	}
 	return bestKernel
-}
-
-// parallelFor runs fn(worker, task) for task = 0..ntasks-1 on up to
-// workers goroutines; tasks are handed out in increasing order. With one
-// worker (or one task) it runs inline.
-func parallelFor(workers, ntasks int, fn func(worker, task int)) {
-	if workers > ntasks {
-		workers = ntasks
-	}
-	if workers <= 1 {
-		for t := 0; t < ntasks; t++ {
-			fn(0, t)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func(w int) {
-			defer wg.Done()
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= ntasks {
-					return
-				}
-				fn(w, t)
-			}
-		}(w)
-	}
-	wg.Wait()
 }

@@ -3,6 +3,8 @@ package linalg
 import (
 	"fmt"
 	"sync"
+
+	"github.com/hdlgen/hdlgen/internal/parallel"
 )
 
 // microKernel describes one register-blocked micro-kernel and the cache
@@ -196,13 +198,13 @@ func (e Engine) gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda i
 			kcb := min(kcStep, k-pc)
 			accum := pc > 0 || beta != 0
 			const panelsPerTask = 8
-			parallelFor(w, (npan+panelsPerTask-1)/panelsPerTask, func(_, t int) {
+			parallel.For(w, (npan+panelsPerTask-1)/panelsPerTask, func(_, t int) {
 				for q := t * panelsPerTask; q < min(npan, (t+1)*panelsPerTask); q++ {
 					j0 := q * nr
 					packB(tB, b, ldb, pc, kcb, jc+j0, min(nr, ncb-j0), nr, bp[q*nr*kcb:(q+1)*nr*kcb])
 				}
 			})
-			parallelFor(w, nrb, func(worker, t int) {
+			parallel.For(w, nrb, func(worker, t int) {
 				if lower {
 					t = nrb - 1 - t // heaviest blocks first
 				}

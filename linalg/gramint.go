@@ -1,6 +1,10 @@
 package linalg
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hdlgen/hdlgen/internal/parallel"
+)
 
 // Tile and blocking of the int8 Gram kernel: an 8×48 tile of C, rows of A
 // in groups of 4 (one VPDPBUSD lane), 1024 groups (4096 rows) per depth
@@ -87,7 +91,7 @@ func (e Engine) gramInt8Tiles(kern func(kg int, u, a []byte, c []int32), m, n in
 		for pj0 := 0; pj0 < npj; pj0 += chunk {
 			pj1 := min(pj0+chunk, npj)
 			first := pj0 * i8nr / i8mr // the first U panel with rows at or below the chunk's diagonal
-			parallelFor(e.threads(), npi-first, func(_, t int) {
+			parallel.For(e.threads(), npi-first, func(_, t int) {
 				pi := first + t
 				tile := make([]int32, i8mr*i8nr)
 				i0 := pi * i8mr

@@ -1,5 +1,7 @@
 package linalg
 
+import "github.com/hdlgen/hdlgen/internal/parallel"
+
 // scoreLanes is the number of classes a score kernel call covers (one
 // AVX-512 vector, two AVX2 vectors), and scoreRows the rows it computes at
 // once (independent accumulators hide the latency of the additions).
@@ -51,7 +53,7 @@ func (e Engine) rowScores(kern scoreKern, m, n, l int, h []float64, ldh int, w [
 		}
 	}
 	groups := (m + scoreRows - 1) / scoreRows
-	parallelFor(e.threads(), groups, func(_, g int) {
+	parallel.For(e.threads(), groups, func(_, g int) {
 		var out [scoreRows * scoreLanes]float64
 		var rows [scoreRows]*float64
 		r0 := g * scoreRows

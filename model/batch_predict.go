@@ -3,7 +3,8 @@ package model
 import (
 	"math/bits"
 	"runtime"
-	"sync"
+
+	"github.com/hdlgen/hdlgen/internal/parallel"
 )
 
 // BatchPredictor classifies many rows with an intRVFL's integer readout,
@@ -71,27 +72,10 @@ func (b *BatchPredictor) Predict(dst []int, x []float64, rows, workers int) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	const chunk = 1024
-	if workers == 1 || rows <= chunk {
-		b.predictRange(dst, x, 0, rows)
-		return
-	}
-	var wg sync.WaitGroup
-	next := make(chan int, (rows+chunk-1)/chunk)
-	for r := 0; r < rows; r += chunk {
-		next <- r
-	}
-	close(next)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range next {
-				b.predictRange(dst, x, r, min(r+chunk, rows))
-			}
-		}()
-	}
-	wg.Wait()
+	const chunk = 1024 // rows per task
+	parallel.For(workers, (rows+chunk-1)/chunk, func(_, c int) {
+		b.predictRange(dst, x, c*chunk, min((c+1)*chunk, rows))
+	})
 }
 
 // predictRange classifies rows [from, to).

@@ -3,9 +3,8 @@ package ridge
 import (
 	"fmt"
 	"math"
-	"sync"
-	"sync/atomic"
 
+	"github.com/hdlgen/hdlgen/internal/parallel"
 	"github.com/hdlgen/hdlgen/linalg"
 )
 
@@ -240,7 +239,7 @@ func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float6
 		if len(lambdas) > 1 {
 			one = linalg.Engine{Threads: 1}
 		}
-		parallelLambdas(e.Threads, len(lambdas), func(li int) {
+		parallel.For(e.Threads, len(lambdas), func(_, li int) {
 			lambda := lambdas[li]
 			sys := make([]float64, p*p)
 			primalSystem(nm, lambda, 0, p, sys)
@@ -295,29 +294,4 @@ func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float6
 		e.Gemm(false, false, p, ld, p, 1, sp.vecs, p, x, ld, 0, dst, ld)
 	}
 	return nil
-}
-
-// parallelLambdas runs f(0), …, f(n−1) on up to threads goroutines (inline
-// for one), handing the indices out in order; f writes only its own
-// index's results.
-func parallelLambdas(threads, n int, f func(i int)) {
-	threads = min(max(threads, 1), n)
-	if threads <= 1 {
-		for i := 0; i < n; i++ {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for t := 0; t < threads; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/parallel"
 	"github.com/hdlgen/hdlgen/model"
 )
 
@@ -158,37 +158,22 @@ func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 		}
 	}
 	workers := min(max(cfg.Threads, 1), len(opt.Seeds))
-	if workers <= 1 {
-		for i := range out {
-			if one(i, max(cfg.Threads, 1)); out[i].err != nil {
-				break
-			}
+	var failed atomic.Bool // after one failure, no seed starts
+	parallel.For(workers, len(out), func(_, i int) {
+		if failed.Load() {
+			return
 		}
-	} else {
-		var next atomic.Int64
-		var failed atomic.Bool
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for !failed.Load() {
-					i := int(next.Add(1) - 1)
-					if i >= len(out) {
-						return
-					}
-					threads := 1
-					if i == len(out)-1 && len(out) > workers {
-						threads = workers
-					}
-					if one(i, threads); out[i].err != nil {
-						failed.Store(true)
-					}
-				}
-			}()
+		threads := 1 // seeds side by side, one thread each …
+		switch {
+		case workers <= 1:
+			threads = max(cfg.Threads, 1)
+		case i == len(out)-1 && len(out) > workers:
+			threads = workers // … but the last may end alone: it gets them all
 		}
-		wg.Wait()
-	}
+		if one(i, threads); out[i].err != nil {
+			failed.Store(true)
+		}
+	})
 	for _, r := range out { // the first failure in seed order (after one, no seed starts)
 		if r.err != nil {
 			return nil, r.err

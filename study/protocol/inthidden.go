@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"sync"
 
+	"github.com/hdlgen/hdlgen/internal/parallel"
 	"github.com/hdlgen/hdlgen/linalg"
 	"github.com/hdlgen/hdlgen/model"
 )
@@ -137,21 +137,9 @@ func (h *intHidden) shiftedRowTo(dst []int8, s0 []int16, lv0, lv []int32, buf []
 // consecutive ranges, each on its own goroutine with its own scratch (on the
 // calling goroutine when there is one range).
 func (h *intHidden) forRows(count, threads int, fn func(lo, hi int, sc *hiddenScratch)) {
-	threads = max(1, min(threads, count/64))
-	if threads == 1 {
-		fn(0, count, h.scratch())
-		return
-	}
-	var wg sync.WaitGroup
-	for t := 0; t < threads; t++ {
-		lo, hi := count*t/threads, count*(t+1)/threads
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi, h.scratch())
-		}()
-	}
-	wg.Wait()
+	parallel.Ranges(max(1, min(threads, count/64)), count, func(lo, hi int) {
+		fn(lo, hi, h.scratch())
+	})
 }
 
 // matrixTo writes the activations of the rows rows[0], rows[1], … of the

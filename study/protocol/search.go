@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/parallel"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/ridge"
@@ -243,42 +244,39 @@ func searchIntRVFL(ctx context.Context, sp *Split, g Grid, seed uint64, win mode
 	}
 	workers = min(workers, len(g.Ns))
 	errs := make([]error, len(g.Ns))
-	var next atomic.Int64
 	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Buffers for the largest N, reused for every (N, κ) of this
-			// worker: fresh multi-hundred-MB allocations per grid point cost
-			// more in page faults than the work itself.
-			maxN := g.Ns[len(g.Ns)-1]
-			str, sva := make([]int16, sp.MTrain*maxN), make([]int16, sp.MVal*maxN)
-			htr, hva := make([]float64, sp.MTrain*maxN), make([]float64, sp.MVal*maxN)
-			for !failed.Load() {
-				t := int(next.Add(1) - 1)
-				if t >= len(g.Ns) {
-					return
-				}
-				ni := t
-				if workers > 1 {
-					ni = len(g.Ns) - 1 - t // the largest first: the last to start are the cheapest
-				}
-				if err := ctx.Err(); err != nil {
-					errs[ni] = err
-					failed.Store(true)
-					return
-				}
-				if err := searchIntRVFLAt(sp, g, ni, seed, win, res, str, sva, htr, hva, grid, hidden); err != nil {
-					errs[ni] = err
-					failed.Store(true)
-					return
-				}
-			}
-		}()
+	// Buffers for the largest N, one set per worker, reused for every
+	// (N, κ) it runs: fresh multi-hundred-MB allocations per grid point cost
+	// more in page faults than the work itself.
+	type buffers struct {
+		str, sva []int16
+		htr, hva []float64
 	}
-	wg.Wait()
+	bufs := make([]*buffers, max(workers, 1))
+	parallel.For(workers, len(g.Ns), func(w, t int) {
+		if failed.Load() {
+			return
+		}
+		if bufs[w] == nil {
+			maxN := g.Ns[len(g.Ns)-1]
+			bufs[w] = &buffers{make([]int16, sp.MTrain*maxN), make([]int16, sp.MVal*maxN),
+				make([]float64, sp.MTrain*maxN), make([]float64, sp.MVal*maxN)}
+		}
+		b := bufs[w]
+		ni := t
+		if workers > 1 {
+			ni = len(g.Ns) - 1 - t // the largest first: the last to start are the cheapest
+		}
+		if err := ctx.Err(); err != nil {
+			errs[ni] = err
+			failed.Store(true)
+			return
+		}
+		if err := searchIntRVFLAt(sp, g, ni, seed, win, res, b.str, b.sva, b.htr, b.hva, grid, hidden); err != nil {
+			errs[ni] = err
+			failed.Store(true)
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -320,26 +318,18 @@ func searchIntRVFLAt(sp *Split, g Grid, ni int, seed uint64, win model.WinGen, r
 // HiddenInputsTo writes the M×N matrix of hidden inputs s_j (|s_j| ≤ K) into dst,
 // splitting the rows over two goroutines.
 func HiddenInputsTo(dst []int16, net *model.IntNet, xnorm []float64, m int) {
-	const workers = 2
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := m*w/workers, m*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lv := make([]int, net.K)
-			row := make([]int, net.N)
-			for r := lo; r < hi; r++ {
-				net.LevelsTo(lv, xnorm[r*net.K:(r+1)*net.K])
-				net.HiddenInputsTo(row, lv)
-				out := dst[r*net.N : (r+1)*net.N]
-				for j, v := range row {
-					out[j] = int16(v)
-				}
+	parallel.Ranges(2, m, func(lo, hi int) {
+		lv := make([]int, net.K)
+		row := make([]int, net.N)
+		for r := lo; r < hi; r++ {
+			net.LevelsTo(lv, xnorm[r*net.K:(r+1)*net.K])
+			net.HiddenInputsTo(row, lv)
+			out := dst[r*net.N : (r+1)*net.N]
+			for j, v := range row {
+				out[j] = int16(v)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 }
 
 // ClipTo writes clip(s, −κ, κ) as float64 into dst.
