@@ -3,7 +3,6 @@ package hwstudy
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -198,11 +197,7 @@ func relErrPct(a, y float64) float64 {
 
 // Write writes calibration.md and calibration.json to outDir.
 func (c *Calibration) Write(outDir string) error {
-	js, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return fmt.Errorf("hwstudy: %w", err)
-	}
-	return writeOutputs(outDir, "calibration", c.Markdown(), append(js, '\n'))
+	return writeOutputs(outDir, "calibration", c.Markdown(), c)
 }
 
 // Markdown renders the comparison.

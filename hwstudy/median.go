@@ -3,7 +3,6 @@ package hwstudy
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -481,11 +480,7 @@ func (res *MedianResult) compare() {
 
 // Write writes median.md and median.json to outDir.
 func (res *MedianResult) Write(outDir string) error {
-	js, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
-		return fmt.Errorf("hwstudy: %w", err)
-	}
-	return writeOutputs(outDir, "median", res.Markdown(), append(js, '\n'))
+	return writeOutputs(outDir, "median", res.Markdown(), res)
 }
 
 // Markdown renders the table.

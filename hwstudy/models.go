@@ -26,15 +26,12 @@ type Shape struct {
 // Name is a file-system and Verilog friendly name of the shape: κ and the
 // readout bits appear where the network type has them (model.Traits).
 func (s Shape) Name() string {
-	name := fmt.Sprintf("cal_%s_k%d_n%d_l%d", s.Arch, s.K, s.N, s.L)
-	t, _ := model.TraitsOf(s.Arch)
-	if t.Kappa {
-		name += fmt.Sprintf("_kappa%d", s.Kappa)
-	}
-	if t.ReadoutBits() {
-		name += fmt.Sprintf("_b%d", s.Bits)
-	}
-	return name + fmt.Sprintf("_p%d", s.P)
+	return fmt.Sprintf("cal_%s_p%d", s.network(), s.P)
+}
+
+// network is the shape without P.
+func (s Shape) network() randmodel.Shape {
+	return randmodel.Shape{Arch: s.Arch, K: s.K, N: s.N, L: s.L, Kappa: s.Kappa, Bits: s.Bits}
 }
 
 // RandomModel returns a valid model of shape s with weights drawn from seed:
@@ -44,8 +41,7 @@ func (s Shape) Name() string {
 // identity on [0, 1].
 func RandomModel(s Shape, seed uint64) *model.Model {
 	rng := rand.New(rand.NewPCG(seed, 0x6877737475647901))
-	return randmodel.New(randmodel.Shape{Arch: s.Arch, K: s.K, N: s.N, L: s.L, Kappa: s.Kappa, Bits: s.Bits},
-		s.Name(), seed, func(bound int) int32 { return int32(rng.IntN(2*bound+1) - bound) })
+	return randmodel.New(s.network(), s.Name(), seed, func(bound int) int32 { return int32(rng.IntN(2*bound+1) - bound) })
 }
 
 // CalibrationMatrix is the set of designs the analytic resource model is

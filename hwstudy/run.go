@@ -2,6 +2,7 @@ package hwstudy
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -87,7 +88,13 @@ func runJobs(ctx context.Context, jobList []job, workers int, so synth.Options, 
 	return out, nil
 }
 
-func writeOutputs(outDir, base string, md []byte, js []byte) error {
+// writeOutputs writes BASE.md (md) and BASE.json (v, indented) into outDir.
+func writeOutputs(outDir, base string, md []byte, v any) error {
+	js, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("hwstudy: %w", err)
+	}
+	js = append(js, '\n')
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("hwstudy: %w", err)
 	}

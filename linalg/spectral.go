@@ -92,14 +92,7 @@ func (e Engine) SymFilterApply(n int, a []float64, lda int, b []float64, ldb, nr
 // (I − V·T·Vᵀ)ᵀ = I − V·Tᵀ·Vᵀ on the rows the block touches.
 func (e Engine) applyQT(ncols int, blocks []reflectorBlock, c []float64, ldc int) {
 	for _, blk := range blocks {
-		nb, rows := blk.nb, blk.rows
-		t := blk.factor()
-		cb := c[blk.first*ldc:]
-		y := make([]float64, nb*ncols)
-		e.gemm(true, false, nb, ncols, rows, 1, blk.v, nb, cb, ldc, 0, y, ncols, false)
-		ty := make([]float64, nb*ncols)
-		e.gemm(true, false, nb, ncols, nb, 1, t, nb, y, ncols, 0, ty, ncols, false)
-		e.gemm(false, false, rows, ncols, nb, -1, blk.v, nb, ty, ncols, 1, cb, ldc, false)
+		e.applyBlock(blk, true, ncols, c, ldc)
 	}
 }
 

@@ -237,15 +237,7 @@ func axpyGeneric(y []float64, a float64, x []float64) {
 // (I − V·T·Vᵀ, LAPACK's dlarft/dlarfb), the last block first.
 func (e Engine) applyQ(n, ncols int, blocks []reflectorBlock, z []float64, ldz int) {
 	for b := len(blocks) - 1; b >= 0; b-- {
-		blk := blocks[b]
-		nb, rows := blk.nb, blk.rows
-		t := blk.factor()
-		zb := z[blk.first*ldz:]
-		x := make([]float64, nb*ncols)
-		e.gemm(true, false, nb, ncols, rows, 1, blk.v, nb, zb, ldz, 0, x, ncols, false)
-		tx := make([]float64, nb*ncols)
-		e.gemm(false, false, nb, ncols, nb, 1, t, nb, x, ncols, 0, tx, ncols, false)
-		e.gemm(false, false, rows, ncols, nb, -1, blk.v, nb, tx, ncols, 1, zb, ldz, false)
+		e.applyBlock(blocks[b], false, ncols, z, ldz)
 	}
 }
 
@@ -292,6 +284,20 @@ func (blk reflectorBlock) triangularFactor() []float64 {
 		}
 	}
 	return t
+}
+
+// applyBlock multiplies rows blk.first, … of the ncols-column matrix c by
+// the block's reflector I − V·T·Vᵀ, or by its transpose I − V·Tᵀ·Vᵀ when
+// transT is set.
+func (e Engine) applyBlock(blk reflectorBlock, transT bool, ncols int, c []float64, ldc int) {
+	nb, rows := blk.nb, blk.rows
+	t := blk.factor()
+	cb := c[blk.first*ldc:]
+	y := make([]float64, nb*ncols)
+	e.gemm(true, false, nb, ncols, rows, 1, blk.v, nb, cb, ldc, 0, y, ncols, false)
+	ty := make([]float64, nb*ncols)
+	e.gemm(transT, false, nb, ncols, nb, 1, t, nb, y, ncols, 0, ty, ncols, false)
+	e.gemm(false, false, rows, ncols, nb, -1, blk.v, nb, ty, ncols, 1, cb, ldc, false)
 }
 
 // sqDevGeneric is AddSquaredDeviationsInt8 in Go.

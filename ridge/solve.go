@@ -242,19 +242,7 @@ func factorLadder(e linalg.Engine, n int, dst []float64, build func(dst []float6
 // rows×p matrix with column j multiplied by scale[j] (a copy of the prefix
 // when scale is nil).
 func scaledColumns(h []float64, rows, cols, p int, scale []float64) []float64 {
-	out := make([]float64, rows*p)
-	for i := 0; i < rows; i++ {
-		src := h[i*cols : i*cols+p]
-		dst := out[i*p : i*p+p]
-		if scale == nil {
-			copy(dst, src)
-			continue
-		}
-		for j, v := range src {
-			dst[j] = v * scale[j]
-		}
-	}
-	return out
+	return columnBlock(h, rows, cols, 0, p, scale)
 }
 
 // invSqrt returns 1/sqrt(r_j) for Variance, nil (no scaling) for Identity.

@@ -678,21 +678,19 @@ const (
 // systemFiles renders the script and the simulated run as vectors/sys_*.mem and
 // returns the tv_params lines of the system.
 func systemFiles(beats int, sc sim.SysScript, run *sim.SysRun) (map[string][]byte, []param, error) {
-	files := map[string][]byte{}
-	lines := make([]string, len(sc.Beats))
-	for i, b := range sc.Beats {
+	in, err := memOf(sc.Beats, sysInW, func(i int, v *bitvec, b sim.SysBeat) error {
 		if b.Gap > 0xffff {
-			return nil, nil, fmt.Errorf("rtl: internal error: beat %d: gap %d", i, b.Gap)
+			return fmt.Errorf("rtl: internal error: beat %d: gap %d", i, b.Gap)
 		}
-		v := newBitvec(sysInW)
 		v.set(36, 16, int64(b.Gap))
 		v.set(32, 1, int64(b2i(b.Last)))
 		v.set(0, 32, int64(b.Data))
-		lines[i] = v.hex()
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	files["vectors/sys_in.mem"] = memFile(lines)
-	lines = make([]string, len(sc.Ops))
-	for i, op := range sc.Ops {
+	ops, err := memOf(sc.Ops, sysOpW, func(i int, v *bitvec, op sim.SysOp) error {
 		arg := op.N
 		if op.Kind == sim.OpWrite || op.Kind == sim.OpRead {
 			arg = int(op.Addr)
@@ -702,9 +700,8 @@ func systemFiles(beats int, sc sim.SysScript, run *sim.SysRun) (map[string][]byt
 			arg, data = 0, int64(op.N)
 		}
 		if arg > 0xffff || op.AddrDelay > maxSysDelay || op.DataDelay > maxSysDelay || op.RespDelay > maxSysDelay {
-			return nil, nil, fmt.Errorf("rtl: internal error: command %d does not fit sys_ops.mem", i)
+			return fmt.Errorf("rtl: internal error: command %d does not fit sys_ops.mem", i)
 		}
-		v := newBitvec(sysOpW)
 		if op.Kind == sim.OpWrite {
 			v.set(64, 4, int64(op.WStrb()))
 		}
@@ -714,28 +711,28 @@ func systemFiles(beats int, sc sim.SysScript, run *sim.SysRun) (map[string][]byt
 		v.set(48, 4, int64(op.RespDelay))
 		v.set(32, 16, int64(arg))
 		v.set(0, 32, data)
-		lines[i] = v.hex()
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	files["vectors/sys_ops.mem"] = memFile(lines)
-	lines = make([]string, len(run.Out))
-	for i, o := range run.Out {
-		v := newBitvec(sysOutW)
+	out, _ := memOf(run.Out, sysOutW, func(_ int, v *bitvec, o sim.SysOut) error {
 		v.set(36, 32, int64(o.Cycle))
 		v.set(32, 1, int64(b2i(o.Last)))
 		v.set(0, 32, int64(o.Data))
-		lines[i] = v.hex()
-	}
-	files["vectors/sys_out.mem"] = memFile(lines)
-	lines = make([]string, len(run.Reads))
-	for i, r := range run.Reads {
-		v := newBitvec(sysRdW)
+		return nil
+	})
+	rd, _ := memOf(run.Reads, sysRdW, func(_ int, v *bitvec, r sim.SysRead) error {
 		v.set(66, 1, int64(b2i(r.Write)))
 		v.set(64, 2, int64(r.Resp))
 		v.set(32, 32, int64(r.Cycle))
 		v.set(0, 32, int64(r.Data))
-		lines[i] = v.hex()
+		return nil
+	})
+	files := map[string][]byte{
+		"vectors/sys_in.mem": in, "vectors/sys_ops.mem": ops,
+		"vectors/sys_out.mem": out, "vectors/sys_rd.mem": rd,
 	}
-	files["vectors/sys_rd.mem"] = memFile(lines)
 	params := []param{
 		{"TV_SYS_BEATS", len(sc.Beats)}, {"TV_SYS_OPS", len(sc.Ops)}, {"TV_SYS_OUT", len(run.Out)},
 		{"TV_SYS_ACCESSES", len(run.Reads)}, {"TV_SYS_CYCLES", run.Cycles}, {"TV_SYS_IRQ_CYCLES", run.IRQCycles},
@@ -748,6 +745,20 @@ func systemFiles(beats int, sc sim.SysScript, run *sim.SysRun) (map[string][]byt
 		{"TV_SYS_CTRL", int(regmap.Offset("CTRL"))}, {"TV_SYS_FLUSH", int(regmap.Bit("CTRL", "FLUSH"))},
 	}
 	return files, params, nil
+}
+
+// memOf renders one width-bit line of a .mem file per item, each filled by
+// set (which may refuse an item that does not fit).
+func memOf[T any](items []T, width int, set func(i int, v *bitvec, x T) error) ([]byte, error) {
+	lines := make([]string, len(items))
+	for i, x := range items {
+		v := newBitvec(width)
+		if err := set(i, v, x); err != nil {
+			return nil, err
+		}
+		lines[i] = v.hex()
+	}
+	return memFile(lines), nil
 }
 
 func b2i(b bool) int {
