@@ -41,7 +41,7 @@ type searchOptions struct {
 }
 
 // searchCSVFlags are search's flags for a CSV file only.
-var searchCSVFlags = []string{"seeds", "parts", "workers", "extend-n", "ga", "ga-seed"}
+var searchCSVFlags = []string{"seeds", "parts", "extend-n", "ga", "ga-seed"}
 
 func newSearchCmd(app *App) *cobra.Command {
 	o := &searchOptions{}
@@ -128,6 +128,9 @@ the paper's.`,
 			if err != nil {
 				return err
 			}
+			if o.workers < 1 {
+				return usagef("--workers %d: want at least 1", o.workers)
+			}
 			if o.dataset == "" { // a CSV file
 				return o.runCSV(cmd, app, nw, g, sv)
 			}
@@ -145,7 +148,7 @@ the paper's.`,
 			if err != nil {
 				return usagef("--regularizer: %v", err)
 			}
-			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Solver: sv, Bits: o.bits, Win: o.winGen}
+			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Solver: sv, Bits: o.bits, Win: o.winGen, Workers: o.workers}
 			if o.shard != "" {
 				shard, err := jobs.ParseShard(o.shard)
 				if err != nil {
@@ -183,7 +186,7 @@ the paper's.`,
 	f.StringVar(&o.shard, "shard", "", "collection: score only shard i of n of the grid's N values (i/n, 0 ≤ i < n) and print its counts as JSON, for search merge")
 	o.csv.bind(f)
 	f.StringVar(&o.parts, "parts", "", "CSV: keep every finished part of the search (one split, seed and N) in this folder and reuse it when the search runs again with the same data and settings (an interrupted search resumes)")
-	f.IntVar(&o.workers, "workers", 2, "CSV: parts of the search scored at once (CPU workers; the result does not depend on it)")
+	f.IntVar(&o.workers, "workers", 2, "CPU workers (the result does not depend on it): a CSV's parts of the search scored at once; on a collection dataset the intrvfl's grid points (an N with its κ) side by side, each worker with its own hidden layers, or the other networks' linear algebra")
 	f.IntVar(&o.extendN, "extend-n", 0, "CSV, intrvfl: while the best N is the largest scored, score larger N (×1.25, rounded up to 50) up to this one (0: the grid only)")
 	f.StringVar(&o.ga, "ga", "", "CSV, intrvfl with --bits: also validate the GA-refined readout of the chosen configuration (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
 	f.Uint64Var(&o.gaSeed, "ga-seed", defaultSeed, "CSV, with --ga: the GA's seed (quantize --seed)")
@@ -287,9 +290,6 @@ func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network
 	}
 	if o.seeds < 1 {
 		return usagef("--seeds %d: want at least 1", o.seeds)
-	}
-	if o.workers < 1 {
-		return usagef("--workers %d: want at least 1", o.workers)
 	}
 	if o.extendN != 0 {
 		if nw != protocol.IntRVFL {
