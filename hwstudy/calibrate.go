@@ -24,18 +24,40 @@ var SeedShapes = shapesOf(power.CalibrationSeedDesigns())
 
 // CalibrateOptions control Calibrate.
 type CalibrateOptions struct {
-	// WorkDir receives the emitted designs (one directory each) and the synth
-	// cache (WorkDir/cache). Required.
-	WorkDir string
+	Work
 	// Shapes to synthesise (nil means CalibrationMatrix plus SeedShapes with
 	// seeds 2 and 3).
 	Shapes []Shape
 	// Seeds, parallel to Shapes (nil means all 1, and 2/3 for the seed rows).
 	Seeds []uint64
+}
+
+// Work is where and how a hardware study builds its designs.
+type Work struct {
+	// WorkDir receives the emitted designs (one directory each) and the synth
+	// cache (WorkDir/cache). Required.
+	WorkDir string
 	// Workers is the number of concurrent Yosys runs (0 means 2).
 	Workers int
 	Synth   synth.Options
-	Log     io.Writer
+	Log     io.Writer // progress (nil: none)
+}
+
+// defaults fills in what is left zero; what names the study goes in errors.
+func (w *Work) defaults(what string) error {
+	if w.WorkDir == "" {
+		return fmt.Errorf("hwstudy: %s: no work directory", what)
+	}
+	if w.Log == nil {
+		w.Log = io.Discard
+	}
+	if w.Workers == 0 {
+		w.Workers = 2
+	}
+	if w.Synth.CacheDir == "" {
+		w.Synth.CacheDir = filepath.Join(w.WorkDir, "cache")
+	}
+	return nil
 }
 
 // CalibrationRow compares one design.
@@ -81,17 +103,8 @@ var Claimed = map[string]float64{"LUT": 15, "FF": 5, "CARRY4": 5, "DSP48E1": 0, 
 
 // Calibrate synthesises the calibration designs and compares the analytic model.
 func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {
-	if o.WorkDir == "" {
-		return nil, fmt.Errorf("hwstudy: calibrate: no work directory")
-	}
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
-	if o.Workers == 0 {
-		o.Workers = 2
-	}
-	if o.Synth.CacheDir == "" {
-		o.Synth.CacheDir = filepath.Join(o.WorkDir, "cache")
+	if err := o.defaults("calibrate"); err != nil {
+		return nil, err
 	}
 	shapes, seeds := o.Shapes, o.Seeds
 	if shapes == nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -52,7 +51,7 @@ var (
 // MedianOptions control MedianTable.
 type MedianOptions struct {
 	DataDir string // the UCI-121 collection (HDLGEN_UCI121)
-	WorkDir string // emitted designs and the synth cache (WorkDir/cache)
+	Work
 	// Runs are the designs to build: variants (MedianVariants), networks and
 	// parallelisms; nil means DefaultMedianRuns.
 	Runs []MedianRun
@@ -61,11 +60,8 @@ type MedianOptions struct {
 	// §6 recommends for an integer readout; model.Train's own default is
 	// model.RegVariance).
 	Regularizer model.Regularizer
-	Workers     int // concurrent Yosys runs (0 means 2)
-	Synth       synth.Options
 	Params      power.Params
 	Command     string // recorded in the output
-	Log         io.Writer
 	// Activity adds the activity-based energy of every design (power.
 	// designpower.Estimate: a gate-level Verilator simulation per design, slow
 	// for the large ones); ActivityVectors vectors per run (0 means
@@ -278,17 +274,11 @@ func trainMedian(ctx context.Context, train, test *dataset.Dataset, search datas
 // MedianTable trains the two median networks, synthesises them for several P
 // and builds the comparison.
 func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
-	if o.DataDir == "" || o.WorkDir == "" {
-		return nil, fmt.Errorf("hwstudy: median table: need the data directory and a work directory")
+	if o.DataDir == "" {
+		return nil, fmt.Errorf("hwstudy: median table: need the data directory")
 	}
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
-	if o.Workers == 0 {
-		o.Workers = 2
-	}
-	if o.Synth.CacheDir == "" {
-		o.Synth.CacheDir = filepath.Join(o.WorkDir, "cache")
+	if err := o.defaults("median table"); err != nil {
+		return nil, err
 	}
 	reg, err := medianRegularizer(o.Regularizer)
 	if err != nil {

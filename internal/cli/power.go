@@ -363,7 +363,7 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 		}
 	})
 	if o.calibrate {
-		c, err := hwstudy.Calibrate(cmd.Context(), hwstudy.CalibrateOptions{WorkDir: work, Workers: o.jobs, Synth: so, Log: app.Err})
+		c, err := hwstudy.Calibrate(cmd.Context(), hwstudy.CalibrateOptions{Work: hwstudy.Work{WorkDir: work, Workers: o.jobs, Synth: so, Log: app.Err}})
 		if err != nil {
 			return err
 		}
@@ -388,8 +388,9 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	if err != nil {
 		return err
 	}
-	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, WorkDir: work, Runs: runs,
-		Regularizer: reg, Workers: o.jobs, Synth: so, Params: p, Command: rec, Log: app.Err,
+	res, err := hwstudy.MedianTable(cmd.Context(), hwstudy.MedianOptions{DataDir: data, Runs: runs,
+		Work:        hwstudy.Work{WorkDir: work, Workers: o.jobs, Synth: so, Log: app.Err},
+		Regularizer: reg, Params: p, Command: rec,
 		Activity: !o.noAct, ActivityVectors: o.actVecs})
 	if err != nil {
 		return err
