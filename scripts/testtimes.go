@@ -173,8 +173,10 @@ func measure(target, path string) error {
 	defer os.Remove(log.Name())
 	commit, _ := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
 	root, _ := os.Getwd()
+	// Folders are recorded relative to the checkout (Root "."), so that the
+	// committed events name no folder of the machine they ran on.
 	h := header{Target: target, Commit: strings.TrimSpace(string(commit)), Date: time.Now().UTC(),
-		CPUs: runtime.NumCPU(), LoadStart: loadavg(), Root: root}
+		CPUs: runtime.NumCPU(), LoadStart: loadavg(), Root: "."}
 	var events bytes.Buffer
 	cmd := exec.Command("make", "-k", "--no-print-directory", target, "GOTESTFLAGS=-json -exec="+self)
 	cmd.Env = append(os.Environ(), logEnv+"="+log.Name())
@@ -200,9 +202,18 @@ func measure(target, path string) error {
 		return err
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(execLog)), "\n") {
-		if line != "" {
-			out.WriteString(`{"exec":` + line + "}\n")
+		if line == "" {
+			continue
 		}
+		var r execRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return fmt.Errorf("exec log: %w", err)
+		}
+		if rel, err := filepath.Rel(root, r.Dir); err == nil {
+			r.Dir = rel
+		}
+		b, _ := json.Marshal(r)
+		out.WriteString(`{"exec":` + string(b) + "}\n")
 	}
 	// Keep the JSON events that end a test or a package (make may print
 	// other text; the tests' output lines are not needed for the report).
