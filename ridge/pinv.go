@@ -177,7 +177,8 @@ func (s Solver) gridPinv(train, val Data, classes int, r []float64, res *GridRes
 	scores := make([]float64, v*ld)
 	if np > 0 {
 		pmax := res.Prefixes[np-1]
-		nm := &Normal{N: pmax, Classes: L, Gram: make([]float64, pmax*pmax), HtY: classSums(train, L, pmax), RDiag: r[:pmax]}
+		nm := &Normal{N: pmax, Classes: L, Gram: make([]float64, pmax*pmax), HtY: classSums(train, L, pmax), RDiag: r[:pmax],
+			groups: findColumnGroups(train.H, m, n, pmax, r)}
 		e.Syrk(true, pmax, m, 1, train.H, n, 0, nm.Gram, pmax)
 		for pi := 0; pi < np; pi++ {
 			p := res.Prefixes[pi]
@@ -217,8 +218,10 @@ func (s Solver) gridPinv(train, val Data, classes int, r []float64, res *GridRes
 // λ (the eigenvalues of G_p + λI are those of G_p shifted by λ); with the
 // variance regulariser each λ has its own, and linalg's SymFilterApply
 // applies the filtered pseudo-inverse to (HᵀY)_p without forming the
-// eigenvectors (unless s.fullEigen asks for the older route through
-// SymEigen, kept as the baseline of tests and benchmarks). The arithmetic
+// eigenvectors, on the system of the groups of repeated columns when the
+// prefix has some (groups.go), unless s.fullEigen asks for the older
+// route through SymEigen, kept as the baseline of tests and benchmarks,
+// which reduces nothing. The arithmetic
 // of a λ does not depend on the others, so Grid and Solve give identical
 // bits.
 func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float64, dropped []int) error {
@@ -239,8 +242,25 @@ func (s Solver) pinvPrimalAll(nm *Normal, lambdas []float64, p int, dst []float6
 		if len(lambdas) > 1 {
 			one = linalg.Engine{Threads: 1}
 		}
+		red, reduced := nm.reduction(p)
 		parallel.For(e.Threads, len(lambdas), func(_, li int) {
 			lambda := lambdas[li]
+			if reduced {
+				// Repeated columns: the q×q system of the groups (groups.go).
+				sys, bq := make([]float64, red.q*red.q), make([]float64, red.q*L)
+				red.system(lambda, sys, bq)
+				_, w, err := one.SymFilterApply(red.q, sys, red.q, bq, L, L, func(vals []float64) []float64 {
+					var g []float64
+					g, dropped[li] = red.filter(vals, lambda, s.rtol(p))
+					return g
+				})
+				if err != nil {
+					errs[li] = fmt.Errorf("λ=%g, %d groups of columns: %w", lambda, red.q, err)
+					return
+				}
+				red.expand(w, dst, ld, li*L)
+				return
+			}
 			sys := make([]float64, p*p)
 			primalSystem(nm, lambda, 0, p, sys)
 			_, w, err := one.SymFilterApply(p, sys, p, b, L, L, func(vals []float64) []float64 {

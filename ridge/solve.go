@@ -113,6 +113,10 @@ type Normal struct {
 	Gram    []float64 // N×N, HᵀH (full symmetric)
 	HtY     []float64 // N×Classes, HᵀY for one-hot Y
 	RDiag   []float64 // N, diagonal of R (see Regularizer.Diag)
+
+	// groups are H's repeated columns, found for PinvCutoff (nil: not
+	// sought; the system is solved unreduced).
+	groups *columnGroups
 }
 
 // NewNormal computes HᵀH, HᵀY and R for d.
@@ -131,6 +135,9 @@ func (s Solver) NewNormal(d Data, classes int) (*Normal, error) {
 		RDiag: s.regDiag(d.H, d.Rows, n),
 	}
 	s.engine().Gram(d.Rows, n, d.H, n, nm.Gram, n)
+	if s.Method == PinvCutoff {
+		nm.groups = findColumnGroups(d.H, d.Rows, n, n, nm.RDiag)
+	}
 	return nm, nil
 }
 
