@@ -17,7 +17,9 @@ import (
 // grid with the variance penalty (as `hdlgen search/reproduce --solver
 // pinv-cutoff` computes it: the protocol's split and networks, seed 0, the
 // paper's 16 λ) gives the same correct counts and dropped counts through
-// SymFilterApply as through SymEigen's eigenvectors. The RVFL uses the
+// SymFilterApply, on the system of the groups where columns repeat, as
+// through SymEigen's eigenvectors of the full system; it logs the groups
+// of each intRVFL case (go test -v). The RVFL uses the
 // prefixes N = 50…500 (step 50) of one network, the intRVFL N ∈ {50, 200,
 // 500} with the paper's κ; a smaller grid than the paper's to keep the test
 // short. Needs HDLGEN_UCI121.
@@ -76,7 +78,9 @@ func TestPinvFilterApplyCollection(t *testing.T) {
 					solved[eff] = true
 					protocol.ClipTo(htr, str, eff)
 					protocol.ClipTo(hva, sva, eff)
-					compare(fmt.Sprintf("intrvfl N=%d κ=%d", n, eff), htr, hva, n, []int{n})
+					what := fmt.Sprintf("intrvfl N=%d κ=%d", n, eff)
+					t.Logf("%s: %d distinct columns (up to sign) on the %d training rows", what, ridge.ColumnGroups(htr, sp.MTrain, n), sp.MTrain)
+					compare(what, htr, hva, n, []int{n})
 				}
 			}
 		})

@@ -8,7 +8,7 @@ import (
 
 // Repeated hidden columns. Small or categorical data sets make many hidden
 // neurons answer alike: on the training rows, column j of H equals column
-// k or its negation (for balloons, 16 distinct columns among 1500). Such a
+// k or its negation (balloons: 8 distinct columns among 500). Such a
 // group S of g columns with signs σ_j (h_j = σ_j·h_S) shrinks the primal
 // pinv system exactly, in exact arithmetic:
 //
