@@ -1,10 +1,6 @@
 package ridge
 
-import (
-	"encoding/binary"
-	"hash/maphash"
-	"math"
-)
+import "math"
 
 // Repeated hidden columns. Small or categorical data sets make many hidden
 // neurons answer alike: on the training rows, column j of H equals column
@@ -39,30 +35,92 @@ type columnGroups struct {
 
 // findColumnGroups groups the first p columns of the rows×ld row-major
 // matrix h by equality up to sign, compared value by value, among columns
-// of equal penalty r[j].
+// of equal penalty r[j]. It reads h row by row (its columns are strided):
+// the sign-normalised columns are hashed side by side and grouped by hash
+// and penalty, and one more pass compares every column with its group's
+// first column; should two different columns share a hash, the columns
+// are grouped again one by one (exactColumnGroups).
 func findColumnGroups(h []float64, rows, ld, p int, r []float64) *columnGroups {
+	norm := normalisingSigns(h, rows, ld, p)
+	keys := columnKeys(h, rows, ld, p, norm)
+	type bucket struct{ key, penalty uint64 }
+	first := map[bucket]int{} // → group
 	cg := &columnGroups{group: make([]int, p), sign: make([]float64, p)}
-	seed := maphash.MakeSeed()
-	buckets := map[uint64][]int{} // hash of the sign-normalised column → groups
-	norm := make([]float64, p)    // the sign that makes column j's first non-zero value positive
-	col := make([]float64, rows)
-	var buf [8]byte
 	for j := 0; j < p; j++ {
-		norm[j] = normalisingSign(h, rows, ld, j)
-		var mh maphash.Hash
-		mh.SetSeed(seed)
-		for i := range col {
-			col[i] = norm[j] * h[i*ld+j]
-			if col[i] == 0 {
-				col[i] = 0 // −0 and +0 are the same value
-			}
-			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(col[i]))
-			mh.Write(buf[:])
+		b := bucket{keys[j], math.Float64bits(r[j])}
+		g, ok := first[b]
+		if !ok {
+			g = len(cg.rep)
+			cg.rep = append(cg.rep, j)
+			first[b] = g
 		}
-		key := mh.Sum64()
+		cg.group[j] = g
+		cg.sign[j] = norm[j] * norm[cg.rep[g]]
+	}
+	if len(cg.rep) < p && !cg.verify(h, rows, ld, norm) {
+		return exactColumnGroups(h, rows, ld, p, r, norm)
+	}
+	return cg
+}
+
+// normalisingSigns returns, per column, −1 when its first non-zero value
+// is negative, else 1.
+func normalisingSigns(h []float64, rows, ld, p int) []float64 {
+	norm := make([]float64, p)
+	found := make([]bool, p)
+	left := p
+	for i := 0; i < rows && left > 0; i++ {
+		for j, v := range h[i*ld : i*ld+p] {
+			if v != 0 && !found[j] {
+				found[j], left = true, left-1
+				norm[j] = math.Copysign(1, v)
+			}
+		}
+	}
+	for j, f := range found {
+		if !f {
+			norm[j] = 1 // the zero column
+		}
+	}
+	return norm
+}
+
+// columnKeys hashes the sign-normalised columns (−0 as +0), all side by
+// side, row by row. A variable so that a test can make keys collide.
+var columnKeys = func(h []float64, rows, ld, p int, norm []float64) []uint64 {
+	keys := make([]uint64, p)
+	for i := 0; i < rows; i++ {
+		for j, v := range h[i*ld : i*ld+p] {
+			x := norm[j]*v + 0                                        // −0 + 0 = +0
+			k := (keys[j] ^ math.Float64bits(x)) * 0xff51afd7ed558ccd // MurmurHash3's finaliser steps
+			keys[j] = k ^ k>>33
+		}
+	}
+	return keys
+}
+
+// verify reports whether every column equals its group's first column
+// times its sign, value by value.
+func (cg *columnGroups) verify(h []float64, rows, ld int, norm []float64) bool {
+	for i := 0; i < rows; i++ {
+		row := h[i*ld : i*ld+len(cg.group)]
+		for j, v := range row {
+			if k := cg.rep[cg.group[j]]; k != j && norm[j]*v != norm[k]*row[k] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// exactColumnGroups groups the columns one by one, comparing each with
+// the first column of every group so far (strided reads).
+func exactColumnGroups(h []float64, rows, ld, p int, r, norm []float64) *columnGroups {
+	cg := &columnGroups{group: make([]int, p), sign: make([]float64, p)}
+	for j := 0; j < p; j++ {
 		found := -1
-		for _, g := range buckets[key] {
-			if k := cg.rep[g]; r[k] == r[j] && sameColumn(h, ld, k, norm[k], col) {
+		for g, k := range cg.rep {
+			if r[k] == r[j] && sameColumn(h, rows, ld, j, norm[j], k, norm[k]) {
 				found = g
 				break
 			}
@@ -70,7 +128,6 @@ func findColumnGroups(h []float64, rows, ld, p int, r []float64) *columnGroups {
 		if found < 0 {
 			found = len(cg.rep)
 			cg.rep = append(cg.rep, j)
-			buckets[key] = append(buckets[key], found)
 		}
 		cg.group[j] = found
 		cg.sign[j] = norm[j] * norm[cg.rep[found]]
@@ -78,24 +135,11 @@ func findColumnGroups(h []float64, rows, ld, p int, r []float64) *columnGroups {
 	return cg
 }
 
-// normalisingSign returns −1 when column j's first non-zero value is
-// negative, else 1.
-func normalisingSign(h []float64, rows, ld, j int) float64 {
+// sameColumn reports whether columns j and k of h, times their signs, are
+// equal.
+func sameColumn(h []float64, rows, ld, j int, sj float64, k int, sk float64) bool {
 	for i := 0; i < rows; i++ {
-		if v := h[i*ld+j]; v != 0 {
-			if v < 0 {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 1
-}
-
-// sameColumn reports whether column j of h times sign equals col.
-func sameColumn(h []float64, ld, j int, sign float64, col []float64) bool {
-	for i, c := range col {
-		if sign*h[i*ld+j] != c {
+		if sj*h[i*ld+j] != sk*h[i*ld+k] {
 			return false
 		}
 	}

@@ -51,19 +51,24 @@ func TestFindColumnGroups(t *testing.T) {
 					r[j] = 1
 				}
 			}
+			type groups struct {
+				Group []int
+				Sign  []float64
+				Rep   []int
+			}
+			want := groups{tt.wantGroup, tt.wantSign, tt.wantRep}
 			cg := findColumnGroups(h, rows, p, p, r)
-			got := struct {
-				Group []int
-				Sign  []float64
-				Rep   []int
-			}{cg.group, cg.sign, cg.rep}
-			want := struct {
-				Group []int
-				Sign  []float64
-				Rep   []int
-			}{tt.wantGroup, tt.wantSign, tt.wantRep}
-			if diff := cmp.Diff(want, got); diff != "" {
+			if diff := cmp.Diff(want, groups{cg.group, cg.sign, cg.rep}); diff != "" {
 				t.Errorf("groups differ (-want +got):\n%s", diff)
+			}
+			// Every column with the same hash: the check finds the
+			// collisions and the columns are grouped one by one.
+			keys := columnKeys
+			defer func() { columnKeys = keys }()
+			columnKeys = func(_ []float64, _, _, p int, _ []float64) []uint64 { return make([]uint64, p) }
+			cg = findColumnGroups(h, rows, p, p, r)
+			if diff := cmp.Diff(want, groups{cg.group, cg.sign, cg.rep}); diff != "" {
+				t.Errorf("with colliding hashes, groups differ (-want +got):\n%s", diff)
 			}
 		})
 	}
