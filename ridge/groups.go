@@ -152,7 +152,8 @@ type reduction struct {
 	nm   *Normal
 	cg   *columnGroups
 	p, q int
-	size []int // columns of group S among the first p
+	size []int     // columns of group S among the first p
+	root []float64 // √size
 }
 
 // reduction returns the reduction of nm's first p columns, and false when
@@ -172,6 +173,10 @@ func (nm *Normal) reduction(p int) (reduction, bool) {
 		}
 	}
 	r.q = len(r.size)
+	r.root = make([]float64, r.q)
+	for a, size := range r.size {
+		r.root[a] = math.Sqrt(float64(size))
+	}
 	return r, r.q < p
 }
 
@@ -182,10 +187,9 @@ func (r reduction) system(lambda float64, dst, b []float64) {
 	nm, cg := r.nm, r.cg
 	n, L := nm.N, nm.Classes
 	for a := 0; a < r.q; a++ {
-		ra, sa := cg.rep[a], math.Sqrt(float64(r.size[a]))
+		ra, sa := cg.rep[a], r.root[a]
 		for c := 0; c <= a; c++ {
-			rc, sc := cg.rep[c], math.Sqrt(float64(r.size[c]))
-			dst[a*r.q+c] = sa * sc * nm.Gram[ra*n+rc]
+			dst[a*r.q+c] = sa * r.root[c] * nm.Gram[ra*n+cg.rep[c]]
 		}
 		dst[a*r.q+a] += lambda * nm.RDiag[ra]
 		for k := 0; k < L; k++ {
@@ -198,13 +202,9 @@ func (r reduction) system(lambda float64, dst, b []float64) {
 // (leading dimension ld, columns off…off+L) from the reduced w (q×L).
 func (r reduction) expand(w []float64, dst []float64, ld, off int) {
 	cg, L := r.cg, r.nm.Classes
-	scale := make([]float64, r.q)
-	for a := range scale {
-		scale[a] = 1 / math.Sqrt(float64(r.size[a]))
-	}
 	for j := 0; j < r.p; j++ {
 		g := cg.group[j]
-		f := cg.sign[j] * scale[g]
+		f := cg.sign[j] / r.root[g]
 		row := dst[j*ld+off : j*ld+off+L]
 		for k, v := range w[g*L : g*L+L] {
 			row[k] = f * v

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestFindColumnGroups(t *testing.T) {
@@ -148,24 +147,7 @@ func TestPinvRepeatedColumnsMatchFull(t *testing.T) {
 			tp := prefix(train, p)
 			r := fast.regDiag(tp.H, tp.Rows, tp.Cols)
 			for _, l := range lambdas {
-				wantW, wantInfo, err := full.Solve(tp, tt.classes, l)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gotW, gotInfo, err := fast.Solve(tp, tt.classes, l)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(wantInfo, gotInfo); diff != "" {
-					t.Errorf("λ %g: Info differs (-want +got):\n%s", l, diff)
-				}
-				scale := 0.0
-				for _, v := range wantW {
-					scale = math.Max(scale, math.Abs(v))
-				}
-				if diff := cmp.Diff(wantW, gotW, cmpopts.EquateApprox(0, 1e-10*scale)); diff != "" {
-					t.Errorf("λ %g: W_out differs beyond 1e-10 of its largest element (-want +got):\n%s", l, diff)
-				}
+				gotW, gotInfo := compareSolves(t, full, fast, tp, tt.classes, l)
 				refW, refDropped := refPinv(t, tp, tt.classes, l, r, DefaultRTol(p))
 				if gotInfo.Dropped != refDropped {
 					t.Errorf("λ %g: dropped %d, SVD reference %d", l, gotInfo.Dropped, refDropped)

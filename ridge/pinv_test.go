@@ -432,28 +432,35 @@ func TestPinvFilterApplyMatchesFullEigen(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("grid differs from the SymEigen route (-want +got):\n%s", diff)
 			}
-			p := tt.prefixes[len(tt.prefixes)-1]
-			tp := prefix(train, p)
+			tp := prefix(train, tt.prefixes[len(tt.prefixes)-1])
 			for _, l := range lambdas {
-				wantW, wantInfo, err := full.Solve(tp, tt.classes, l)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gotW, gotInfo, err := fast.Solve(tp, tt.classes, l)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(wantInfo, gotInfo); diff != "" {
-					t.Errorf("λ %g: Info differs (-want +got):\n%s", l, diff)
-				}
-				scale := 0.0
-				for _, v := range wantW {
-					scale = math.Max(scale, math.Abs(v))
-				}
-				if diff := cmp.Diff(wantW, gotW, cmpopts.EquateApprox(0, 1e-10*scale)); diff != "" {
-					t.Errorf("λ %g: W_out differs beyond 1e-10 of its largest element (-want +got):\n%s", l, diff)
-				}
+				compareSolves(t, full, fast, tp, tt.classes, l)
 			}
 		})
 	}
+}
+
+// compareSolves checks that fast solves d as full does: the same Info and
+// W_out to 1e-10 of its largest element. It returns fast's W_out and Info.
+func compareSolves(t *testing.T, full, fast Solver, d Data, classes int, lambda float64) ([]float64, Info) {
+	t.Helper()
+	wantW, wantInfo, err := full.Solve(d, classes, lambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotW, gotInfo, err := fast.Solve(d, classes, lambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantInfo, gotInfo); diff != "" {
+		t.Errorf("λ %g: Info differs (-want +got):\n%s", lambda, diff)
+	}
+	scale := 0.0
+	for _, v := range wantW {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	if diff := cmp.Diff(wantW, gotW, cmpopts.EquateApprox(0, 1e-10*scale)); diff != "" {
+		t.Errorf("λ %g: W_out differs beyond 1e-10 of its largest element (-want +got):\n%s", lambda, diff)
+	}
+	return gotW, gotInfo
 }
