@@ -19,7 +19,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
-	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 // Paths of a build directory (relative to DIR, with forward slashes).

@@ -12,7 +12,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/power"
-	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 // Runner runs one hdlgen command (args without the program name), writing

@@ -10,9 +10,9 @@ import (
 	"github.com/hdlgen/hdlgen/internal/svgplot"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl/plan"
-	"github.com/hdlgen/hdlgen/study/tune"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/timing"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 // SynthFacts is what `hdlgen synth --json` reports: Yosys's resources and

@@ -11,8 +11,8 @@ import (
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
-	"github.com/hdlgen/hdlgen/study/tune"
 	"github.com/hdlgen/hdlgen/synth"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 // Device limits the sizes are checked against.

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/power/activity"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
@@ -148,7 +148,7 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {
 		}
 		c.Yosys = s.Yosys.Yosys
 		c.Rows = append(c.Rows, CalibrationRow{Name: jobs[i].m.Name, Seed: seeds[i], Design: s.Design,
-			Yosys: designpower.YosysResources(s.Yosys), Analytic: a, Seconds: s.Yosys.Seconds, Depth: s.Yosys.LogicDepth})
+			Yosys: activity.YosysResources(s.Yosys), Analytic: a, Seconds: s.Yosys.Seconds, Depth: s.Yosys.LogicDepth})
 	}
 	c.Tolerances = tolerances(c.Rows)
 	return c, nil

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
-	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/power/activity"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
@@ -63,7 +63,7 @@ type MedianOptions struct {
 	Params      power.Params
 	Command     string // recorded in the output
 	// Activity adds the activity-based energy of every design (power.
-	// designpower.Estimate: a gate-level Verilator simulation per design, slow
+	// activity.Estimate: a gate-level Verilator simulation per design, slow
 	// for the large ones); ActivityVectors vectors per run (0 means
 	// MedianActivityVectors), drawn from the test file's rows.
 	Activity        bool
@@ -108,10 +108,10 @@ type MedianRow struct {
 // classification at a time (energy over the latency) and a saturated stream
 // (energy over II), with the vectorless stream energy for comparison.
 type MedianActivity struct {
-	Vectors           int                       `json:"vectors"`
-	Single            designpower.ActivityPower `json:"single"`
-	Stream            designpower.ActivityPower `json:"stream"`
-	VectorlessStreamJ float64                   `json:"vectorless_stream_j"`
+	Vectors           int                    `json:"vectors"`
+	Single            activity.ActivityPower `json:"single"`
+	Stream            activity.ActivityPower `json:"stream"`
+	VectorlessStreamJ float64                `json:"vectorless_stream_j"`
 }
 
 // Comparison is rvfl8 against intRVFL for one pair of designs.
@@ -336,7 +336,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 		return nil, err
 	}
 	for _, s := range syn {
-		r := designpower.YosysResources(s.Yosys)
+		r := activity.YosysResources(s.Yosys)
 		e, err := power.EvaluatePlan(s.Design, r, s.Plan.Latency, s.Plan.II, params)
 		if err != nil {
 			return nil, err
@@ -395,7 +395,7 @@ func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, int
 		}
 		fmt.Fprintf(o.Log, "hwstudy: activity of %s P=%d (%d vectors per run, gate level)\n", row.label(), row.P, nv)
 		t0 := time.Now()
-		a, err := designpower.Estimate(ctx, dir, designpower.Options{Params: params, Vectors: nv, Stride: 2, KeepBuild: true, Synth: o.Synth})
+		a, err := activity.Estimate(ctx, dir, activity.Options{Params: params, Vectors: nv, Stride: 2, KeepBuild: true, Synth: o.Synth})
 		if err != nil {
 			return fmt.Errorf("hwstudy: activity of %s P=%d: %w", row.label(), row.P, err)
 		}
@@ -565,7 +565,7 @@ func (res *MedianResult) activityMarkdown(b *bytes.Buffer) {
 	}
 	fj, fw := power.FormatEnergy, power.FormatPower
 	fmt.Fprintf(b, "\n## Activity-based energy\n\n")
-	fmt.Fprintf(b, "Estimated by `hdlgen power --activity` (designpower.Estimate; docs/energy-model.md, \"Activity-based energy\"): the Yosys netlist simulated on Verilator with test rows of the data (the same number of vectors per run for every design, below), toggles counted per net, each net charged by the class of its driver with a capacitance by fanout; the class totals scale the vectorless coefficients, so a uniform 12.5 %% would give the vectorless figures. *single*: one classification at a time, energy = power × latency; *stream*: a vector offered every cycle, energy = power × II. Rates are the capacitance-weighted toggle rates (toggles per net per cycle) of the class's nets in the single run (median.json has every class of both runs); a saturated stream keeps more of the pipeline busy, hence its higher power.\n\n")
+	fmt.Fprintf(b, "Estimated by `hdlgen power --activity` (activity.Estimate; docs/energy-model.md, \"Activity-based energy\"): the Yosys netlist simulated on Verilator with test rows of the data (the same number of vectors per run for every design, below), toggles counted per net, each net charged by the class of its driver with a capacitance by fanout; the class totals scale the vectorless coefficients, so a uniform 12.5 %% would give the vectorless figures. *single*: one classification at a time, energy = power × latency; *stream*: a vector offered every cycle, energy = power × II. Rates are the capacitance-weighted toggle rates (toggles per net per cycle) of the class's nets in the single run (median.json has every class of both runs); a saturated stream keeps more of the pipeline busy, hence its higher power.\n\n")
 	fmt.Fprintf(b, "| network | P | vectors | LUT | FF | CARRY4 | MUXF | DSP48E1 | BRAM duty | power single / stream | vectorless power | energy single (vectorless) | energy stream (vectorless) |\n")
 	fmt.Fprintf(b, "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range res.Designs {
@@ -585,7 +585,7 @@ func (res *MedianResult) activityMarkdown(b *bytes.Buffer) {
 			duty = fmt.Sprintf("%.2f", a.Single.BRAMDuty)
 		}
 		fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s (%s) | %s (%s) |\n",
-			d.label(), d.P, a.Vectors, rate(designpower.ClassLUT), rate(designpower.ClassFF), rate(designpower.ClassCARRY4), rate(designpower.ClassMUXF), rate(designpower.ClassDSP), duty,
+			d.label(), d.P, a.Vectors, rate(activity.ClassLUT), rate(activity.ClassFF), rate(activity.ClassCARRY4), rate(activity.ClassMUXF), rate(activity.ClassDSP), duty,
 			fw(a.Single.DynamicW), fw(a.Stream.DynamicW), fw(d.Estimate.DynamicW),
 			fj(a.Single.EnergyJ), fj(d.Estimate.DynamicJ), fj(a.Stream.EnergyJ), fj(a.VectorlessStreamJ))
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power/activity"
 )
 
 func TestMedianRegularizer(t *testing.T) {
@@ -154,8 +154,8 @@ func TestMedianScriptMatchesTable(t *testing.T) {
 func TestMedianActivityColumns(t *testing.T) {
 	withAct := func(r MedianRow, singleJ, streamJ, vlStreamJ float64) MedianRow {
 		r.Activity = &MedianActivity{Vectors: 16, VectorlessStreamJ: vlStreamJ,
-			Single: designpower.ActivityPower{Mode: "single", EnergyJ: singleJ, DynamicW: 1e-3},
-			Stream: designpower.ActivityPower{Mode: "stream", EnergyJ: streamJ, DynamicW: 1e-3}}
+			Single: activity.ActivityPower{Mode: "single", EnergyJ: singleJ, DynamicW: 1e-3},
+			Stream: activity.ActivityPower{Mode: "stream", EnergyJ: streamJ, DynamicW: 1e-3}}
 		return r
 	}
 	res := &MedianResult{Designs: []MedianRow{

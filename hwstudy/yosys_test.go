@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/power/activity"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
@@ -77,7 +77,7 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 		if reports[i].Cached {
 			t.Fatalf("%s: report came from a cache, want a Yosys run", s.Name())
 		}
-		y := designpower.YosysResources(reports[i])
+		y := activity.YosysResources(reports[i])
 		a, err := power.Analytic(power.Design{Shape: power.Shape{Arch: s.Arch, K: s.K, L: s.L, Kappa: s.Kappa, Bits: s.Bits}, N: s.N, P: s.P})
 		if err != nil {
 			t.Fatal(err)

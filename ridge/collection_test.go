@@ -9,8 +9,8 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/ridge"
-	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 // TestPinvFilterApplyCollection: on collection datasets, the PinvCutoff

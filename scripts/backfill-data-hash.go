@@ -22,8 +22,8 @@ import (
 	"strings"
 
 	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/study"
-	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 var fpLine = regexp.MustCompile(`(?m)^ "fingerprint": "([0-9a-f]+)",\n`)

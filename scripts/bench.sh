@@ -32,7 +32,7 @@ bench() { # bench PKG REGEXP
 bench ./model/ 'IntRVFL1500'
 bench ./linalg/ 'Gram10000x1500|Cholesky1500'
 bench ./ridge/ 'Grid|Solve10000x1500'
-bench ./study/protocol/ 'Evaluate' # EvaluateCollection runs when HDLGEN_UCI121 is set
+bench ./protocol/ 'Evaluate' # EvaluateCollection runs when HDLGEN_UCI121 is set
 bench ./quant/ 'Fitness|CostOnly|GA'
 bench ./rtl/sim/ 'Classify|Stream'
 bench ./power/ 'Size'

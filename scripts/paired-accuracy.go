@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/protocol"
 )
 
 func main() {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/protocol"
 )
 
 // An interrupted first run has no dataset with every network: the report must

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/protocol"
 )
 
 var smallGrid = protocol.Grid{Ns: []int{50, 100}, Lambdas: []float64{0.25, 4}, Kappas: []int{1, 3}}

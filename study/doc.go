@@ -1,8 +1,8 @@
 // Package study runs the paper's studies over the UCI-121 collection, the
 // work behind `hdlgen reproduce`. It is built in three layers:
 //
-//   - study/protocol: the benchmark protocol's building blocks, used by
-//     `hdlgen search` and `hdlgen eval` too: the networks (Network), the
+//   - protocol (a top-level package): the benchmark protocol's building
+//     blocks, shared with `hdlgen search`, `hdlgen eval` and `hdlgen build`: the networks (Network), the
 //     hyperparameter grid and its one tie rule (Grid, Best, Better), the grid
 //     search on the train/validation split (Search), the final accuracy by
 //     4-fold cross-validation or train/test averaged over seeds (Evaluate), and

@@ -17,7 +17,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
-	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/protocol"
 )
 
 // The stages of `hdlgen reproduce`, in the order they run.

@@ -17,8 +17,8 @@ import (
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/power"
-	"github.com/hdlgen/hdlgen/study/tune"
 	"github.com/hdlgen/hdlgen/synth"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 // TestBuildReportMatchesCommands runs hdlgen build on the project's own CSV

@@ -12,7 +12,7 @@ import (
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/rtl"
 	"github.com/hdlgen/hdlgen/rtl/plan"
-	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/tune"
 	"github.com/hdlgen/hdlgen/verify"
 )
 

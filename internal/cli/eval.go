@@ -8,9 +8,9 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/quant"
-	"github.com/hdlgen/hdlgen/study/protocol"
-	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 type evalOptions struct {

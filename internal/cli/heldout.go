@@ -8,7 +8,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 // DefaultHoldout is the share of each class's rows that train and quantize

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/protocol"
 )
 
 // The network lists of usage lines and help texts come from the registries,

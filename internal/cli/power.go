@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/hdlgen/hdlgen/designpower"
 	"github.com/hdlgen/hdlgen/hwstudy"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/power/activity"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/timing"
 )
@@ -188,7 +188,7 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 		_ = f.MarkHidden(l.flag)
 	}
 	f.StringArrayVar(&o.variants, "variant", nil, "median-table: build VARIANT[:NETWORK]=P,P,… (repeatable; variants: "+hwstudy.VariantNames()+"; default: default=1…64 for the intrvfl and 1…32 for the rvfl8, powers of two, and rvfl8-block at the rvfl8's P above 1)")
-	f.IntVar(&o.actVecs, "activity-vectors", designpower.DefaultVectors, fmt.Sprintf("vectors per activity simulation run, for --activity and median-table (1…%d)", maxActivityVectors))
+	f.IntVar(&o.actVecs, "activity-vectors", activity.DefaultVectors, fmt.Sprintf("vectors per activity simulation run, for --activity and median-table (1…%d)", maxActivityVectors))
 	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
 }
 
@@ -269,7 +269,7 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 			return usagef("--parallel applies to model.json; DIR's P is fixed by its emit")
 		}
 		so := synth.Options{Yosys: o.yosys, Log: app.Err}
-		e, note, err = designpower.EstimateDir(cmd.Context(), args[0], designpower.DirOptions{Params: p, RunSynth: o.runSynth, Synth: so})
+		e, note, err = activity.EstimateDir(cmd.Context(), args[0], activity.DirOptions{Params: p, RunSynth: o.runSynth, Synth: so})
 		if err == nil && e.Resources.Source == "yosys" {
 			note += "\n" + fmaxNote(cmd.Context(), args[0], so, p.ClockHz/1e6)
 		}
@@ -290,7 +290,7 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 
 // runActivity is `hdlgen power DIR --activity`.
 func (o *powerOptions) runActivity(cmd *cobra.Command, app *App, dir string, p power.Params) error {
-	rep, err := designpower.Estimate(cmd.Context(), dir, designpower.Options{Params: p, Vectors: o.actVecs,
+	rep, err := activity.Estimate(cmd.Context(), dir, activity.Options{Params: p, Vectors: o.actVecs,
 		Synth: synth.Options{Yosys: o.yosys, Log: app.Err}})
 	if err != nil {
 		return err

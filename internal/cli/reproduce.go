@@ -11,9 +11,9 @@ import (
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/study"
-	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 type reproduceOptions struct {

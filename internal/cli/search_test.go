@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/tune"
 
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 )

@@ -9,7 +9,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/study"
-	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 // TestSolverFlag: --solver pinv-cutoff reaches every command that trains

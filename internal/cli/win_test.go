@@ -10,7 +10,7 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/study"
-	"github.com/hdlgen/hdlgen/study/tune"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 // TestWinFlag: --win lfsr reaches every command that creates an intRVFL and

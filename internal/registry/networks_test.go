@@ -8,9 +8,9 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/rtl/sim"
-	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 // TestRegistriesListTheSameNetworks: a network type with RTL is registered in

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/protocol"
 )
 
 // Task is a user's data set up for tuning: the training rows with their

@@ -1,4 +1,4 @@
-package designpower
+package activity
 
 import (
 	"context"

@@ -10,9 +10,9 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/linalg"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/ridge"
-	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 // dualJitter is ridge's ladder of relative diagonal jitters, tried in

@@ -18,8 +18,8 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/linalg"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/ridge"
-	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 // blobsCSV returns m rows of k features in l classes, each class a Gaussian

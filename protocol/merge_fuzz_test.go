@@ -13,7 +13,7 @@ import (
 // 26, item 6: a count array without a κ row panicked), and a merge that
 // succeeds covers the whole grid exactly once.
 //
-//	go test -run '^$' -fuzz FuzzMergeSearches -fuzztime 5m ./study/protocol/
+//	go test -run '^$' -fuzz FuzzMergeSearches -fuzztime 5m ./protocol/
 func FuzzMergeSearches(f *testing.F) {
 	shards := fuzzShards(f)
 	for _, s := range shards {

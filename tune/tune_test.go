@@ -13,7 +13,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/study/protocol"
+	"github.com/hdlgen/hdlgen/protocol"
 )
 
 // noisyCSV returns a CSV of m rows: one informative feature (the class

@@ -8,9 +8,9 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/linalg"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/ridge"
-	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 // chunkRows is the number of rows the streamed scorer holds at once (a

@@ -14,8 +14,8 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/quant"
-	"github.com/hdlgen/hdlgen/study/protocol"
 )
 
 // DefaultMemoryBudget is the working memory one part of a search may hold
