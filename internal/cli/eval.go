@@ -126,14 +126,14 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 		if cfg.Win != model.WinStored {
 			out.Win = cfg.Win.Flag()
 		}
-		if cfg.Arch == "intrvfl" {
+		if hasKappa(cfg.Arch) {
 			out.Kappa = cfg.Kappa
 		}
 		enc := json.NewEncoder(app.Out)
 		return enc.Encode(out)
 	}
 	fmt.Fprintf(app.Out, "%s %s N=%d λ=%g", res.Dataset, cfg.Arch, cfg.N, cfg.Lambda)
-	if cfg.Arch == "intrvfl" {
+	if hasKappa(cfg.Arch) {
 		fmt.Fprintf(app.Out, " κ=%d", cfg.Kappa)
 	}
 	if cfg.Win != model.WinStored {
@@ -176,7 +176,7 @@ func (o *evalOptions) runCSV(cmd *cobra.Command, app *App) error {
 	for i := range seeds {
 		seeds[i] += o.firstSeed
 	}
-	gaOpt, err := csvGA(o.ga, o.gaSeed, cfg.Arch == model.IntRVFL, cfg.ReadoutBits)
+	gaOpt, err := csvGA(o.ga, o.gaSeed, cfg.Arch, cfg.ReadoutBits)
 	if err != nil {
 		return err
 	}
@@ -195,4 +195,10 @@ func (o *evalOptions) runCSV(cmd *cobra.Command, app *App) error {
 		}
 	}
 	return o.csv.emit(app, res, o.json)
+}
+
+// hasKappa reports whether κ is a hyperparameter of network type arch.
+func hasKappa(arch model.Arch) bool {
+	t, _ := model.TraitsOf(arch)
+	return t.Kappa
 }

@@ -105,14 +105,11 @@ the paper's.`,
 			if o.bits != 0 && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
 				return usagef("--bits %d: want %d…%d, or 0 for the float readout", o.bits, quant.MinBits, quant.MaxBits)
 			}
-			if o.bits != 0 && nw != protocol.IntRVFL {
-				return usagef("--bits: the integer-readout search is for --arch intrvfl, not %s", nw)
+			if o.bits != 0 && !nw.Traits().ReadoutBits() {
+				return usagef("--bits: the integer-readout search is for --arch %s, not %s",
+					model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)), nw)
 			}
-			arch := model.IntRVFL
-			if nw != protocol.IntRVFL {
-				arch = model.RVFL // any network without a generated W_in
-			}
-			if o.winGen, err = parseWin(o.win, arch); err != nil {
+			if o.winGen, err = parseWin(o.win, nw.Arch()); err != nil {
 				return err
 			}
 			if o.dataset == "" && o.bits != 0 && !cmd.Flags().Changed("grid") {
@@ -345,13 +342,13 @@ func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network
 
 // gaOptions checks --ga and returns the GA's options (nil without --ga).
 func (o *searchOptions) gaOptions(nw protocol.Network) (*quant.GAOptions, error) {
-	return csvGA(o.ga, o.gaSeed, nw == protocol.IntRVFL, o.bits)
+	return csvGA(o.ga, o.gaSeed, nw.Arch(), o.bits)
 }
 
-// csvGA checks --ga (with --ga-seed, for an intRVFL or not, with --bits
+// csvGA checks --ga (with --ga-seed, for network type arch with --bits
 // bits) and returns the GA's options, those of quantize --ga rounded with
 // --seed seed; nil without --ga.
-func csvGA(ga string, seed uint64, intRVFL bool, bits int) (*quant.GAOptions, error) {
+func csvGA(ga string, seed uint64, arch model.Arch, bits int) (*quant.GAOptions, error) {
 	switch ga {
 	case "", string(readout.None):
 		return nil, nil
@@ -359,8 +356,9 @@ func csvGA(ga string, seed uint64, intRVFL bool, bits int) (*quant.GAOptions, er
 	default:
 		return nil, usagef("--ga %q: want rounded (the GA seeded with the rounded readout) or none", ga)
 	}
-	if !intRVFL || bits == 0 {
-		return nil, usagef("--ga: the GA refines the intrvfl's integer readout: give --arch intrvfl and --bits")
+	if t, _ := model.TraitsOf(arch); !t.ReadoutBits() || bits == 0 {
+		return nil, usagef("--ga: the GA refines an integer readout of a chosen width: give --arch %s and --bits",
+			model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)))
 	}
 	opt := quant.DefaultGAOptions()
 	opt.Seed = seed
