@@ -27,7 +27,7 @@ type layer struct {
 // package without one).
 var layers = []layer{
 	{"foundation", "files, processes, goroutines, registries, the data sets and the test gates; no knowledge of networks or hardware", []string{
-		"dataset", "examples", "internal/atomicfile", "internal/confusion", "internal/golden", "internal/hwtest",
+		"dataset", "examples", "internal/atomicfile", "internal/confusion", "internal/docrefs", "internal/golden", "internal/hwtest",
 		"internal/importgraph", "internal/jobs", "internal/memfile", "internal/output", "internal/parallel",
 		"internal/proc", "internal/progress", "internal/registry", "internal/svgplot",
 	}},
