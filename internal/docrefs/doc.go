@@ -29,4 +29,11 @@
 // REPORT.md, results/tests and results/cmdbench) are records in the same way.
 // Other generated sections (the import list, the layer table, the robustness
 // table) are checked like any text: they are regenerated from today's tree.
+//
+// The headline figures the docs repeat (the intRVFL's mean accuracies, the
+// 5-bit readout's, the energy-budget study's) have one source: a table in
+// results/README.md generated from the committed summaries' JSON
+// (headline_test.go). Every copy is marked VALUE<!-- headline:NAME -->;
+// TestHeadlineFigures fails when a copy differs from the summaries, and
+// go test ./internal/docrefs -update rewrites the table and every copy.
 package docrefs
