@@ -162,7 +162,7 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 		}
 		if len(nets) != 1 || !nets[0].Traits().GeneratedWin {
 			gen := model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.GeneratedWin }))
-			return usagef("--win %s: a generated W_in is an option of the %s (give --networks with one of them)", o.win, gen)
+			return usagef("--win %s: a generated W_in is an option of the %s (give --networks %s)", o.win, gen, gen)
 		}
 	}
 	var budgets []study.Budget
