@@ -240,8 +240,8 @@ func refs(c *code, top map[string]bool, doc, text string) []string {
 				strings.ContainsAny(p, "*<>…{}$%~") {
 				continue
 			}
-			if slices.ContainsFunc(strings.Split(p, "/"), capsSeg.MatchString) {
-				continue // a placeholder: results/DIR
+			if slices.ContainsFunc(strings.Split(p, "/"), placeholder) && !exists(p) {
+				continue // a placeholder: results/DIR, scripts/NAME.go
 			}
 			if dir, name, ok := cutIdent(p); ok && exists(dir) {
 				_ = name // rtl/plan.Options: the identifier check below reads it
@@ -284,6 +284,13 @@ func refs(c *code, top map[string]bool, doc, text string) []string {
 		checkCode(m[2], rest[m[2]:m[3]])
 	}
 	return bad
+}
+
+// placeholder reports whether a path element is a name in capitals (DIR,
+// NAME.go): a placeholder, when no such file exists.
+func placeholder(elem string) bool {
+	stem, _, _ := strings.Cut(elem, ".")
+	return capsSeg.MatchString(stem)
 }
 
 // blank replaces every byte of s but its newlines by spaces, keeping
@@ -379,6 +386,7 @@ func TestRefsFindsStale(t *testing.T) {
 		{"`rtl/hdlgen_rom.v`, `vivado/system.tcl`, `results/DIR/summary.md`, `rtl/templates/core_<net>.v.tmpl`", 0},
 		{"<!-- testtimes:old -->\n| study/tune | `study/tune/x.go` |\n<!-- /testtimes:old -->", 0},
 		{"`model/intst.go`", 0}, // written by third-network.sh
+		{"`go run scripts/NAME.go`", 0},
 	} {
 		got := refs(c, top, "docs/x.md", tc.text)
 		if len(got) != tc.bad {
