@@ -69,14 +69,20 @@ check-go:
 	if [ $$rc -ne 0 ]; then exit $$rc; fi; \
 	if [ $$took -gt $(CHECK_LIMIT) ]; then echo "make check: the quick tier took $$took s, more than $(CHECK_LIMIT) s: make it faster (docs/testing.md)" >&2; exit 1; fi
 
+## vet: the module's packages, then each program of scripts/ on its own (they
+## are //go:build ignore mains run by `go run scripts/NAME.go`, which ./...
+## skips; named as a file, each is a package of its own and is checked).
+SCRIPTS := $(wildcard scripts/*.go)
 vet:
 	$(GO) vet ./...
+	@for f in $(SCRIPTS); do $(GO) vet $$f || exit 1; done
 
 ## staticcheck: installed from the Go module proxy when missing (pinned version).
 STATICCHECK_VERSION := v0.8.2
 staticcheck:
 	@command -v staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	@PATH="$$PATH:$$($(GO) env GOPATH)/bin" staticcheck ./...
+	@for f in $(SCRIPTS); do PATH="$$PATH:$$($(GO) env GOPATH)/bin" staticcheck $$f || exit 1; done
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

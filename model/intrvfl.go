@@ -163,6 +163,9 @@ func (net *IntNet) InputsTo(dst []int, xnorm []float64) { net.LevelsTo(dst, xnor
 // HiddenIntsTo is HiddenTo.
 func (net *IntNet) HiddenIntsTo(dst []int, levels []int) { net.HiddenTo(dst, levels) }
 
+// kappa is κ (Model.Kappa); a network type that wraps an IntNet has it too.
+func (net *IntNet) kappa() int { return net.Kappa }
+
 // HiddenMax is κ.
 func (net *IntNet) HiddenMax() int64 { return int64(net.Kappa) }
 

@@ -71,10 +71,14 @@ func (m *Model) N() int {
 // Columns is the number of readout inputs (N, or K+N with direct links).
 func (m *Model) Columns() int { return m.Net.Columns() }
 
-// Kappa is the intRVFL clip threshold (0 for other architectures).
+// Kappa is the clip threshold κ of a network type with κ (Traits.Kappa; 0
+// for the others).
 func (m *Model) Kappa() int {
-	if net, ok := m.Net.(*IntNet); ok {
-		return net.Kappa
+	if t, _ := TraitsOf(m.Arch()); !t.Kappa {
+		return 0
+	}
+	if net, ok := m.Net.(interface{ kappa() int }); ok {
+		return net.kappa()
 	}
 	return 0
 }

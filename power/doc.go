@@ -19,9 +19,10 @@
 //     are structural counts times per-block factors fitted to Yosys.
 //     hwstudy.Calibrate compares the model with Yosys over
 //     hwstudy.CalibrationMatrix; hwstudy.Claimed holds the tolerances.
-//   - structure.go: the widths and exact latency of a design, a model-free
-//     replica of rtl/plan's rules, so that the sizer can evaluate about 10⁵
-//     designs per shape quickly.
+//   - structure.go: the widths and exact latency of a design without a
+//     model, so that the sizer can evaluate about 10⁵ designs per shape
+//     quickly: the hidden layer's widths from rtl/plan's own rule
+//     (plan.HiddenWidths), the shared pipeline by the plan's rules.
 //   - size.go: Size, the largest N (and its best P) whose budgeted energy fits
 //     a budget, among the designs that fit the device.
 //   - units.go: parsing and formatting of energies and powers.

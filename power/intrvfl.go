@@ -29,17 +29,6 @@ func (intrvflNet) name(d Design) string {
 	return fmt.Sprintf("intrvfl K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
 }
 
-func (intrvflNet) hidden(d Design, s *structure) int64 {
-	s.Clip = min(d.Kappa, d.K)
-	s.LW = bits.Len(uint(d.N))
-	s.DW = s.LW + 1
-	s.PcW = bits.Len(uint(d.K))
-	s.HW = bits.Len(uint(s.Clip)) + 1
-	s.HiddenLeaves = d.K
-	s.WinW = d.P * d.K
-	return int64(d.N) * int64(d.Kappa) * int64(s.B)
-}
-
 func (intrvflNet) extraFlight() int { return 0 }
 
 func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenBlocks {

@@ -21,9 +21,6 @@ type network interface {
 	check(d Design) error
 	// name is the design's one-line description.
 	name(d Design) string
-	// hidden sets the hidden layer's widths in st (LW, the hidden tree, the
-	// W_in word) and returns the score bound.
-	hidden(d Design, st *structure) int64
 	// extraFlight is the number of flight stages the hidden layer adds to the
 	// shared ones (stage A, hidden-tree cuts, H, MAC product, lane-tree cuts).
 	extraFlight() int

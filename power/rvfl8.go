@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // rvfl8Net is the 8-bit RVFL's part of the power model.
@@ -19,15 +18,6 @@ func (rvfl8Net) check(Design) error { return nil }
 
 func (rvfl8Net) name(d Design) string {
 	return fmt.Sprintf("rvfl8 K=%d N=%d L=%d P=%d", d.K, d.N, d.L, d.P)
-}
-
-func (rvfl8Net) hidden(d Design, s *structure) int64 {
-	s.LW = 8
-	s.ZW = model.AccWidth(int64(d.K)*plan.Rvfl8ProductMax + plan.Rvfl8BiasMax)
-	s.HW = 9
-	s.HiddenLeaves = d.K + 1
-	s.WinW = d.P * (d.K + 1) * 8
-	return int64(d.N) * plan.Rvfl8HiddenMax * plan.Rvfl8ReadoutMax
 }
 
 // extraFlight is the product register before the pre-activation tree.

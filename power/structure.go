@@ -134,9 +134,11 @@ func (d Design) Check() error {
 	return nil
 }
 
-// structure holds the widths and pipeline numbers of a design, derived by the
-// same rules as rtl/plan (a test compares them with plan.New for many shapes);
-// it needs no model, so the sizer can evaluate thousands of designs quickly.
+// structure holds the widths and pipeline numbers of a design: the hidden
+// layer's from rtl/plan's own rule (plan.HiddenWidths), the shared ones by
+// the same rules as rtl/plan (a test compares them with plan.New for many
+// shapes); it needs no model, so the sizer can evaluate thousands of designs
+// quickly.
 type structure struct {
 	G, GroupW               int // groups ⌈N/P⌉, ROM address width
 	LW, IW, AW, CW, OW      int
@@ -162,7 +164,14 @@ func newStructure(d Design) structure {
 	bitsR := d.readoutBits()
 	s.B = quant.BoundForBits(bitsR)
 	s.QW = bits.Len(uint(s.B)) + 1
-	bound := d.net().hidden(d, &s)
+	// The hidden layer's widths: rtl/plan's rule for the dimensions.
+	w, err := plan.HiddenWidths(d.Arch, plan.Dims{K: d.K, N: d.N, P: d.P, Kappa: d.Kappa, ReadoutBound: s.B})
+	if err != nil {
+		panic("power: " + err.Error()) // Check admits only network types with RTL
+	}
+	s.Clip, s.LW, s.DW, s.PcW, s.HW, s.ZW = w.ClipBound, w.LW, w.DW, w.PcW, w.HW, w.ZW
+	s.HiddenLeaves, s.WinW = w.Leaves, w.WinW
+	bound := w.ScoreBound
 	s.WoutW = d.P * d.L * s.QW
 	s.QWEff = s.QW
 	if d.EffBits > 0 && d.EffBits < bitsR {

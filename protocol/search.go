@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -88,6 +89,29 @@ type SearchOptions struct {
 	Workers int
 }
 
+// CheckSearch checks what Search checks before any work, from the network
+// variant's traits (model.Traits): a generated W_in, a readout width and κ
+// only where its network type takes them. The search package checks its
+// parts with it too, so that a streamed part fails as a protocol part would.
+func CheckSearch(nw Network, so SearchOptions) error {
+	t := nw.Traits()
+	if so.Win != model.WinStored && (!t.GeneratedWin || so.Win != model.WinPRBS31) {
+		return fmt.Errorf("%s: W_in source %q (a generated W_in is for the %s only)", nw, so.Win,
+			model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.GeneratedWin })))
+	}
+	if so.Bits != 0 && !t.ReadoutBits() {
+		return fmt.Errorf("%s: an integer-readout search (bits %d) is for the %s only", nw, so.Bits,
+			model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)))
+	}
+	if so.Bits != 0 && (so.Bits < quant.MinBits || so.Bits > quant.MaxBits) {
+		return fmt.Errorf("readout bits %d outside [%d, %d]", so.Bits, quant.MinBits, quant.MaxBits)
+	}
+	if len(so.Grid.Lambdas) == 0 || (t.Kappa && len(so.Grid.Kappas) == 0) {
+		return errors.New("the grid has no λ or no κ")
+	}
+	return so.Solver.Check()
+}
+
 // Search runs the grid search of the protocol for one network on the
 // conxuntos.dat split and selects the best configuration by Better: the most
 // correct validation predictions; ties go to the smallest N, then the largest
@@ -110,20 +134,11 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	start := time.Now()
 	sp := NewSplit(u)
 	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits, Solver: so.Solver, Win: so.Win}
-	if so.Win != model.WinStored && (nw != IntRVFL || so.Win != model.WinPRBS31) {
-		return nil, fmt.Errorf("search %s %s: W_in source %q (a generated W_in is for the intrvfl only)", u.Meta.Name, nw, so.Win)
+	if err := CheckSearch(nw, so); err != nil {
+		return nil, fmt.Errorf("search %s: %w", u.Meta.Name, err)
 	}
 	if !nw.HasKappa() {
 		res.Grid.Kappas = nil
-	}
-	if so.Bits != 0 && nw != IntRVFL {
-		return nil, fmt.Errorf("search %s %s: an integer-readout search (bits %d) is for the intrvfl only", u.Meta.Name, nw, so.Bits)
-	}
-	if so.Bits != 0 && (so.Bits < quant.MinBits || so.Bits > quant.MaxBits) {
-		return nil, fmt.Errorf("search %s: readout bits %d outside [%d, %d]", u.Meta.Name, so.Bits, quant.MinBits, quant.MaxBits)
-	}
-	if err := so.Solver.Check(); err != nil {
-		return nil, fmt.Errorf("search %s: %w", u.Meta.Name, err)
 	}
 	workers := max(so.Workers, 1)
 	// The intRVFL's grid points run side by side (one thread each), the

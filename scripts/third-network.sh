@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # third-network.sh [WORK] counts what a third network type costs, over every
 # command (docs/architecture.md, "Where a network type lives"). In a throwaway
-# git worktree of HEAD (or the clean checkout TREE names) it adds the intnc —
-# the intRVFL without its clip, h = s, which is the intRVFL with κ = K; it
-# reuses the intRVFL's core template and primitives — as four new files,
-# lists what changed (4 new files and no edited one, or it stops), builds
-# hdlgen and runs every command on the intnc in WORK (default: a temporary
-# folder): train, quantize (and its GA), emit (stream, AXI4-Stream, Zynq
-# system, reloadable readout, lean options), verify, sim, predict, synth,
-# power (design, activity, model.json), size, weights, the host driver (make
-# sim, native, arm; info, classify, load-readout from Python, self-test),
-# search and eval on a CSV and on a collection dataset, reproduce, campaign
-# (the intnc designs among the first 16) and power calibrate (until its intnc
-# designs are synthesised). It prints one line per command and the count.
+# git worktree of HEAD (or the clean checkout TREE names) it adds the intst —
+# the intRVFL with a stored W_in only: a network type with κ and a readout of
+# any width, other than the intRVFL, so every decision that asks model.Traits
+# rather than the intRVFL's name is exercised; it reuses the intRVFL's core
+# template and primitives — as four new files, lists what changed (4 new
+# files and no edited one, or it stops), builds hdlgen and runs every command
+# on the intst in WORK (default: a temporary folder): train, quantize (and its
+# GA), emit (stream, AXI4-Stream, Zynq system, reloadable readout, lean
+# options), verify, sim, predict, synth, power (design, activity, model.json),
+# size, weights, the host driver (make sim, native, arm; info, classify,
+# load-readout from Python, self-test), search and eval on a CSV and on a
+# collection dataset (with --bits and --ga, and κ in their outputs),
+# reproduce, campaign (the intst designs among the first 16) and power
+# calibrate (until its intst designs are synthesised). It prints one line per
+# command and the count.
 #
 # Needs the tools of `hdlgen verify` and `hdlgen synth` (Verilator, Icarus,
 # Yosys), make, cc, arm-linux-gnueabihf-gcc, python3, and the UCI-121
@@ -35,52 +38,62 @@ if [ -z "${TREE:-}" ]; then
 	trap 'git -C "$repo" worktree remove --force "$TREE"' EXIT
 else
 	TREE=$(cd "$TREE" && pwd)
-	trap 'rm -f "$TREE/model/intnc.go" "$TREE/rtl/plan/intnc.go" "$TREE/rtl/sim/intnc.go" "$TREE/power/intnc.go"' EXIT
+	trap 'rm -f "$TREE/model/intst.go" "$TREE/rtl/plan/intst.go" "$TREE/rtl/sim/intst.go" "$TREE/power/intst.go"' EXIT
 fi
 if [ -n "$(git -C "$TREE" status --porcelain)" ]; then
 	echo "third-network: $TREE is not clean" >&2
 	exit 1
 fi
 
-cat >"$TREE/model/intnc.go" <<'INTNC_EOF'
+cat >"$TREE/model/intst.go" <<'INTST_EOF'
 package model
 
-// IntNC is the intRVFL without its clip: h_j = s_j = K − 2·popcount, the
-// intRVFL with κ = K (|s_j| ≤ K, so that clip never acts).
-const IntNC Arch = "intnc"
+import "fmt"
 
-// NCNet is the hidden layer of the intnc: an IntNet whose κ is K.
-type NCNet struct{ *IntNet }
+// IntST is the intRVFL with a stored W_in only: the same κ-clipped
+// density-encoded hidden layer, without the on-chip W_in generator.
+const IntST Arch = "intst"
 
-// Arch is IntNC.
-func (n NCNet) Arch() Arch { return IntNC }
+// STNet is the hidden layer of the intst: an IntNet with a stored W_in.
+type STNet struct{ *IntNet }
 
-func (n NCNet) describe() string { return "" }
+// Arch is IntST.
+func (n STNet) Arch() Arch { return IntST }
 
-// wireNCNet is the "intnc" section of model.json.
-type wireNCNet struct {
+func (n STNet) describe() string { return fmt.Sprintf(" κ=%d", n.Kappa) }
+
+// wireSTNet is the "intst" section of model.json.
+type wireSTNet struct {
+	Kappa    int      `json:"kappa"`
 	WinSigns []string `json:"w_in_signs"`
 }
 
-func (n NCNet) section() any {
+func (n STNet) section() any {
 	rows := make([]string, n.N)
 	for j := range rows {
 		rows[j] = n.Signs.HexRow(j)
 	}
-	return wireNCNet{WinSigns: rows}
+	return wireSTNet{Kappa: n.Kappa, WinSigns: rows}
 }
 
-func init() { register(intncType) }
+func init() { register(intstType) }
 
-var intncType = &netType{
-	arch:   IntNC,
-	traits: Traits{Readout: ReadoutRule{Allowed: true}},
-	check:  func(*Config) error { return nil },
-	build:  func(k int, c Config) Network { return NCNet{NewIntNet(k, c.N, k, c.Seed)} },
+var intstType = &netType{
+	arch:   IntST,
+	traits: Traits{Kappa: true, Readout: ReadoutRule{Allowed: true}},
+	check:  intrvflType.check,
+	build:  func(k int, c Config) Network { return STNet{NewIntNet(k, c.N, c.Kappa, c.Seed)} },
 	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
-		o, err := d.object(sec, string(IntNC), "w_in_signs")
+		o, err := d.object(sec, string(IntST), "kappa", "w_in_signs")
 		if err != nil {
 			return nil, err
+		}
+		kappa, at, err := field(o, "kappa", d.integer)
+		if err != nil {
+			return nil, err
+		}
+		if kappa < 1 || kappa > MaxKappa {
+			return nil, at.errf("%d outside [1, %d]", kappa, MaxKappa)
 		}
 		rows, at, err := field(o, "w_in_signs", d.strings)
 		if err != nil {
@@ -93,36 +106,36 @@ var intncType = &netType{
 		if err != nil {
 			return nil, fe(at.path, "%v", err)
 		}
-		return NCNet{&IntNet{K: k, N: n, Kappa: k, Signs: s}}, nil
+		return STNet{&IntNet{K: k, N: n, Kappa: kappa, Signs: s}}, nil
 	},
 	diff: func(a, b Network, names [2]string, note string) []string {
-		return intDiffs(a.(NCNet).IntNet, b.(NCNet).IntNet, names, note)
+		return intDiffs(a.(STNet).IntNet, b.(STNet).IntNet, names, note)
 	},
 }
-INTNC_EOF
-cat >"$TREE/rtl/plan/intnc.go" <<'INTNC_EOF'
+INTST_EOF
+cat >"$TREE/rtl/plan/intst.go" <<'INTST_EOF'
 package plan
 
 import "github.com/hdlgen/hdlgen/model"
 
-// intncLayer is the intnc's hidden layer: the intRVFL's with κ = K.
-type intncLayer struct{ intrvflLayer }
+// intstLayer is the intst's hidden layer: the intRVFL's with a stored W_in.
+type intstLayer struct{ intrvflLayer }
 
-func init() { register(intncLayer{}) }
+func init() { register(intstLayer{}) }
 
-func (intncLayer) Arch() model.Arch { return model.IntNC }
+func (intstLayer) Arch() model.Arch { return model.IntST }
 
-func (intncLayer) ArchCode() int { return 3 }
+func (intstLayer) ArchCode() int { return 3 }
 
-func (l intncLayer) WinLane(pl *Plan, net model.Network, j, lane int, set func(lsb, width int, v int64)) {
-	l.intrvflLayer.WinLane(pl, net.(model.NCNet).IntNet, j, lane, set)
+func (l intstLayer) WinLane(pl *Plan, net model.Network, j, lane int, set func(lsb, width int, v int64)) {
+	l.intrvflLayer.WinLane(pl, net.(model.STNet).IntNet, j, lane, set)
 }
 
-func (l intncLayer) derive(pl *Plan, net model.Network) Tree {
-	return l.intrvflLayer.derive(pl, net.(model.NCNet).IntNet)
+func (l intstLayer) derive(pl *Plan, net model.Network) Tree {
+	return l.intrvflLayer.derive(pl, net.(model.STNet).IntNet)
 }
-INTNC_EOF
-cat >"$TREE/rtl/sim/intnc.go" <<'INTNC_EOF'
+INTST_EOF
+cat >"$TREE/rtl/sim/intst.go" <<'INTST_EOF'
 package sim
 
 import (
@@ -131,62 +144,44 @@ import (
 )
 
 func init() {
-	hiddenLayers.Add(string(model.IntNC), func(m *model.Model, pl *plan.Plan) hiddenLayer {
-		return newIntrvfl(&model.Model{Net: m.Net.(model.NCNet).IntNet}, pl)
+	hiddenLayers.Add(string(model.IntST), func(m *model.Model, pl *plan.Plan) hiddenLayer {
+		return newIntrvfl(&model.Model{Net: m.Net.(model.STNet).IntNet}, pl)
 	})
 }
-INTNC_EOF
-cat >"$TREE/power/intnc.go" <<'INTNC_EOF'
+INTST_EOF
+cat >"$TREE/power/intst.go" <<'INTST_EOF'
 package power
 
 import (
 	"fmt"
 
 	"github.com/hdlgen/hdlgen/model"
-	"github.com/hdlgen/hdlgen/quant"
 )
 
-// intncNet is the intnc's part of the power model: the intRVFL's with κ = K.
-type intncNet struct{ intrvflNet }
+// intstNet is the intst's part of the power model: the intRVFL's.
+type intstNet struct{ intrvflNet }
 
-func init() { register(intncNet{}) }
+func init() { register(intstNet{}) }
 
-func (intncNet) arch() model.Arch { return model.IntNC }
+func (intstNet) arch() model.Arch { return model.IntST }
 
-func (intncNet) check(d Design) error {
-	if d.Bits < quant.MinBits || d.Bits > quant.MaxBits {
-		return fmt.Errorf("power: readout bits %d outside [%d, %d]", d.Bits, quant.MinBits, quant.MaxBits)
-	}
-	return nil
+func (intstNet) name(d Design) string {
+	return fmt.Sprintf("intst K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
 }
 
-func (intncNet) name(d Design) string {
-	return fmt.Sprintf("intnc K=%d N=%d L=%d b=%d P=%d", d.K, d.N, d.L, d.Bits, d.P)
-}
-
-func (n intncNet) hidden(d Design, s *structure) int64 {
-	d.Kappa = d.K
-	return n.intrvflNet.hidden(d, s)
-}
-
-func (n intncNet) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBlocks {
-	d.Kappa = d.K
-	return n.intrvflNet.blocks(d, st, tag, hw)
-}
-
-func (intncNet) calibration() Calibration {
+func (intstNet) calibration() Calibration {
 	return Calibration{Sections: [CalibrationSections][]CalShape{
-		CalBase: {{K: 8, N: 128, L: 3, Bits: 5, P: 1}, {K: 8, N: 128, L: 3, Bits: 5, P: 8}},
-		CalOddP: {{K: 8, N: 128, L: 3, Bits: 5, P: 6}},
+		CalBase: {{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 1}, {K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8}},
+		CalOddP: {{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 6}},
 	}}
 }
-INTNC_EOF
+INTST_EOF
 
 changes=$(git -C "$TREE" status --porcelain --untracked-files=all)
 echo "$changes"
 new=$(grep -c '^??' <<<"$changes" || true)
 edited=$(grep -vc '^??' <<<"$changes" || true)
-echo "the intnc: $new new files, $edited edited"
+echo "the intst: $new new files, $edited edited"
 if [ "$new" -ne 4 ] || [ "$edited" -ne 0 ]; then
 	exit 1
 fi
@@ -210,34 +205,34 @@ step() { # step NAME COMMAND...: run COMMAND, its output in log.NAME
 	fi
 }
 rm -rf d-* repro camp cal calwork
-step train $H train --data iris.csv --arch intnc --n 40 --lambda 4 --bits 5 -o nc.json
-step train-float $H train --data iris.csv --arch intnc --n 40 --lambda 4 -o ncf.json
-step quantize $H quantize ncf.json --bits 4 -o nc4.json
-step quantize-ga $H quantize ncf.json --bits 5 --ga rounded --data iris.csv -o ncga.json
-step emit $H emit nc.json -o d-stream
-step emit-axis $H emit nc.json --axis --parallel 4 -o d-axis
-step emit-system $H emit nc.json --system zynq --parallel 3 -o d-sys
-step emit-reloadable $H emit nc.json --system zynq --reloadable-readout -o d-reload
-step emit-lean $H emit nc.json --rom-style block --hold-input --register-sums --parallel 8 -o d-lean
+step train $H train --data iris.csv --arch intst --n 40 --lambda 4 --bits 5 -o st.json
+step train-float $H train --data iris.csv --arch intst --n 40 --lambda 4 -o stf.json
+step quantize $H quantize stf.json --bits 4 -o st4.json
+step quantize-ga $H quantize stf.json --bits 5 --ga rounded --data iris.csv -o stga.json
+step emit $H emit st.json -o d-stream
+step emit-axis $H emit st.json --axis --parallel 4 -o d-axis
+step emit-system $H emit st.json --system zynq --parallel 3 -o d-sys
+step emit-reloadable $H emit st.json --system zynq --reloadable-readout -o d-reload
+step emit-lean $H emit st.json --rom-style block --hold-input --register-sums --parallel 8 -o d-lean
 for d in stream axis sys reload lean; do
 	step "verify-$d" $H verify "d-$d"
 done
-step sim-model $H sim nc.json --data iris.csv --parallel 4
+step sim-model $H sim st.json --data iris.csv --parallel 4
 step sim-dir $H sim d-sys --data iris.csv
-step predict $H predict nc.json --data iris.csv --score
+step predict $H predict st.json --data iris.csv --score
 step synth $H synth d-axis
 step power-dir $H power d-axis
 step power-activity $H power d-stream --activity
-step power-model $H power nc.json --parallel 8
-step size-model $H size --budget 3.2uJ --model nc.json
-step size-shape $H size --budget 3.2uJ --features 4 --num-classes 3 --arch intnc --bits 5
-step weights $H weights nc4.json --design d-reload -o ro.bin
+step power-model $H power st.json --parallel 8
+step size-model $H size --budget 3.2uJ --model st.json
+step size-shape $H size --budget 3.2uJ --features 4 --num-classes 3 --arch intst --bits 5
+step weights $H weights st4.json --design d-reload -o ro.bin
 for t in sim native arm; do
 	step "driver-$t" make -C d-reload/driver "$t"
 done
-step driver-info bash -c 'cd d-reload/driver && ./build/sim/hdlgen-run-sim info | tee /dev/stderr | grep -q "^arch intnc "'
+step driver-info bash -c 'cd d-reload/driver && ./build/sim/hdlgen-run-sim info | tee /dev/stderr | grep -q "^arch intst "'
 step driver-classify bash -c "cd d-reload/driver && ./build/sim/hdlgen-run-sim classify ../../rows.csv >../../classes-driver.txt &&
-	$H predict ../../nc.json --data ../../iris.csv >../../classes-go.txt && cmp ../../classes-driver.txt ../../classes-go.txt"
+	$H predict ../../st.json --data ../../iris.csv >../../classes-go.txt && cmp ../../classes-driver.txt ../../classes-go.txt"
 step driver-python bash -c "cd d-reload/driver && python3 -c \"
 import csv, hdlgen
 with hdlgen.Device('sim', lib='build/sim/libhdlgen_sim.so') as d:
@@ -245,14 +240,19 @@ with hdlgen.Device('sim', lib='build/sim/libhdlgen_sim.so') as d:
     print(d.info(), d.classify([[float(x) for x in r] for r in csv.reader(open('../../rows.csv'))])[:10])
 \""
 step driver-selftest bash -c 'cd d-reload/driver && ./build/sim/hdlgen-run-sim selftest'
-step search-csv $H search --data iris.csv --arch intnc --grid small --folds 2
-step eval-csv $H eval --data iris.csv --arch intnc --n 50 --lambda 4 --bits 5 --seeds 2
-step search-uci $H search --data "$UCI" --dataset iris --arch intnc --grid small
-step eval-uci $H eval --data "$UCI" --dataset iris --arch intnc --n 50 --lambda 4 --seeds 2
-step reproduce $H reproduce --data "$UCI" --datasets iris --grid small --networks intnc --stages accuracy --seeds 2 --out repro
-only=$($H campaign --designs 16 --seed 1 --out camp --list | awk '$2 ~ /^intnc_/ { printf "%s%d", sep, substr($1, 2); sep = "," }')
-step campaign $H campaign --designs 16 --vectors 50 --seed 1 --out camp --only "${only:?no intnc design among the first 16}"
+step search-csv $H search --data iris.csv --arch intst --grid small --folds 2
+step search-csv-bits-ga bash -c "$H search --data iris.csv --arch intst --grid small --folds 2 --bits 5 --ga rounded --json |
+	python3 -c 'import json, sys; c = json.load(sys.stdin)[\"config\"]; assert c[\"kappa\"] > 0 and c[\"bits\"] == 5, c'"
+step eval-csv $H eval --data iris.csv --arch intst --n 50 --lambda 4 --bits 5 --seeds 2
+step eval-csv-ga bash -c "$H eval --data iris.csv --arch intst --n 50 --kappa 3 --lambda 4 --bits 5 --seeds 1 --ga rounded | tee /dev/stderr | grep -q 'κ=3'"
+step search-uci $H search --data "$UCI" --dataset iris --arch intst --grid small
+step search-uci-bits bash -c "$H search --data '$UCI' --dataset iris --arch intst --grid small --bits 5 | tee /dev/stderr | grep -q 'κ='"
+step eval-uci $H eval --data "$UCI" --dataset iris --arch intst --n 50 --lambda 4 --seeds 2
+step eval-uci-kappa bash -c "$H eval --data '$UCI' --dataset iris --arch intst --n 50 --kappa 3 --lambda 4 --seeds 1 | tee /dev/stderr | grep -q 'κ=3'"
+step reproduce $H reproduce --data "$UCI" --datasets iris --grid small --networks intst --stages accuracy --seeds 2 --out repro
+only=$($H campaign --designs 16 --seed 1 --out camp --list | awk '$2 ~ /^intst_/ { printf "%s%d", sep, substr($1, 2); sep = "," }')
+step campaign $H campaign --designs 16 --vectors 50 --seed 1 --out camp --only "${only:?no intst design among the first 16}"
 step calibrate bash -c "timeout 600 $H power calibrate --out cal --work calwork --workers 1 || true
-	ls calwork/cal_intnc_*/build/synth/report.json"
-echo "the intnc: $new new files, $edited edited; $ran commands ran, $failed failed (logs in $WORK)"
+	ls calwork/cal_intst_*/build/synth/report.json"
+echo "the intst: $new new files, $edited edited; $ran commands ran, $failed failed (logs in $WORK)"
 [ "$failed" -eq 0 ]

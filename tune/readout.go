@@ -56,8 +56,9 @@ type readoutRecord struct {
 // in total. Parts are kept in t.Store like the search's, and run on
 // t.Workers goroutines.
 func (t *Task) ChooseReadout(ctx context.Context, cfg model.Config, bound int, ga quant.GAOptions, seeds []uint64) (*ReadoutChoice, error) {
-	if cfg.Arch != model.IntRVFL {
-		return nil, fmt.Errorf("readout %s: the GA refines the intrvfl's integer readout, not the %s's", t.Name, cfg.Arch)
+	if tr, _ := model.TraitsOf(cfg.Arch); !tr.ReadoutBits() {
+		return nil, fmt.Errorf("readout %s: the GA refines an integer readout of a chosen width (%s), not the %s's", t.Name,
+			model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)), cfg.Arch)
 	}
 	if len(seeds) == 0 {
 		return nil, fmt.Errorf("readout %s: no seed", t.Name)

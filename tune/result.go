@@ -111,9 +111,9 @@ type Config struct {
 	Arch            string  `json:"arch"`    // model architecture: intrvfl, rvfl, rvfl8
 	N               int     `json:"n"`
 	Lambda          float64 `json:"lambda"`
-	Kappa           int     `json:"kappa,omitempty"` // intrvfl only
+	Kappa           int     `json:"kappa,omitempty"` // a network type with κ (model.Traits.Kappa)
 	Regularizer     string  `json:"regularizer"`
-	Bits            int     `json:"bits,omitempty"` // intrvfl: the rounded readout's width
+	Bits            int     `json:"bits,omitempty"` // the rounded readout's width (model.Traits.ReadoutBits)
 	DirectLinks     bool    `json:"direct_links,omitempty"`
 	QuantizedInputs bool    `json:"quantized_inputs,omitempty"`
 	// Win is the intRVFL's W_in source when generated ("lfsr"); absent for a stored W_in.
@@ -133,9 +133,10 @@ func DescribeConfig(cfg model.Config) Config {
 	if cfg.Win != model.WinStored {
 		c.Win = cfg.Win.Flag()
 	}
-	switch {
-	case cfg.Arch == model.IntRVFL:
+	if t, _ := model.TraitsOf(cfg.Arch); t.Kappa {
 		c.Kappa = cfg.Kappa
+	}
+	switch {
 	case cfg.DirectLinks:
 		c.Network = string(protocol.RVFLDirect)
 	case cfg.QuantizedInputs:

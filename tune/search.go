@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -13,9 +12,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/internal/jobs"
-	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/protocol"
-	"github.com/hdlgen/hdlgen/quant"
 )
 
 // DefaultMemoryBudget is the working memory one part of a search may hold
@@ -124,7 +121,7 @@ func (t *Task) SearchMore(ctx context.Context, nw protocol.Network, so protocol.
 	if ext.MaxN > 0 && nw != protocol.IntRVFL {
 		return nil, fmt.Errorf("search %s: extending N is for the intrvfl, not %s", t.Name, nw)
 	}
-	if err := checkSearch(nw, so); err != nil {
+	if err := protocol.CheckSearch(nw, so); err != nil {
 		return nil, fmt.Errorf("search %s: %w", t.Name, err)
 	}
 	if !nw.HasKappa() {
@@ -452,24 +449,6 @@ func (t *Task) splitKey(f int) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
-}
-
-// checkSearch checks what protocol.Search checks before any work, so that
-// a streamed part fails as a protocol part would.
-func checkSearch(nw protocol.Network, so protocol.SearchOptions) error {
-	if so.Win != model.WinStored && (nw != protocol.IntRVFL || so.Win != model.WinPRBS31) {
-		return fmt.Errorf("%s: W_in source %q (a generated W_in is for the intrvfl only)", nw, so.Win)
-	}
-	if so.Bits != 0 && nw != protocol.IntRVFL {
-		return fmt.Errorf("%s: an integer-readout search (bits %d) is for the intrvfl only", nw, so.Bits)
-	}
-	if so.Bits != 0 && (so.Bits < quant.MinBits || so.Bits > quant.MaxBits) {
-		return fmt.Errorf("readout bits %d outside [%d, %d]", so.Bits, quant.MinBits, quant.MaxBits)
-	}
-	if len(so.Grid.Lambdas) == 0 || (nw.HasKappa() && len(so.Grid.Kappas) == 0) {
-		return errors.New("the grid has no λ or no κ")
-	}
-	return so.Solver.Check()
 }
 
 // CurvePoint is the best validation result of one N of a search: the

@@ -237,3 +237,23 @@ func TestResultIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeConfigKappa: the result document reports κ for every network
+// type whose traits have it, and for no other, whatever its name (a κ-bearing
+// type other than the intRVFL once searched κ and reported none).
+func TestDescribeConfigKappa(t *testing.T) {
+	for _, a := range model.Archs() {
+		tr, err := model.TraitsOf(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := DescribeConfig(model.Config{Arch: a, N: 10, Kappa: 3, Lambda: 1}).Kappa
+		want := 0
+		if tr.Kappa {
+			want = 3
+		}
+		if got != want {
+			t.Errorf("%s: κ %d in the result, want %d (Traits.Kappa %v)", a, got, want, tr.Kappa)
+		}
+	}
+}

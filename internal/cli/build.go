@@ -143,6 +143,7 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if err := inRange("--bits", o.Bits, quant.MinBits, quant.MaxBits); err != nil {
 		return err
 	}
+	// build's chain is the paper's network, the intRVFL, by name (buildflow).
 	if _, err := parseWin(o.Win, model.IntRVFL); err != nil {
 		return err
 	}

@@ -61,6 +61,7 @@ The same commands, one by one, are in the README.`,
 			fit := s.Fit
 			data := model.Data{Name: d.Name, X: fit.X, Y: fit.Y, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames, LabelName: d.LabelName}
 			m, err := interruptible(ctx, func() (*model.Model, error) {
+				// The demo is the paper's network, the intRVFL, by name.
 				return model.Train(ctx, data, model.Config{Arch: model.IntRVFL, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: model.RegIdentity})
 			})
 			if err != nil {

@@ -23,12 +23,22 @@ type evalOptions struct {
 	firstSeed uint64
 	ga        string
 	gaSeed    uint64
+
+	// Resolved from the flags by resolve, for the run (or a test's runF).
+	cfg      model.Config
+	testNm   protocol.TestNorm // collection
+	seedList []uint64
+	gaOpt    *quant.GAOptions // CSV, --ga
 }
 
 // evalCSVFlags are eval's flags for a CSV file only.
 var evalCSVFlags = []string{"seed", "ga", "ga-seed"}
 
-func newEvalCmd(app *App) *cobra.Command {
+func newEvalCmd(app *App) *cobra.Command { return newCmdEval(app, nil) }
+
+// newCmdEval builds eval; runF, when not nil, receives the checked options
+// instead of the evaluation running (the flag tests' seam).
+func newCmdEval(app *App, runF func(*evalOptions) error) *cobra.Command {
 	o := &evalOptions{}
 	cmd := &cobra.Command{
 		Use:   "eval --data DIR --dataset NAME | --data FILE.csv [--test FILE.csv] --arch " + archUsage(model.Archs()) + " --n N --lambda X [--kappa K] [--seeds 5] [--json] [-o result.json]",
@@ -50,7 +60,15 @@ prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 		Example: `  hdlgen eval --data ../shared/uci121 --dataset iris --arch intrvfl --n 50 --lambda 4 --kappa 3 --seeds 5
   hdlgen eval --data mine.csv --test mine-test.csv --arch intrvfl --n 300 --lambda 64 --kappa 3 --bits 5`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd, app) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.resolve(cmd); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return o.run(cmd, app)
+		},
 	}
 	f := cmd.Flags()
 	t := &o.train
@@ -83,32 +101,62 @@ prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 	return cmd
 }
 
-func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
-	if o.train.dataset == "" { // a CSV file
-		return o.runCSV(cmd, app)
+// resolve checks the flags, without reading any file, into o's resolved
+// fields.
+func (o *evalOptions) resolve(cmd *cobra.Command) error {
+	csv := o.train.dataset == ""
+	if csv {
+		if err := rejectFlags(cmd, "with a CSV file", "test-norm"); err != nil {
+			return err
+		}
+		reg, err := csvRegularizer(o.train.regularizer)
+		if err != nil {
+			return err
+		}
+		o.train.regularizer = string(reg)
+	} else {
+		if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, evalCSVFlags...)...); err != nil {
+			return err
+		}
+		if o.train.regularizer == "" {
+			o.train.regularizer = string(model.RegVariance)
+		}
 	}
-	if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, evalCSVFlags...)...); err != nil {
-		return err
-	}
-	if o.train.regularizer == "" {
-		o.train.regularizer = string(model.RegVariance)
-	}
-	cfg, err := o.train.config()
-	if err != nil {
+	var err error
+	if o.cfg, err = o.train.config(); err != nil {
 		return err
 	}
 	if o.seeds < 1 {
 		return usagef("--seeds %d: want at least 1", o.seeds)
 	}
-	tn, err := protocol.ParseTestNorm(o.testNorm)
-	if err != nil {
+	o.seedList = make([]uint64, o.seeds)
+	for i := range o.seedList {
+		o.seedList[i] = uint64(i)
+		if csv {
+			o.seedList[i] += o.firstSeed
+		}
+	}
+	if csv {
+		o.gaOpt, err = csvGA(o.ga, o.gaSeed, o.cfg.Arch, o.cfg.ReadoutBits)
+		return err
+	}
+	if o.testNm, err = protocol.ParseTestNorm(o.testNorm); err != nil {
 		return usagef("--test-norm: %v", err)
 	}
+	return nil
+}
+
+// run evaluates the resolved configuration and prints the result.
+func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
+	if o.train.dataset == "" { // a CSV file
+		return o.runCSV(cmd, app)
+	}
+	cfg := o.cfg
 	u, err := dataset.LoadUCI(o.train.data, o.train.dataset)
 	if err != nil {
 		return err
 	}
-	res, err := protocol.Evaluate(cmd.Context(), u, cfg, protocol.EvalOptions{Seeds: o.seedList(), TestNorm: tn})
+	res, err := protocol.Evaluate(cmd.Context(), u, cfg, protocol.EvalOptions{Seeds: o.seedList, TestNorm: o.testNm})
 	if err != nil {
 		return err
 	}
@@ -126,14 +174,14 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 		if cfg.Win != model.WinStored {
 			out.Win = cfg.Win.Flag()
 		}
-		if cfg.Arch == "intrvfl" {
+		if hasKappa(cfg.Arch) {
 			out.Kappa = cfg.Kappa
 		}
 		enc := json.NewEncoder(app.Out)
 		return enc.Encode(out)
 	}
 	fmt.Fprintf(app.Out, "%s %s N=%d λ=%g", res.Dataset, cfg.Arch, cfg.N, cfg.Lambda)
-	if cfg.Arch == "intrvfl" {
+	if hasKappa(cfg.Arch) {
 		fmt.Fprintf(app.Out, " κ=%d", cfg.Kappa)
 	}
 	if cfg.Win != model.WinStored {
@@ -146,40 +194,9 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	return nil
 }
 
-// seedList returns the seeds 0…S−1.
-func (o *evalOptions) seedList() []uint64 {
-	seeds := make([]uint64, o.seeds)
-	for i := range seeds {
-		seeds[i] = uint64(i)
-	}
-	return seeds
-}
-
 // runCSV is eval on a CSV file (tune.Task.Evaluate).
 func (o *evalOptions) runCSV(cmd *cobra.Command, app *App) error {
-	if err := rejectFlags(cmd, "with a CSV file", "test-norm"); err != nil {
-		return err
-	}
-	reg, err := csvRegularizer(o.train.regularizer)
-	if err != nil {
-		return err
-	}
-	o.train.regularizer = string(reg)
-	cfg, err := o.train.config()
-	if err != nil {
-		return err
-	}
-	if o.seeds < 1 {
-		return usagef("--seeds %d: want at least 1", o.seeds)
-	}
-	seeds := o.seedList()
-	for i := range seeds {
-		seeds[i] += o.firstSeed
-	}
-	gaOpt, err := csvGA(o.ga, o.gaSeed, cfg.Arch == model.IntRVFL, cfg.ReadoutBits)
-	if err != nil {
-		return err
-	}
+	cfg, seeds, gaOpt := o.cfg, o.seedList, o.gaOpt
 	task, res, err := o.csv.task(cmd, app, o.train.data, seeds)
 	if err != nil {
 		return err
@@ -195,4 +212,10 @@ func (o *evalOptions) runCSV(cmd *cobra.Command, app *App) error {
 		}
 	}
 	return o.csv.emit(app, res, o.json)
+}
+
+// hasKappa reports whether κ is a hyperparameter of network type arch.
+func hasKappa(arch model.Arch) bool {
+	t, _ := model.TraitsOf(arch)
+	return t.Kappa
 }

@@ -140,7 +140,7 @@ func accuracies(m *model.Model, s split) []accuracyRow {
 		}
 		rows = append(rows, r)
 	}
-	if m.Arch() != model.RVFL8 || m.Readout == nil {
+	if !m.Net.Readout().Required || m.Readout == nil { // a network type whose integer readout is required has no float one
 		f := *m
 		f.Readout = nil
 		measure("float", &f)

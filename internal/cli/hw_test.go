@@ -36,6 +36,7 @@ func runCmd(t *testing.T, ctor func(*App) *cobra.Command, args ...string) (int, 
 	root.SetErr(&errb)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(ctor(app))
+	typeUsageErrors(root)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
 	return app.exitCode(err), out.String(), errb.String()

@@ -160,8 +160,9 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 		if slices.ContainsFunc(stages, func(s string) bool { return s != study.StageAccuracy }) {
 			return usagef("--win %s: an option of the accuracy stage only (give --stages accuracy)", o.win)
 		}
-		if len(nets) != 1 || nets[0] != protocol.IntRVFL {
-			return usagef("--win %s: a generated W_in is an intrvfl option (give --networks intrvfl)", o.win)
+		if len(nets) != 1 || !nets[0].Traits().GeneratedWin {
+			gen := model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.GeneratedWin }))
+			return usagef("--win %s: a generated W_in is an option of the %s (give --networks %s)", o.win, gen, gen)
 		}
 	}
 	var budgets []study.Budget

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -137,22 +136,10 @@ func (app *App) exitCode(err error) int {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitCanceled
-	case errors.As(err, &ue), isCobraUsageError(err):
+	case errors.As(err, &ue):
 		return exitUsage
 	}
 	return exitError
-}
-
-// isCobraUsageError recognises the argument and required-flag errors cobra
-// returns as plain errors.
-func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"required flag(s)", "unknown command", "accepts ", "requires at least", "unknown shorthand flag", "unknown flag"} {
-		if strings.HasPrefix(msg, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // NewRootCmd builds the command tree.
@@ -202,6 +189,7 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 		newWeightsCmd(app),
 		newVersionCmd(app),
 	)
+	typeUsageErrors(root)
 	return root
 }
 

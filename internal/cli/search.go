@@ -38,12 +38,26 @@ type searchOptions struct {
 	extendN int    // extend N beyond the grid up to this
 	ga      string // also choose between the rounded and the GA readout
 	gaSeed  uint64
+
+	// Resolved from the flags by resolve, for the run (or a test's runF).
+	linear      bool             // --arch linear: the baseline
+	network     protocol.Network // the variant searched
+	gridSpec    protocol.Grid
+	ridgeSolver model.Solver
+	penalty     model.Regularizer
+	shardSel    *jobs.Shard      // collection, --shard
+	gaOpt       *quant.GAOptions // CSV, --ga
+	seedList    []uint64         // CSV: --seed … --seed+S−1
 }
 
 // searchCSVFlags are search's flags for a CSV file only.
 var searchCSVFlags = []string{"seeds", "parts", "extend-n", "ga", "ga-seed"}
 
-func newSearchCmd(app *App) *cobra.Command {
+func newSearchCmd(app *App) *cobra.Command { return newCmdSearch(app, nil) }
+
+// newCmdSearch builds search; runF, when not nil, receives the checked
+// options instead of the search running (the flag tests' seam).
+func newCmdSearch(app *App, runF func(*searchOptions) error) *cobra.Command {
 	o := &searchOptions{}
 	cmd := &cobra.Command{
 		Use:   "search --data DIR --dataset NAME | --data FILE.csv [--test FILE.csv] --arch " + networkUsage() + " [--json] [-o result.json]",
@@ -92,84 +106,13 @@ the paper's.`,
   hdlgen search --data mine.csv --test mine-test.csv --arch intrvfl --bits 5 --grid wide -o tuned.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.arch == tune.Linear {
-				if o.dataset != "" {
-					return usagef("--arch %s: the linear baseline is for a CSV file", tune.Linear)
-				}
-				return o.runLinear(cmd, app)
-			}
-			nw, err := protocol.ParseNetwork(o.arch)
-			if err != nil {
-				return usagef("--arch: %v", err)
-			}
-			if o.bits != 0 && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
-				return usagef("--bits %d: want %d…%d, or 0 for the float readout", o.bits, quant.MinBits, quant.MaxBits)
-			}
-			if o.bits != 0 && nw != protocol.IntRVFL {
-				return usagef("--bits: the integer-readout search is for --arch intrvfl, not %s", nw)
-			}
-			arch := model.IntRVFL
-			if nw != protocol.IntRVFL {
-				arch = model.RVFL // any network without a generated W_in
-			}
-			if o.winGen, err = parseWin(o.win, arch); err != nil {
+			if err := o.resolve(cmd); err != nil {
 				return err
 			}
-			if o.dataset == "" && o.bits != 0 && !cmd.Flags().Changed("grid") {
-				// The hardware's search: the wide grid is what lets the rounded
-				// readout reach its float accuracy (docs/protocol.md, retune study).
-				o.grid = "wide"
+			if runF != nil {
+				return runF(o)
 			}
-			g, err := parseGrid(o.grid)
-			if err != nil {
-				return err
-			}
-			sv, err := o.solver.solver()
-			if err != nil {
-				return err
-			}
-			if o.workers < 1 {
-				return usagef("--workers %d: want at least 1", o.workers)
-			}
-			if o.dataset == "" { // a CSV file
-				return o.runCSV(cmd, app, nw, g, sv)
-			}
-			if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, searchCSVFlags...)...); err != nil {
-				return err
-			}
-			if o.reg == "" {
-				o.reg = string(model.RegVariance)
-			}
-			u, err := dataset.LoadUCI(o.data, o.dataset)
-			if err != nil {
-				return err
-			}
-			reg, err := model.ParseRegularizer(o.reg)
-			if err != nil {
-				return usagef("--regularizer: %v", err)
-			}
-			so := protocol.SearchOptions{Grid: g, Seed: o.seed, Regularizer: reg, Solver: sv, Bits: o.bits, Win: o.winGen, Workers: o.workers}
-			if o.shard != "" {
-				shard, err := jobs.ParseShard(o.shard)
-				if err != nil {
-					return usagef("--shard: %v", err)
-				}
-				// Balanced by the cost of an N, about N² (the hidden layer and the Gram matrix).
-				if so.Ns = jobs.Select(shard, g.Ns, func(n int) float64 { return float64(n) * float64(n) }); len(so.Ns) == 0 {
-					return usagef("--shard %s: the grid has only %d values of N", o.shard, len(g.Ns))
-				}
-			}
-			res, err := protocol.Search(cmd.Context(), u, nw, so)
-			if err != nil {
-				return err
-			}
-			if o.shard != "" { // the counts and where they come from, for search merge
-				shard, _ := jobs.ParseShard(o.shard)
-				res.Shard = &protocol.ShardInfo{Index: shard.Index, Count: shard.Count, Ns: g.Ns, Seed: o.seed,
-					Regularizer: reg, Data: protocol.DataFingerprint(u)}
-				return json.NewEncoder(app.Out).Encode(res)
-			}
-			return printSearch(app, res, o.json)
+			return o.run(cmd, app)
 		},
 	}
 	cmd.AddCommand(newSearchMergeCmd(app))
@@ -280,11 +223,78 @@ func parseGrid(name string) (protocol.Grid, error) {
 	return protocol.Grid{}, usagef("--grid %q: want paper, wide or small", name)
 }
 
-// runCSV is search on a CSV file: the grid scored on the validation splits
-// of its rows (tune.Task.SearchMore, in parts kept in --parts), extended
-// beyond the grid with --extend-n, the GA readout validated with --ga, then,
-// with --test, the chosen configuration's test accuracy.
-func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network, g protocol.Grid, sv model.Solver) error {
+// resolve checks the flags, without reading any file, into o's resolved
+// fields.
+func (o *searchOptions) resolve(cmd *cobra.Command) error {
+	fl := cmd.Flags()
+	if o.arch == tune.Linear {
+		if o.dataset != "" {
+			return usagef("--arch %s: the linear baseline is for a CSV file", tune.Linear)
+		}
+		for _, n := range []string{"bits", "regularizer", "extend-n", "ga", "seeds", "win", "grid", "shard", "parts"} {
+			if fl.Changed(n) {
+				return usagef("--%s does not apply to --arch %s (a ridge classifier on the normalised features, λ from 2^-10 to 2^10)", n, tune.Linear)
+			}
+		}
+		o.linear = true
+		return nil
+	}
+	nw, err := protocol.ParseNetwork(o.arch)
+	if err != nil {
+		return usagef("--arch: %v", err)
+	}
+	o.network = nw
+	if o.bits != 0 && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
+		return usagef("--bits %d: want %d…%d, or 0 for the float readout", o.bits, quant.MinBits, quant.MaxBits)
+	}
+	if o.bits != 0 && !nw.Traits().ReadoutBits() {
+		return usagef("--bits: the integer-readout search is for --arch %s, not %s",
+			model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)), nw)
+	}
+	if o.winGen, err = parseWin(o.win, nw.Arch()); err != nil {
+		return err
+	}
+	if o.dataset == "" && o.bits != 0 && !fl.Changed("grid") {
+		// The hardware's search: the wide grid is what lets the rounded
+		// readout reach its float accuracy (docs/protocol.md, retune study).
+		o.grid = "wide"
+	}
+	if o.gridSpec, err = parseGrid(o.grid); err != nil {
+		return err
+	}
+	if o.ridgeSolver, err = o.solver.solver(); err != nil {
+		return err
+	}
+	if o.workers < 1 {
+		return usagef("--workers %d: want at least 1", o.workers)
+	}
+	if o.dataset == "" { // a CSV file
+		return o.resolveCSV(cmd)
+	}
+	if err := rejectFlags(cmd, "with a collection dataset", append(csvFlagNames, searchCSVFlags...)...); err != nil {
+		return err
+	}
+	if o.reg == "" {
+		o.reg = string(model.RegVariance)
+	}
+	if o.penalty, err = model.ParseRegularizer(o.reg); err != nil {
+		return usagef("--regularizer: %v", err)
+	}
+	if o.shard != "" {
+		shard, err := jobs.ParseShard(o.shard)
+		if err != nil {
+			return usagef("--shard: %v", err)
+		}
+		if len(tune.ShardNs(shard, o.gridSpec)) == 0 {
+			return usagef("--shard %s: the grid has only %d values of N", o.shard, len(o.gridSpec.Ns))
+		}
+		o.shardSel = &shard
+	}
+	return nil
+}
+
+// resolveCSV checks the flags of a search on a CSV file.
+func (o *searchOptions) resolveCSV(cmd *cobra.Command) error {
 	if err := rejectFlags(cmd, "with a CSV file", "shard"); err != nil {
 		return err
 	}
@@ -292,66 +302,60 @@ func (o *searchOptions) runCSV(cmd *cobra.Command, app *App, nw protocol.Network
 		return usagef("--seeds %d: want at least 1", o.seeds)
 	}
 	if o.extendN != 0 {
-		if nw != protocol.IntRVFL {
-			return usagef("--extend-n: extending N is for --arch intrvfl, not %s", nw)
+		if o.network != protocol.IntRVFL { // the extension's scorers are the intRVFL's (tune.SearchMore)
+			return usagef("--extend-n: extending N is for --arch intrvfl, not %s", o.network)
 		}
-		if last := g.Ns[len(g.Ns)-1]; o.extendN < last {
+		if last := o.gridSpec.Ns[len(o.gridSpec.Ns)-1]; o.extendN < last {
 			return usagef("--extend-n %d: want at least the grid's largest N, %d (0: no extension)", o.extendN, last)
 		}
 	}
-	gaOpt, err := o.gaOptions(nw)
-	if err != nil {
+	var err error
+	if o.gaOpt, err = csvGA(o.ga, o.gaSeed, o.network.Arch(), o.bits); err != nil {
 		return err
 	}
-	reg, err := csvRegularizer(o.reg)
-	if err != nil {
+	if o.penalty, err = csvRegularizer(o.reg); err != nil {
 		return err
 	}
-	seeds := make([]uint64, o.seeds)
-	for i := range seeds {
-		seeds[i] = o.seed + uint64(i)
+	o.seedList = make([]uint64, o.seeds)
+	for i := range o.seedList {
+		o.seedList[i] = o.seed + uint64(i)
 	}
-	task, res, err := o.csv.task(cmd, app, o.data, seeds)
-	if err != nil {
-		return err
-	}
-	task.Store, task.Workers = o.parts, o.workers
-	so := protocol.SearchOptions{Grid: g, Regularizer: reg, Solver: sv, Bits: o.bits, Win: o.winGen}
-	s, err := task.SearchMore(cmd.Context(), nw, so, seeds, tune.Extension{MaxN: o.extendN})
-	if err != nil {
-		return err
-	}
-	sum := s.Sum
-	b := sum.Best
-	cfg := nw.Config(b.N, b.Lambda, b.Kappa)
-	cfg.Regularizer, cfg.Solver, cfg.ReadoutBits, cfg.Win = reg, sv, o.bits, o.winGen
-	res.Command, res.Search, res.Config, res.Validated = "search", tune.DescribeSearch(o.grid, sum), tune.DescribeConfig(cfg), s.Accuracy
-	res.Curve = tune.Curve(sum)
-	if o.extendN > 0 {
-		res.Extension = &tune.ExtensionInfo{MaxN: o.extendN, Extended: s.Extended, Stopped: s.Stopped}
-	}
-	if gaOpt != nil {
-		if res.Readout, err = task.ChooseReadout(cmd.Context(), cfg, quant.BoundForBits(o.bits), *gaOpt, seeds); err != nil {
-			return err
-		}
-	}
-	if task.Test != nil {
-		if res.Tested, err = task.TestAccuracy(cmd.Context(), cfg, seeds); err != nil {
-			return err
-		}
-	}
-	return o.csv.emit(app, res, o.json)
+	return nil
 }
 
-// gaOptions checks --ga and returns the GA's options (nil without --ga).
-func (o *searchOptions) gaOptions(nw protocol.Network) (*quant.GAOptions, error) {
-	return csvGA(o.ga, o.gaSeed, nw == protocol.IntRVFL, o.bits)
+// run runs the search the resolved options describe and prints its result.
+func (o *searchOptions) run(cmd *cobra.Command, app *App) error {
+	if o.linear {
+		return o.runLinear(cmd, app)
+	}
+	so := protocol.SearchOptions{Grid: o.gridSpec, Regularizer: o.penalty, Solver: o.ridgeSolver, Bits: o.bits, Win: o.winGen}
+	if o.dataset == "" { // a CSV file: tune.Task.SearchCSV, its parts kept in --parts
+		task, res, err := o.csv.task(cmd, app, o.data, o.seedList)
+		if err != nil {
+			return err
+		}
+		task.Store, task.Workers = o.parts, o.workers
+		s := tune.CSVSearch{Network: o.network, GridName: o.grid, Options: so, Seeds: o.seedList, ExtendN: o.extendN, GA: o.gaOpt}
+		if err := task.SearchCSV(cmd.Context(), s, res); err != nil {
+			return err
+		}
+		return o.csv.emit(app, res, o.json)
+	}
+	so.Seed, so.Workers = o.seed, o.workers
+	res, err := tune.SearchCollection(cmd.Context(), tune.CollectionSearch{Dir: o.data, Dataset: o.dataset, Network: o.network, Options: so, Shard: o.shardSel})
+	if err != nil {
+		return err
+	}
+	if res.Shard != nil { // the counts and where they come from, for search merge
+		return json.NewEncoder(app.Out).Encode(res)
+	}
+	return printSearch(app, res, o.json)
 }
 
-// csvGA checks --ga (with --ga-seed, for an intRVFL or not, with --bits
+// csvGA checks --ga (with --ga-seed, for network type arch with --bits
 // bits) and returns the GA's options, those of quantize --ga rounded with
 // --seed seed; nil without --ga.
-func csvGA(ga string, seed uint64, intRVFL bool, bits int) (*quant.GAOptions, error) {
+func csvGA(ga string, seed uint64, arch model.Arch, bits int) (*quant.GAOptions, error) {
 	switch ga {
 	case "", string(readout.None):
 		return nil, nil
@@ -359,8 +363,9 @@ func csvGA(ga string, seed uint64, intRVFL bool, bits int) (*quant.GAOptions, er
 	default:
 		return nil, usagef("--ga %q: want rounded (the GA seeded with the rounded readout) or none", ga)
 	}
-	if !intRVFL || bits == 0 {
-		return nil, usagef("--ga: the GA refines the intrvfl's integer readout: give --arch intrvfl and --bits")
+	if t, _ := model.TraitsOf(arch); !t.ReadoutBits() || bits == 0 {
+		return nil, usagef("--ga: the GA refines an integer readout of a chosen width: give --arch %s and --bits",
+			model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)))
 	}
 	opt := quant.DefaultGAOptions()
 	opt.Seed = seed
@@ -371,11 +376,6 @@ func csvGA(ga string, seed uint64, intRVFL bool, bits int) (*quant.GAOptions, er
 // (tune.Task.Linear), λ chosen on the validation splits, and its accuracy on
 // --test.
 func (o *searchOptions) runLinear(cmd *cobra.Command, app *App) error {
-	for _, n := range []string{"bits", "regularizer", "extend-n", "ga", "seeds", "win", "grid", "shard", "parts"} {
-		if cmd.Flags().Changed(n) {
-			return usagef("--%s does not apply to --arch %s (a ridge classifier on the normalised features, λ from 2^-10 to 2^10)", n, tune.Linear)
-		}
-	}
 	task, res, err := o.csv.task(cmd, app, o.data, []uint64{o.seed})
 	if err != nil {
 		return err

@@ -113,8 +113,9 @@ func (o *trainOptions) config() (model.Config, error) {
 			return model.Config{}, usagef("--bits applies to --arch %s, not %s (%s)", model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)), arch, t.Readout)
 		}
 	}
-	if arch != model.RVFL && (o.directLinks || o.quantInputs) {
-		return model.Config{}, usagef("--direct-links and --quantized-inputs apply to --arch rvfl")
+	if t, _ := model.TraitsOf(arch); !t.InputOptions && (o.directLinks || o.quantInputs) {
+		return model.Config{}, usagef("--direct-links and --quantized-inputs apply to --arch %s",
+			model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.InputOptions })))
 	}
 	win, err := parseWin(o.win, arch)
 	if err != nil {

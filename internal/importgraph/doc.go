@@ -9,5 +9,8 @@
 // the tools and the studies, with at most MaxPowerDeps packages of the
 // module in its dependencies; verify does not import rtl; the packages a
 // network type registers in (model, rtl/plan, rtl/sim, power) import no
-// command-level package.
+// command-level package; and the layers (layers_test.go): every package
+// has a rank in one of eight layers and imports none of a layer above its
+// own, a package without a rank failing by name. docs/architecture.md's
+// layer table is generated from that map.
 package importgraph

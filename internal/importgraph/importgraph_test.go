@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"go/build"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/hdlgen/hdlgen/internal/golden"
 )
 
 const (
@@ -151,25 +148,5 @@ func TestArchitectureDocImports(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "\n`power` depends on %d of the module's packages (itself included; at most %d): %s.\n", len(deps(g, "power")), MaxPowerDeps, strings.Join(deps(g, "power"), ", "))
 	b.WriteString(docClose)
-	want := b.String()
-	doc, err := os.ReadFile(docPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(doc)
-	i, j := strings.Index(s, docOpen), strings.Index(s, docClose)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no %q … %q section", docPath, docOpen, docClose)
-	}
-	got := s[i : j+len(docClose)]
-	if got == want {
-		return
-	}
-	if golden.Updating() {
-		if err := os.WriteFile(docPath, []byte(s[:i]+want+s[j+len(docClose):]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s's import list is out of date; run go test ./internal/importgraph -update\n--- doc\n%s\n--- graph\n%s", docPath, got, want)
+	replaceSection(t, docOpen, docClose, b.String())
 }

@@ -47,7 +47,7 @@ func (intrvflLayer) WinLane(pl *Plan, net model.Network, j, lane int, set func(l
 func (intrvflLayer) ExtraROMWords(*Plan, model.Network) map[string][]int64 { return nil }
 
 func (intrvflLayer) derive(pl *Plan, net model.Network) Tree {
-	k, n := pl.K, pl.N
+	k := pl.K
 	in := net.(*model.IntNet)
 	pl.Kappa = in.Kappa
 	if in.Gen == model.WinPRBS31 {
@@ -57,14 +57,16 @@ func (intrvflLayer) derive(pl *Plan, net model.Network) Tree {
 		pl.WinWindow = max(model.PRBSLen, k+pl.P-1)
 		pl.WinSeedWindow = prbsHex(in.PRBSSeed, pl.WinWindow)
 	}
-	pl.ClipBound = min(pl.Kappa, k)
-	pl.LW = bits.Len(uint(n))
-	pl.DW = pl.LW + 1
-	pl.PcW = bits.Len(uint(k))
-	pl.SW = pl.PcW + 1
-	pl.HW = bits.Len(uint(pl.ClipBound)) + 1
-	pl.ScoreBound = int64(n) * int64(pl.Kappa) * int64(pl.ReadoutBound)
-	return Tree{Leaves: k, Depth: Clog2(k), Copies: pl.P}
+	return pl.setWidths(intrvflLayer{}.widths(pl.dims()))
+}
+
+func (intrvflLayer) widths(d Dims) Widths {
+	w := Widths{ClipBound: min(d.Kappa, d.K), LW: bits.Len(uint(d.N)), PcW: bits.Len(uint(d.K)), Leaves: d.K, WinW: d.P * d.K}
+	w.DW = w.LW + 1
+	w.SW = w.PcW + 1
+	w.HW = bits.Len(uint(w.ClipBound)) + 1
+	w.ScoreBound = int64(d.N) * int64(d.Kappa) * int64(d.ReadoutBound)
+	return w
 }
 
 func (intrvflLayer) stages(pl *Plan) []Stage {
@@ -79,8 +81,8 @@ func (intrvflLayer) stages(pl *Plan) []Stage {
 	}
 }
 
-func (intrvflLayer) winROM(pl *Plan) (int, string) {
-	return pl.P * pl.K, "W_in sign bits, feature-major: word g, bit i·P+p is 1 when W_in[g·P+p][i] = −1"
+func (l intrvflLayer) winROM(pl *Plan) (int, string) {
+	return l.widths(pl.dims()).WinW, "W_in sign bits, feature-major: word g, bit i·P+p is 1 when W_in[g·P+p][i] = −1"
 }
 
 func (intrvflLayer) extraROMs(*Plan) []ROM { return nil }

@@ -40,9 +40,12 @@ type Layer interface {
 	// (e.g. the sigmoid LUT), in address order.
 	ExtraROMWords(pl *Plan, net model.Network) map[string][]int64
 
-	// derive sets the layer's widths, κ and score bound in pl and returns the
-	// hidden reduction tree (Leaves, Depth, Copies).
+	// derive sets the layer's κ and its widths and score bound (widths) in pl
+	// and returns the hidden reduction tree (Leaves, Depth, Copies).
 	derive(pl *Plan, net model.Network) Tree
+	// widths are the layer's widths for dimensions d: the one rule of the
+	// plan and of the power model (HiddenWidths).
+	widths(d Dims) Widths
 	// stages are the register stages from stage A to H.
 	stages(pl *Plan) []Stage
 	// winROM returns the W_in ROM's word width and purpose.

@@ -72,13 +72,17 @@ func (rvfl8Layer) ExtraROMWords(_ *Plan, net model.Network) map[string][]int64 {
 	return map[string][]int64{ROMLUT: w}
 }
 
-func (rvfl8Layer) derive(pl *Plan, _ model.Network) Tree {
-	k := pl.K
-	pl.LW = rvfl8CodeW
-	pl.ZW = model.AccWidth(int64(k)*Rvfl8ProductMax + Rvfl8BiasMax)
-	pl.HW = rvfl8CodeW + 1 // the uint8 hidden code, zero-extended to a signed operand
-	pl.ScoreBound = int64(pl.N) * Rvfl8HiddenMax * Rvfl8ReadoutMax
-	return Tree{Leaves: k + 1, Depth: Clog2(k + 1), Copies: pl.P}
+func (l rvfl8Layer) derive(pl *Plan, _ model.Network) Tree { return pl.setWidths(l.widths(pl.dims())) }
+
+func (rvfl8Layer) widths(d Dims) Widths {
+	return Widths{
+		LW:         rvfl8CodeW,
+		ZW:         model.AccWidth(int64(d.K)*Rvfl8ProductMax + Rvfl8BiasMax),
+		HW:         rvfl8CodeW + 1, // the uint8 hidden code, zero-extended to a signed operand
+		Leaves:     d.K + 1,
+		WinW:       d.P * (d.K + 1) * rvfl8CodeW,
+		ScoreBound: int64(d.N) * Rvfl8HiddenMax * Rvfl8ReadoutMax,
+	}
 }
 
 func (rvfl8Layer) stages(pl *Plan) []Stage {
@@ -90,8 +94,8 @@ func (rvfl8Layer) stages(pl *Plan) []Stage {
 	}
 }
 
-func (rvfl8Layer) winROM(pl *Plan) (int, string) {
-	return pl.P * (pl.K + 1) * rvfl8CodeW, "W_in and bias codes: word g, byte p·(K+1)+i is w[g·P+p][i] (i < K), byte p·(K+1)+K the bias"
+func (l rvfl8Layer) winROM(pl *Plan) (int, string) {
+	return l.widths(pl.dims()).WinW, "W_in and bias codes: word g, byte p·(K+1)+i is w[g·P+p][i] (i < K), byte p·(K+1)+K the bias"
 }
 
 func (rvfl8Layer) extraROMs(pl *Plan) []ROM {
