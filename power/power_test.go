@@ -92,8 +92,8 @@ func randomDesign(rng *rand.Rand) Design {
 	return d
 }
 
-// TestStructureMatchesPlan pins the model-free replica of rtl/plan's rules
-// on 300 random designs (the quick tier: the first 60; each builds and
+// TestStructureMatchesPlan pins the model-free structure (its hidden widths
+// from plan.HiddenWidths, the rest by rtl/plan's rules) on 300 random designs (the quick tier: the first 60; each builds and
 // validates a model of up to 3,000 neurons).
 func TestStructureMatchesPlan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))

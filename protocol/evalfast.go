@@ -89,6 +89,8 @@ func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 	_, regErr := model.ParseRegularizer(string(cfg.Regularizer))
 	k, l := u.Data.K(), u.Data.L()
 	switch {
+	// A shortcut of the paper's network, by name: every other network type
+	// (one with κ too) takes the general path, which gives the same result.
 	case cfg.Arch != model.IntRVFL, cfg.N < 1, cfg.N > model.MaxHidden, cfg.Kappa < 1, cfg.Kappa > maxKappa, regErr != nil, cfg.Solver.Check() != nil,
 		!(cfg.Lambda > 0), math.IsInf(cfg.Lambda, 0), cfg.DirectLinks, cfg.QuantizedInputs,
 		cfg.Win != model.WinStored && cfg.Win != model.WinPRBS31,

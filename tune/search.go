@@ -101,7 +101,9 @@ type partRecord struct {
 }
 
 // perN reports whether nw's networks of different N are scored apart (each
-// N its own network: the intRVFL, and the RVFL with N input levels).
+// N its own network: the intRVFL, and the RVFL with N input levels). Named
+// because these are the paper's variants with shortcuts; any other network
+// type is scored by protocol.Search's general path in either layout.
 func perN(nw protocol.Network) bool { return nw == protocol.IntRVFL || nw == protocol.RVFLQuant }
 
 // SearchMore is Search with an extension beyond the grid (intRVFL only), run
@@ -118,7 +120,7 @@ func (t *Task) SearchMore(ctx context.Context, nw protocol.Network, so protocol.
 	if len(so.Grid.Ns) == 0 {
 		return nil, fmt.Errorf("search %s: the grid has no N", t.Name)
 	}
-	if ext.MaxN > 0 && nw != protocol.IntRVFL {
+	if ext.MaxN > 0 && nw != protocol.IntRVFL { // the extension rides on the intRVFL's per-N scorers (dual, streamed)
 		return nil, fmt.Errorf("search %s: extending N is for the intrvfl, not %s", t.Name, nw)
 	}
 	if err := protocol.CheckSearch(nw, so); err != nil {

@@ -79,7 +79,7 @@ prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 	f.Float64Var(&t.lambda, "lambda", 1, "ridge regularisation λ")
 	f.IntVar(&t.kappa, "kappa", 3, "intRVFL clip threshold κ")
 	f.StringVar(&t.regularizer, "regularizer", "", "ridge penalty: variance (the collection's default) or identity (a CSV's default)")
-	f.IntVar(&t.bits, "bits", 0, "intRVFL: evaluate with a rounded integer readout of this many bits")
+	f.IntVar(&t.bits, "bits", 0, "a network type with a readout width of choice (intrvfl): evaluate with a rounded integer readout of this many bits")
 	f.BoolVar(&t.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&t.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels")
 	bindWin(f, &t.win)
@@ -91,7 +91,7 @@ prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
 	o.csv.bind(f)
 	f.Uint64Var(&o.firstSeed, "seed", defaultSeed, "CSV: the first network seed (seeds --seed … --seed+S−1)")
-	f.StringVar(&o.ga, "ga", "", "CSV, intrvfl with --bits: also validate the GA-refined readout (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
+	f.StringVar(&o.ga, "ga", "", "CSV, with --bits: also validate the GA-refined readout (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
 	f.Uint64Var(&o.gaSeed, "ga-seed", defaultSeed, "CSV, with --ga: the GA's seed (quantize --seed)")
 	for _, name := range []string{"data", "n"} {
 		_ = cmd.MarkFlagRequired(name)

@@ -93,9 +93,9 @@ them, so that an interrupted search run again resumes where it stopped.
 the same folds; --arch linear is the baseline, a ridge classifier on the
 normalised features (docs/build.md).
 
-With --bits B (intRVFL only) every grid point is scored by the validation accuracy
-of its readout rounded to B bits, the integer model the hardware runs, rather
-than by the float readout: the λ best for the float readout can be too weak for
+With --bits B (a network type whose readout width is a choice: the intRVFL)
+every grid point is scored by the validation accuracy of its readout rounded to
+B bits, the integer model the hardware runs, rather than by the float readout: the λ best for the float readout can be too weak for
 the rounded one (docs/semantics.md). On a CSV, --bits also makes the wide grid the
 default (λ up to 2^15: the strong penalties a rounded readout needs; over the
 collection the 5-bit readout chosen this way averages 0.8071 against 0.7751 on
@@ -125,13 +125,13 @@ the paper's.`,
 	f.IntVar(&o.seeds, "seeds", 1, "CSV: number of network seeds scored on every split (--seed …)")
 	f.StringVar(&o.reg, "regularizer", "", "ridge penalty: variance (λ·diag(var H), the authors' form; the collection's default) or identity (λ·I; a CSV's default)")
 	f.BoolVar(&o.json, "json", false, "print the result as JSON")
-	f.IntVar(&o.bits, "bits", 0, "intRVFL: score the grid by the validation accuracy of the readout rounded to this many bits (2…16; 0: the float readout)")
+	f.IntVar(&o.bits, "bits", 0, "a network type with a readout width of choice (intrvfl): score the grid by the validation accuracy of the readout rounded to this many bits (2…16; 0: the float readout)")
 	f.StringVar(&o.shard, "shard", "", "collection: score only shard i of n of the grid's N values (i/n, 0 ≤ i < n) and print its counts as JSON, for search merge")
 	o.csv.bind(f)
 	f.StringVar(&o.parts, "parts", "", "CSV: keep every finished part of the search (one split, seed and N) in this folder and reuse it when the search runs again with the same data and settings (an interrupted search resumes)")
 	f.IntVar(&o.workers, "workers", 2, "CPU workers (the result does not depend on it): a CSV's parts of the search scored at once; on a collection dataset the intrvfl's grid points (an N with its κ) side by side, each worker with its own hidden layers, or the other networks' linear algebra")
 	f.IntVar(&o.extendN, "extend-n", 0, "CSV, intrvfl: while the best N is the largest scored, score larger N (×1.25, rounded up to 50) up to this one (0: the grid only)")
-	f.StringVar(&o.ga, "ga", "", "CSV, intrvfl with --bits: also validate the GA-refined readout of the chosen configuration (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
+	f.StringVar(&o.ga, "ga", "", "CSV, with --bits: also validate the GA-refined readout of the chosen configuration (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
 	f.Uint64Var(&o.gaSeed, "ga-seed", defaultSeed, "CSV, with --ga: the GA's seed (quantize --seed)")
 	bindWin(f, &o.win)
 	o.solver.add(f)
