@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"strings"
 	"time"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/hdlgen/hdlgen/buildflow"
 	"github.com/hdlgen/hdlgen/dataset"
-	"github.com/hdlgen/hdlgen/examples"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
@@ -168,18 +166,15 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if err := o.Check(); err != nil {
 		return asUsage(err)
 	}
-	// Read the data once here for its errors' hints and the label warnings.
-	d, err := loadLabelledColumn(o.Data, "", o.LabelColumn)
+	// Read the data once, here (a pipe gives its rows once): for its errors'
+	// hints and the label warnings, and as the build's source.
+	src, d, err := readLabelledCSV(o.Data, o.LabelColumn)
 	if err != nil {
 		return err
 	}
+	o.Source = src
 	for _, w := range dataset.LabelWarnings(d) {
 		fmt.Fprintf(app.Err, "hdlgen: warning: --data %s: %s\n", o.Data, w)
-	}
-	if ex, ok := strings.CutPrefix(o.Data, examplePrefix); ok {
-		if o.Source, err = fs.ReadFile(examples.FS, ex+".csv"); err != nil {
-			return fmt.Errorf("--data %s: %w", o.Data, err)
-		}
 	}
 	o.Progress = app.Err
 	o.Command = "hdlgen build " + strings.Join(givenFlags(cmd), " ")
