@@ -24,10 +24,8 @@ func FuzzMergeSearches(f *testing.F) {
 	}
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		r := new(SearchResult)
-		dec := json.NewDecoder(bytes.NewReader(doc))
-		dec.DisallowUnknownFields()
-		if dec.Decode(r) != nil || r.Check() != nil {
+		r, err := ReadShard(doc)
+		if err != nil {
 			return
 		}
 		parts := []*SearchResult{r}
@@ -50,7 +48,7 @@ func FuzzMergeSearches(f *testing.F) {
 
 // fuzzShards returns the three shards (i/3) of an intRVFL search on a small
 // synthetic split, as search --shard writes them.
-func fuzzShards(f *testing.F) [][]byte {
+func fuzzShards(f testing.TB) [][]byte {
 	f.Helper()
 	g := Grid{Ns: []int{10, 20, 30}, Lambdas: []float64{0.25, 1}, Kappas: []int{1, 3}}
 	var out [][]byte

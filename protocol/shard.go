@@ -1,10 +1,14 @@
 package protocol
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 
@@ -53,6 +57,28 @@ func DataFingerprint(u *dataset.UCIDataset) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ReadShard reads the JSON document one shard of a search printed (search
+// merge's reader): exactly one object with no unknown field and nothing but
+// white space after it (a second document, a shard pasted twice, is
+// refused), whose counts pass Check.
+func ReadShard(data []byte) (*SearchResult, error) {
+	r := new(SearchResult)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(r); err != nil {
+		return nil, fmt.Errorf("not a shard of hdlgen search --shard: %w", err)
+	}
+	end := dec.InputOffset()
+	var extra json.RawMessage
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("not a shard of hdlgen search --shard: more content after its JSON object, which ends at byte %d", end)
+	}
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // Check checks a search result read from a file (a shard or a whole search):

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
+	"math"
 	"strings"
 	"time"
 
@@ -14,10 +14,10 @@ import (
 
 	"github.com/hdlgen/hdlgen/buildflow"
 	"github.com/hdlgen/hdlgen/dataset"
-	"github.com/hdlgen/hdlgen/examples"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 type buildOptions struct {
@@ -91,25 +91,25 @@ stderr, each step's own output to DIR/logs/.`,
 	f.IntVar(&o.Parallel, "parallel", 0, "P: hidden neurons computed per clock (0: chosen by --optimize)")
 	f.StringVar(&o.Objective, "optimize", buildflow.OptimizeEnergy, "what chooses P among the designs meeting the constraints: energy (the least energy per classification), latency or area (the fewest LUTs)")
 	f.StringVar(&b.budgetOn, "budget-on", string(power.BudgetDynamic), "the energy --budget and --optimize energy mean: dynamic or total (dynamic + PL static)")
-	f.Float64Var(&b.latencyUS, "latency-us", 0, "constraint on P: latency at most this many µs")
-	f.IntVar(&o.MaxLUTs, "max-luts", 0, "constraint on P: at most this many LUTs (analytic estimate); also bounds the search's extension of N")
+	floatAtLeast(f, &b.latencyUS, "latency-us", 0, 0, "constraint on P: latency at most this many µs (0: none)")
+	intIn(f, &o.MaxLUTs, "max-luts", 0, 0, math.MaxInt32, "constraint on P: at most this many LUTs (analytic estimate; 0: none); also bounds the search's extension of N")
 	f.StringVar(&b.budget, "budget", "", "constraint on P: energy per classification at most this (e.g. 50nJ, 3.2uJ)")
 	f.Float64Var(&o.Holdout, "holdout", DefaultHoldout, "share of each class's rows held out (0 < share < 1)")
 	f.Uint64Var(&o.SplitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", defaultSeed, "seed of the network")
 	f.StringVar(&o.Win, "win", "stored", winHelp)
 	f.StringVar(&o.Grid, "grid", "wide", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), paper or small (quick)")
-	f.IntVar(&o.Folds, "folds", 4, "k of the stratified k-fold on the training rows (search, readout choice, baseline)")
-	f.IntVar(&o.N, "n", 0, "skip the search: hidden neurons N (with --lambda and --kappa)")
+	intIn(f, &o.Folds, "folds", tune.DefaultFolds, 2, maxFolds, "k of the stratified k-fold on the training rows (search, readout choice, baseline)")
+	intIn(f, &o.N, "n", 0, 0, model.MaxHidden, "skip the search: hidden neurons N (with --lambda and --kappa)")
 	f.Float64Var(&o.Lambda, "lambda", 0, "skip the search: ridge regularisation λ (with --n and --kappa)")
-	f.IntVar(&o.Kappa, "kappa", 0, "skip the search: clip threshold κ (with --n and --lambda)")
-	f.IntVar(&o.ExtendN, "extend-n", buildflow.DefaultExtendN, "the search scores N beyond the grid, while the best N is the largest, up to this (and the LUT budget; -1: never)")
+	intIn(f, &o.Kappa, "kappa", 0, 0, model.MaxKappa, "skip the search: clip threshold κ (with --n and --lambda)")
+	intIn(f, &o.ExtendN, "extend-n", buildflow.DefaultExtendN, 0, model.MaxHidden, "the search scores N beyond the grid, while the best N is the largest, up to this (and the LUT budget; 0: the grid only, as for search)")
 	f.StringVar(&o.Readout, "readout", buildflow.ReadoutAuto, "integer readout: auto (rounded or GA-refined, whichever validates better on the folds), rounded or ga")
 	f.Uint64Var(&o.GASeed, "ga-seed", defaultSeed, "seed of the GA (quantize --seed)")
-	f.IntVar(&o.Vectors, "vectors", buildflow.DefaultVectors, "test vectors of the design, all checked by Verilator")
-	f.IntVar(&o.IcarusVectors, "icarus-vectors", 0, "test vectors Icarus checks (0: every corner vector, 16 random ones and at least 600 cycles)")
+	intIn(f, &o.Vectors, "vectors", buildflow.DefaultVectors, 1, maxVectors, "test vectors of the design, all checked by Verilator")
+	intIn(f, &o.IcarusVectors, "icarus-vectors", 0, 0, maxVectors, "test vectors Icarus checks (0: every corner vector, 16 random ones and at least 600 cycles)")
 	f.StringVar(&o.VerifySteps, "verify-steps", "", "verify only these steps (model, lint, verilator, icarus; default all)")
-	f.IntVar(&o.Workers, "workers", buildflow.DefaultWorkers, "CPU workers of the search and the readout choice")
+	intIn(f, &o.Workers, "workers", buildflow.DefaultWorkers, 1, maxThreads, "CPU workers of the search and the readout choice")
 	_ = cmd.MarkFlagRequired("data")
 	_ = cmd.MarkFlagRequired("out")
 	markInputs(cmd, "data")
@@ -120,8 +120,8 @@ stderr, each step's own output to DIR/logs/.`,
 func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	ctx := cmd.Context()
 	o := b.o
-	if b.latencyUS < 0 || o.MaxLUTs < 0 {
-		return usagef("--latency-us and --max-luts: want positive values")
+	if o.ExtendN == 0 {
+		o.ExtendN = -1 // --extend-n 0 is no extension, as for search (buildflow's 0 is its default)
 	}
 	o.LatencyS = b.latencyUS * 1e-6
 	on, err := power.ParseBudgeted(b.budgetOn)
@@ -167,18 +167,15 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if err := o.Check(); err != nil {
 		return asUsage(err)
 	}
-	// Read the data once here for its errors' hints and the label warnings.
-	d, err := loadLabelledColumn(o.Data, "", o.LabelColumn)
+	// Read the data once, here (a pipe gives its rows once): for its errors'
+	// hints and the label warnings, and as the build's source.
+	src, d, err := readLabelledCSV(o.Data, o.LabelColumn)
 	if err != nil {
 		return err
 	}
+	o.Source = src
 	for _, w := range dataset.LabelWarnings(d) {
 		fmt.Fprintf(app.Err, "hdlgen: warning: --data %s: %s\n", o.Data, w)
-	}
-	if ex, ok := strings.CutPrefix(o.Data, examplePrefix); ok {
-		if o.Source, err = fs.ReadFile(examples.FS, ex+".csv"); err != nil {
-			return fmt.Errorf("--data %s: %w", o.Data, err)
-		}
 	}
 	o.Progress = app.Err
 	o.Command = "hdlgen build " + strings.Join(givenFlags(cmd), " ")

@@ -51,7 +51,7 @@ design is built in a temporary directory, removed when the design passes and kep
 	f.Uint64Var(&o.seed, "seed", defaultSeed, "S: seed of the draw")
 	f.StringVarP(&o.out, "out", "o", "", "DIR: where the records, results.tsv and summary.md go")
 	f.IntVar(&o.gateEvery, "gate-level-every", 0, "M: every M-th design also runs the gate-level steps (0: none)")
-	f.IntVar(&o.workers, "workers", 1, "designs verified at once")
+	intIn(f, &o.workers, "workers", 1, 1, 64, "designs verified at once")
 	f.StringVar(&o.only, "only", "", "comma-separated design indices to run (a reproducer); default all")
 	f.BoolVar(&o.keepWork, "keep-work", false, "keep every design's work directory (kept anyway when it fails)")
 	f.BoolVar(&o.list, "list", false, "print the drawn designs and their distribution, run nothing")
@@ -70,9 +70,6 @@ func (o *campaignOptions) run(cmd *cobra.Command, app *App) error {
 		return err
 	}
 	if err := inRange("--gate-level-every", o.gateEvery, 0, 1_000_000); err != nil {
-		return err
-	}
-	if err := inRange("--workers", o.workers, 1, 64); err != nil {
 		return err
 	}
 	if o.list {

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -76,11 +79,49 @@ func loadLabelled(dataPath, name string, opt dataset.CSVOptions) (*dataset.Datas
 		return nil, usagef("--dataset goes with a collection folder, but --data %s is a file", dataPath)
 	}
 	d, err := dataset.LoadCSV(dataPath, opt)
+	return d, labelHint(err)
+}
+
+// labelHint adds to a CSV error about text in a feature column the hint that
+// the column may be the class label.
+func labelHint(err error) error {
 	var pe *dataset.ParseError
 	if errors.As(err, &pe) && pe.Name != "" && pe.Line > 0 && strings.Contains(pe.Err.Error(), "not a number") {
-		return nil, fmt.Errorf("%w (if %q is the class label: --label-column %s)", err, pe.Name, pe.Name)
+		return fmt.Errorf("%w (if %q is the class label: --label-column %s)", err, pe.Name, pe.Name)
 	}
-	return d, err
+	return err
+}
+
+// readLabelledCSV reads a labelled CSV --data once and returns its bytes with
+// the dataset they hold, for a command that needs both (build hashes, splits
+// and reports the bytes it parsed): a pipe (/dev/stdin, <(…)) can be read
+// only once. dataPath may name an example (example:NAME).
+func readLabelledCSV(dataPath, labelCol string) ([]byte, *dataset.Dataset, error) {
+	var src []byte
+	if ex, ok := strings.CutPrefix(dataPath, examplePrefix); ok {
+		if _, err := loadLabelledColumn(dataPath, "", labelCol); err != nil {
+			return nil, nil, err // an unknown example, or its own error
+		}
+		var err error
+		if src, err = fs.ReadFile(examples.FS, ex+".csv"); err != nil {
+			return nil, nil, fmt.Errorf("--data %s: %w", dataPath, err)
+		}
+	} else {
+		if st, err := os.Stat(dataPath); err == nil && st.IsDir() {
+			return nil, nil, usagef("--data %s is a folder: want a CSV file", dataPath)
+		}
+		var err error
+		if src, err = os.ReadFile(dataPath); err != nil {
+			return nil, nil, fmt.Errorf("--data: %w", err)
+		}
+	}
+	d, err := dataset.ReadCSV(bytes.NewReader(src), dataPath, dataset.CSVOptions{LabelColumn: labelCol})
+	if err != nil {
+		return nil, nil, labelHint(err)
+	}
+	base := filepath.Base(strings.TrimPrefix(dataPath, examplePrefix))
+	d.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	return src, d, nil
 }
 
 // keepClasses restricts a labelled dataset to the named classes, relabelled in

@@ -83,7 +83,7 @@ prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 	f.BoolVar(&t.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&t.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels")
 	bindWin(f, &t.win)
-	f.IntVar(&t.threads, "workers", 2, "CPU workers (goroutines) of the linear algebra")
+	intIn(f, &t.threads, "workers", 2, 1, maxThreads, "CPU workers (goroutines) of the linear algebra")
 	hiddenAlias(f, "threads", "workers")
 	t.solver.add(f)
 	f.IntVar(&o.seeds, "seeds", 5, "number of random initialisations (seeds 0…S−1)")

@@ -123,6 +123,9 @@ func (app *App) checkOutputs(cmd *cobra.Command, args []string) error {
 		default:
 			panic(fmt.Sprintf("cli: --%s: unknown output kind %q", f.Name, kind[0]))
 		}
+		if err == nil {
+			err = g.AddOutput(flagLabel(f), path)
+		}
 	})
 	if err != nil {
 		return usageError{err}

@@ -178,7 +178,7 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder for median-table (default $HDLGEN_UCI121)")
 	f.StringVarP(&o.out, "out", "o", "", "output directory (e.g. results/hardware)")
 	f.StringVar(&o.work, "work", "", "work directory for emitted designs and the synth cache (default: user cache dir/hdlgen/hwstudy)")
-	f.IntVar(&o.jobs, "workers", 2, "concurrent Yosys runs and simulations")
+	intIn(f, &o.jobs, "workers", 2, 1, maxThreads, "concurrent Yosys runs and simulations")
 	hiddenAlias(f, "jobs", "workers")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.StringVar(&o.reg, "regularizer", string(model.RegIdentity), "ridge penalty of both median-table networks: identity (λ·I, recommended for integer readouts) or variance (λ·diag(var H), the authors' form)")
@@ -337,9 +337,6 @@ func writeEstimate(w io.Writer, e power.Estimate, note string) error {
 func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg model.Regularizer) error {
 	if o.out == "" {
 		return usagef("--out DIR is required with --median-table/--calibrate")
-	}
-	if o.jobs < 1 {
-		return usagef("--workers %d: want ≥ 1", o.jobs)
 	}
 	if err := inRange("--activity-vectors", o.actVecs, 1, maxActivityVectors); err != nil {
 		return err

@@ -95,7 +95,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.reg, "regularizer", string(model.RegVariance), "ridge penalty of the accuracy and budget stages: variance (the authors' λ·diag(var H)) or identity (λ·I, the paper's printed formula)")
 	f.StringVar(&o.hyper, "hyperparameters", "", "TSV of fixed (dataset, n, lambda, kappa) to evaluate instead of searching (e.g. study/testdata/intrvfl-published-hyperparameters.tsv)")
 	f.IntVar(&o.seeds, "seeds", 5, "random initialisations for the final accuracy")
-	f.IntVar(&o.workers, "workers", 2, "jobs run in parallel")
+	intIn(f, &o.workers, "workers", 2, 1, maxThreads, "jobs run in parallel")
 	f.StringVar(&o.testNorm, "test-norm", string(protocol.TestNormOwn), testNormHelp)
 	f.StringVar(&o.shard, "shard", "", "run only shard i of n of every stage's jobs (i/n, 0 ≤ i < n; balanced by estimated cost) and write no report; docs/cluster.md")
 	f.StringVar(&o.merge, "merge", "", "comma-separated shard folders: gather their stored jobs into --out, compute nothing, and write the reports of one run (give the shards' other flags, without --shard)")

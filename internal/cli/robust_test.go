@@ -82,6 +82,25 @@ func TestOutOfRangeFlags(t *testing.T) {
 		{[]string{"demo", "--out", hw, "--n", "0"}, "--n 0 outside [1, 4096]"},
 		{[]string{"demo", "--out", hw, "--parallel", "0"}, "--parallel 0 outside [1, 50]"},
 		{[]string{"demo", "--out", hw, "--bits", "40"}, "--bits 40 outside [2, 16]"},
+		// Issue 36, item 2: no value silently means the default.
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--vectors", "0"}, "--vectors 0 outside [1, 1000000]"},
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--workers", "0"}, "--workers 0 outside [1, 256]"},
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--folds", "0"}, "--folds 0 outside [2, 1000]"},
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--latency-us", "NaN"}, "--latency-us NaN: want a finite value ≥ 0"},
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--latency-us", "-1"}, "--latency-us -1: want a finite value ≥ 0"},
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--extend-n", "-1"}, "--extend-n -1 outside [0, 1048576]"},
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--max-luts", "-1"}, "--max-luts -1 outside [0, 2147483647]"},
+		{[]string{"reproduce", "--data", f.dir, "--out", hw, "--workers", "0"}, "--workers 0 outside [1, 256]"},
+		{[]string{"reproduce", "--data", f.dir, "--out", hw, "--workers", "-3"}, "--workers -3 outside [1, 256]"},
+		{[]string{"search", "--data", "example:iris", "--workers", "0"}, "--workers 0 outside [1, 256]"},
+		{[]string{"search", "--data", "example:iris", "--folds", "1"}, "--folds 1 outside [2, 1000]"},
+		{[]string{"search", "--data", "example:iris", "--extend-n", "-1"}, "--extend-n -1 outside [0, 1048576]"},
+		{[]string{"eval", "--data", "example:iris", "--n", "10", "--workers", "0"}, "--workers 0 outside [1, 256]"},
+		{[]string{"power", f.quant, "--workers", "0"}, "--workers 0 outside [1, 256]"},
+		{[]string{"campaign", "--out", hw, "--workers", "0"}, "--workers 0 outside [1, 64]"},
+		// Item 3: every limit before any work (the build refused this at its step 8).
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--vectors", "2000000"}, "--vectors 2000000 outside [1, 1000000]"},
+		{[]string{"build", "--data", "example:iris", "-o", hw, "--n", "2000000", "--lambda", "1", "--kappa", "3"}, "--n 2000000 outside [0, 1048576]"},
 	}
 	for _, tc := range tests {
 		code, stdout, errs := run(t, tc.args...)

@@ -158,10 +158,12 @@ simulator with Verilator and Icarus, with resource, latency and energy estimates
 	root.SetErr(app.Err)
 	root.SetIn(app.In)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	addProfileFlag(root)
-	markOutput(root, cpuProfileFlag, outputFile)
+	addProfileFlag(root, app)
 	profile := root.PersistentPreRunE
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkFlagRanges(cmd); err != nil {
+			return err
+		}
 		if err := app.checkOutputs(cmd, args); err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -129,8 +128,8 @@ the paper's.`,
 	f.StringVar(&o.shard, "shard", "", "collection: score only shard i of n of the grid's N values (i/n, 0 ≤ i < n) and print its counts as JSON, for search merge")
 	o.csv.bind(f)
 	f.StringVar(&o.parts, "parts", "", "CSV: keep every finished part of the search (one split, seed and N) in this folder and reuse it when the search runs again with the same data and settings (an interrupted search resumes)")
-	f.IntVar(&o.workers, "workers", 2, "CPU workers (the result does not depend on it): a CSV's parts of the search scored at once; on a collection dataset the intrvfl's grid points (an N with its κ) side by side, each worker with its own hidden layers, or the other networks' linear algebra")
-	f.IntVar(&o.extendN, "extend-n", 0, "CSV, intrvfl: while the best N is the largest scored, score larger N (×1.25, rounded up to 50) up to this one (0: the grid only)")
+	intIn(f, &o.workers, "workers", 2, 1, maxThreads, "CPU workers (the result does not depend on it): a CSV's parts of the search scored at once; on a collection dataset the intrvfl's grid points (an N with its κ) side by side, each worker with its own hidden layers, or the other networks' linear algebra")
+	intIn(f, &o.extendN, "extend-n", 0, 0, model.MaxHidden, "CSV, intrvfl: while the best N is the largest scored, score larger N (×1.25, rounded up to 50) up to this one (0: the grid only)")
 	f.StringVar(&o.ga, "ga", "", "CSV, with --bits: also validate the GA-refined readout of the chosen configuration (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
 	f.Uint64Var(&o.gaSeed, "ga-seed", defaultSeed, "CSV, with --ga: the GA's seed (quantize --seed)")
 	bindWin(f, &o.win)
@@ -161,13 +160,8 @@ same best configuration by the same tie rule.`,
 				if err != nil {
 					return err
 				}
-				r := new(protocol.SearchResult)
-				dec := json.NewDecoder(bytes.NewReader(data))
-				dec.DisallowUnknownFields()
-				if err := dec.Decode(r); err != nil {
-					return fmt.Errorf("%s: not a shard of hdlgen search --shard: %w", p, err)
-				}
-				if err := r.Check(); err != nil {
+				r, err := protocol.ReadShard(data)
+				if err != nil {
 					return fmt.Errorf("%s: %w", p, err)
 				}
 				parts = append(parts, r)
@@ -264,9 +258,6 @@ func (o *searchOptions) resolve(cmd *cobra.Command) error {
 	}
 	if o.ridgeSolver, err = o.solver.solver(); err != nil {
 		return err
-	}
-	if o.workers < 1 {
-		return usagef("--workers %d: want at least 1", o.workers)
 	}
 	if o.dataset == "" { // a CSV file
 		return o.resolveCSV(cmd)
@@ -408,7 +399,7 @@ var csvFlagNames = []string{"test", "folds", "holdout", "split-seed", "out", "la
 
 func (c *csvOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&c.test, "test", "", "CSV: a separate test file (same columns), for the final accuracy only")
-	f.IntVar(&c.folds, "folds", tune.DefaultFolds, "CSV: validate by stratified k-fold cross-validation with this many folds")
+	intIn(f, &c.folds, "folds", tune.DefaultFolds, 2, maxFolds, "CSV: validate by stratified k-fold cross-validation with this many folds")
 	f.Float64Var(&c.holdout, "holdout", 0, "CSV: validate on one stratified holdout split of this share of the rows instead of k-fold (0 < share < 1)")
 	f.Uint64Var(&c.splitSeed, "split-seed", defaultSeed, "CSV: seed of the validation split")
 	f.StringVarP(&c.out, "out", "o", "", "CSV: write the result as a JSON document to this file (atomically)")

@@ -74,7 +74,7 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	f.BoolVar(&o.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&o.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels like the density encoding")
 	bindWin(f, &o.win)
-	f.IntVar(&o.threads, "workers", 2, fmt.Sprintf("CPU workers (goroutines) of the linear algebra (1…%d)", maxThreads))
+	intIn(f, &o.threads, "workers", 2, 1, maxThreads, "CPU workers (goroutines) of the linear algebra")
 	hiddenAlias(f, "threads", "workers")
 	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
 	f.StringVarP(&o.out, "out", "o", "", "model.json to write")
@@ -152,8 +152,13 @@ func parseWin(s string, arch model.Arch) (model.WinGen, error) {
 	return win, nil
 }
 
-// maxThreads bounds --workers (goroutines of the linear algebra).
+// maxThreads bounds --workers (goroutines of the linear algebra, parts of a
+// search, jobs of reproduce, Yosys runs of power).
 const maxThreads = 256
+
+// maxFolds bounds --folds (k of a stratified k-fold); a k the smallest class
+// cannot fill is refused once the data is read.
+const maxFolds = 1000
 
 func (o *trainOptions) run(ctx context.Context, app *App, fl *pflag.FlagSet) error {
 	if !fl.Changed("n") {

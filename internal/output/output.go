@@ -5,17 +5,22 @@
 //
 // The rules, for an output file:
 //   - it must be a path atomicfile can replace (missing, a regular file, or a
-//     symbolic link to one; never a directory, pipe or device);
+//     symbolic link to one; never a directory, pipe or device), in a folder
+//     that exists and can be written;
 //   - it must not be an input (the same file by os.SameFile, so hard and
 //     symbolic links count);
 //   - it must not lie inside an input folder (a collection, a design
 //     directory).
 //
 // For an output folder:
+//   - it, or the nearest folder above it that exists, must be a folder that
+//     can be written (the command creates what is missing);
 //   - it must not be an input, hold an input (the folder may be replaced as a
 //     whole or have files written into it) or lie inside an input folder;
 //     Keep names the one input that may lie inside it because the command
 //     writes it back unchanged (emit's DIR/model.json).
+//
+// And two outputs of one command must not share a path.
 //
 // Commands declare their inputs and outputs once (internal/cli does it with
 // flag annotations) and check them all in one place before they run.
@@ -38,9 +43,10 @@ type Input struct {
 	Path string // as given; "" and embedded examples (example:NAME) are ignored
 }
 
-// Guard holds the inputs of one command.
+// Guard holds the inputs of one command, and the outputs it declared.
 type Guard struct {
-	inputs []Input
+	inputs  []Input
+	outputs []Input
 }
 
 // NewGuard returns a guard for a command that reads inputs.
@@ -57,6 +63,23 @@ func (g *Guard) Add(inputs ...Input) {
 			g.inputs = append(g.inputs, in)
 		}
 	}
+}
+
+// AddOutput records an output of the command, refusing one whose path is
+// that of an output recorded before: two outputs of one command (-o and
+// --cpuprofile, say) written to one file would leave only the last.
+func (g *Guard) AddOutput(name, path string) error {
+	rp, err := realPath(path)
+	if err != nil {
+		return &RefusedError{Name: name, Path: path, Reason: ": " + err.Error()}
+	}
+	for _, o := range g.outputs {
+		if ro, err := realPath(o.Path); err == nil && ro == rp || SameFile(o.Path, path) {
+			return &RefusedError{Name: name, Path: path, Reason: fmt.Sprintf(" is also the output %s %s: give each output its own path", o.Name, o.Path)}
+		}
+	}
+	g.outputs = append(g.outputs, Input{Name: name, Path: path})
+	return nil
 }
 
 // Inputs returns the inputs recorded.
@@ -78,8 +101,12 @@ func (g *Guard) CheckFile(name, path string) error {
 	if path == "" {
 		return &RefusedError{Name: name, Path: `""`, Reason: ": empty path"}
 	}
-	if _, err := atomicfile.Target(path); err != nil {
+	target, err := atomicfile.Target(path)
+	if err != nil {
 		return &RefusedError{Name: name, Path: path, Reason: ": " + strings.TrimPrefix(err.Error(), "write "+path+": ")}
+	}
+	if err := writableDir(filepath.Dir(target), false); err != nil {
+		return &RefusedError{Name: name, Path: path, Reason: ": " + err.Error()}
 	}
 	out, outErr := os.Stat(path)
 	for _, in := range g.inputs {
@@ -117,6 +144,9 @@ func (g *Guard) checkDir(name, path, keep, how string) error {
 	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
 		return &RefusedError{Name: name, Path: path, Reason: " exists and is not a folder"}
 	}
+	if err := writableDir(path, true); err != nil {
+		return &RefusedError{Name: name, Path: path, Reason: ": " + err.Error()}
+	}
 	for _, in := range g.inputs {
 		fi, err := os.Stat(in.Path)
 		if err != nil {
@@ -141,6 +171,33 @@ func (g *Guard) WriteFile(name, path string, data []byte) error {
 		return err
 	}
 	return atomicfile.WriteFile(path, data, 0o644)
+}
+
+// writableDir returns an error unless dir is a folder this process can
+// create files in; with create, a missing dir is fine when the nearest
+// folder above it that exists is such a folder (it is created there).
+func writableDir(dir string, create bool) error {
+	for {
+		fi, err := os.Stat(dir)
+		switch {
+		case err == nil && !fi.IsDir():
+			return fmt.Errorf("%s is not a folder", dir)
+		case err == nil:
+			if err := canWrite(dir); err != nil {
+				return fmt.Errorf("cannot write into the folder %s: %w", dir, err)
+			}
+			return nil
+		case !create && errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("the folder %s does not exist", dir)
+		case !create:
+			return err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return fmt.Errorf("no folder of %s exists", dir)
+		}
+		dir = parent
+	}
 }
 
 func ignored(p string) bool { return p == "" || strings.HasPrefix(p, "example:") }

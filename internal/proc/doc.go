@@ -5,17 +5,25 @@
 //   - Setup puts the program in its own process group, and a cancelled
 //     context (an interrupt) kills the whole group: make, its compilers and
 //     the simulation, not only the direct child;
-//   - on Linux the direct child also gets SIGKILL when hdlgen dies without a
-//     chance to cancel anything (SIGKILL, an out-of-memory kill): the
-//     kernel's parent-death signal (prctl PR_SET_PDEATHSIG). Without it a
-//     killed `hdlgen build` left a running Yosys, adopted by init, writing
-//     into the design's synth folder.
+//   - on Linux the group also dies when hdlgen dies without a chance to
+//     cancel anything (SIGKILL, an out-of-memory kill). A killed process runs
+//     no code, so the group has a leader that outlives it: Setup starts
+//     hdlgen's own executable (/proc/self/exe) as a small reaper, which
+//     starts the program in its group, passes on its exit status and output
+//     streams, and gets the kernel's parent-death signal (prctl
+//     PR_SET_PDEATHSIG, SIGTERM); on that signal it kills the whole group,
+//     itself included. The program gets SIGKILL as its own parent-death
+//     signal, for a reaper killed alone. Before the reaper, the parent-death
+//     signal reached the direct child only: a SIGKILL of `hdlgen verify`
+//     during a Verilator build left Verilator, make, g++ and cc1plus running
+//     (8 processes; TestKilledVerifyLeavesNoProcess in internal/cli, and
+//     TestTreeDiesWithParent here with a tree of test processes).
 //
-// Limits: the parent-death signal reaches the direct child only (a make
-// killed this way leaves its running compiler jobs to finish, but starts no
-// new one), and the kernel sends it when the OS thread that started the
-// child ends; the Go runtime keeps its threads for the life of the process
-// except for a goroutine that exits while locked with runtime.LockOSThread,
-// so Setup's commands must not be started from such a goroutine. On other
-// systems only the process group and the cancellation apply.
+// Limits: a program that leaves the group (setsid, its own process group)
+// is not followed; the kernel sends the parent-death signal when the OS
+// thread that started the reaper ends, and the Go runtime keeps its threads
+// for the life of the process except for a goroutine that exits while locked
+// with runtime.LockOSThread, so Setup's commands must not be started from
+// such a goroutine. On other systems only the process group and the
+// cancellation apply.
 package proc

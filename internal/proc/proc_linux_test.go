@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,9 +20,51 @@ import (
 // (sleeps) when HDLGEN_PROC_TEST says so.
 const roleEnv = "HDLGEN_PROC_TEST"
 
+// pidsEnv names the file where the tree role writes its pid and its
+// children's.
+const pidsEnv = "HDLGEN_PROC_TEST_PIDS"
+
 func TestMain(m *testing.M) {
 	switch os.Getenv(roleEnv) {
 	case "child":
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	case "tree":
+		// A program that starts programs (make and its compilers): two
+		// grandchildren in its group, every pid written to the pids file.
+		pids := []int{os.Getpid()}
+		for i := 0; i < 2; i++ {
+			c := exec.Command(os.Args[0], "-test.run=^$")
+			c.Env = append(os.Environ(), roleEnv+"=child")
+			if err := c.Start(); err != nil {
+				fmt.Println("start:", err)
+				os.Exit(1)
+			}
+			pids = append(pids, c.Process.Pid)
+		}
+		var b strings.Builder
+		for _, p := range pids {
+			fmt.Fprintln(&b, p)
+		}
+		if err := os.WriteFile(os.Getenv(pidsEnv), []byte(b.String()), 0o644); err != nil {
+			fmt.Println("write:", err)
+			os.Exit(1)
+		}
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	case "parent-tree", "parent-tree-pdeathsig":
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), roleEnv+"=tree")
+		if os.Getenv(roleEnv) == "parent-tree" {
+			Setup(cmd)
+		} else { // the setup before the reaper: a group and the parent-death signal
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		}
+		if err := cmd.Start(); err != nil {
+			fmt.Println("start:", err)
+			os.Exit(1)
+		}
+		fmt.Println(cmd.Process.Pid)
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	case "parent", "parent-plain", "parent-nogroup":
@@ -137,5 +180,100 @@ func TestCancelKillsTheGroup(t *testing.T) {
 	}
 	if alive(pid) {
 		t.Errorf("grandchild %d survived the cancellation", pid)
+	}
+}
+
+// TestTreeDiesWithParent: SIGKILL of hdlgen while a program it started with
+// Setup runs programs of its own (make running Verilator and the compiler)
+// ends all of them, not only the direct child (issue 36, item 4: the
+// parent-death signal alone reached make only). The control, the setup
+// before the reaper, leaves the grandchildren running.
+func TestTreeDiesWithParent(t *testing.T) {
+	for _, tc := range []struct {
+		role      string
+		wantAlive int // of the tree's 3 processes, a second after the kill
+	}{{"parent-tree", 0}, {"parent-tree-pdeathsig", 2}} {
+		t.Run(tc.role, func(t *testing.T) {
+			pidsFile := filepath.Join(t.TempDir(), "pids")
+			parent := exec.Command(os.Args[0], "-test.run=^$")
+			parent.Env = append(os.Environ(), roleEnv+"="+tc.role, pidsEnv+"="+pidsFile)
+			if err := parent.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var pids []int
+			for end := time.Now().Add(30 * time.Second); len(pids) < 3 && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+				b, _ := os.ReadFile(pidsFile)
+				if !strings.HasSuffix(string(b), "\n") {
+					continue
+				}
+				pids = pids[:0]
+				for _, f := range strings.Fields(string(b)) {
+					if p, err := strconv.Atoi(f); err == nil {
+						pids = append(pids, p)
+					}
+				}
+			}
+			t.Cleanup(func() {
+				for _, p := range pids {
+					syscall.Kill(p, syscall.SIGKILL)
+				}
+			})
+			if len(pids) < 3 {
+				parent.Process.Kill()
+				parent.Wait()
+				t.Fatalf("the tree did not start: pids %v", pids)
+			}
+			if err := parent.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			parent.Wait()
+			limit := 3 * time.Second // killed processes end at once; the control gets a second to show it survives
+			if tc.wantAlive > 0 {
+				limit = time.Second
+			}
+			var left []int
+			for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+				left = left[:0]
+				for _, p := range pids {
+					if alive(p) {
+						left = append(left, p)
+					}
+				}
+				if len(left) == 0 {
+					break
+				}
+			}
+			t.Logf("%s: %d of %d processes left after the kill", tc.role, len(left), len(pids))
+			if len(left) != tc.wantAlive {
+				t.Errorf("%d of the tree's processes %v left running after SIGKILL of hdlgen (%v), want %d", len(left), pids, left, tc.wantAlive)
+			}
+		})
+	}
+}
+
+// TestReaperPassesStatus: a program started through Setup's reaper exits
+// with its own code, or by its own signal, and reads and writes the streams
+// it was given.
+func TestReaperPassesStatus(t *testing.T) {
+	for _, tc := range []struct {
+		script string
+		want   string // the error of Run, "" for success
+		out    string
+	}{
+		{"read x; echo got $x", "", "got in\n"},
+		{"exit 3", "exit status 3", ""},
+		{"kill -TERM $$", "signal: terminated", ""},
+	} {
+		cmd := exec.Command("/bin/sh", "-c", tc.script)
+		Setup(cmd)
+		cmd.Stdin = strings.NewReader("in\n")
+		out, err := cmd.Output()
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want || string(out) != tc.out {
+			t.Errorf("sh -c %q: error %q, output %q; want %q, %q", tc.script, got, out, tc.want, tc.out)
+		}
 	}
 }
