@@ -9,7 +9,7 @@
 // the collection, at most -rows training and test rows: a screening, only the
 // differences between the columns mean anything.
 //
-//	go run scripts/intrvfl2-check.go [-data DIR] [-n 150] [-folds 2] [-rows 6000] [DATASET ...]
+//	go run scripts/intrvfl2-check.go [-data DIR] [-n 150] [-seed 1] [-folds 2] [-rows 6000] [DATASET ...]
 //
 // It prints one Markdown row per dataset: the accuracy of each variant.
 package main
@@ -33,6 +33,7 @@ func main() {
 	cs := flag.String("c", "0.25,0.5,1,inf", "second-layer clip factors c of κ2 = c·κ1'·√N1")
 	kappas := flag.String("kappa", "1,3,7", "κ1 values (the best on the test folds is kept)")
 	lambdas := flag.String("lambda", "0.1,1,10", "λ values (the best on the test folds is kept)")
+	seed := flag.Uint64("seed", 1, "the networks' seed (the PCG-drawn W2's is seed+1)")
 	flag.Parse()
 	names := flag.Args()
 	if len(names) == 0 {
@@ -86,20 +87,20 @@ func main() {
 				norm := model.FitNormalizer(xtr, len(ytr), k)
 				ntr, nte := norm.Apply(xtr, len(ytr)), norm.Apply(xte, len(yte))
 				nets := []model.Network{
-					model.NewIntNet(k, *n, kappa, 1),
-					model.NewIntNet(k, 2**n, kappa, 1),
+					model.NewIntNet(k, *n, kappa, *seed),
+					model.NewIntNet(k, 2**n, kappa, *seed),
 				}
 				for _, c := range cvals {
 					k2 := math.MaxInt32
 					if !math.IsInf(c, 1) {
 						k2 = max(1, int(math.Round(c*float64(min(kappa, k))*math.Sqrt(float64(*n)))))
 					}
-					nets = append(nets, model.NewInt2Net(k, *n, *n, kappa, k2, 1))
+					nets = append(nets, model.NewInt2Net(k, *n, *n, kappa, k2, *seed))
 				}
 				// The c = 0.5 second layer with a W2 drawn from the PCG stream
 				// instead of the PRBS31 windows: does the generator cost accuracy?
-				rnd := model.NewInt2Net(k, *n, *n, kappa, max(1, int(math.Round(0.5*float64(min(kappa, k))*math.Sqrt(float64(*n))))), 1)
-				rnd.W2 = model.NewIntNet(*n, *n, 1, 2).Signs
+				rnd := model.NewInt2Net(k, *n, *n, kappa, max(1, int(math.Round(0.5*float64(min(kappa, k))*math.Sqrt(float64(*n))))), *seed)
+				rnd.W2 = model.NewIntNet(*n, *n, 1, *seed+1).Signs
 				nets = append(nets, rnd)
 				for v, net := range nets {
 					c := net.Columns()

@@ -118,12 +118,12 @@ func (intrvfl2Layer) winROM(pl *Plan) (int, string) {
 func (l intrvfl2Layer) registers(pl *Plan, tag int, r *Resources) int {
 	d := pl.Int2
 	regs := l.intrvflLayer.registers(pl, tag, r)
-	regs += pl.P * d.HW1                                          // h1 register
-	regs += 1 + tag                                               // tag at the h1 register
-	regs += d.N1 * d.HW1                                          // h1 register file
-	regs += d.W2Window                                            // W2 generator window
-	regs += d.Tree.Stages * (1 + tag)                             // tags alongside the second-layer tree
-	regs += d.Tree.Stages * (1 + pl.GroupW + pl.P*d.HW1)          // the layer-2 primitive's valid, group and h1 alongside
+	regs += pl.P * d.HW1                                              // h1 register
+	regs += 1 + tag                                                   // tag at the h1 register
+	regs += d.N1 * d.HW1                                              // h1 register file
+	regs += d.W2Window                                                // W2 generator window
+	regs += d.Tree.Stages * (1 + tag)                                 // tags alongside the second-layer tree
+	regs += d.Tree.Stages * (1 + pl.GroupW + pl.P*d.HW1)              // the layer-2 primitive's valid, group and h1 alongside
 	regs += pl.P * pl.treeRegBits(d.Tree.Leaves, d.S2W, d.Tree.Depth) // second-layer tree cuts
 	r.GeneratorXORs = pl.P
 	r.Layer2Inputs = pl.P * d.N1
