@@ -163,15 +163,18 @@ func hexRows(s *SignMatrix) []string {
 
 func init() { register(intrvfl2Type) }
 
+// int2MinHidden is the intrvfl2's smallest N: one neuron per layer.
+const int2MinHidden = 2
+
 var intrvfl2Type = &netType{
 	arch:   IntRVFL2,
-	traits: Traits{Kappa: true, Readout: ReadoutRule{Allowed: true}},
+	traits: Traits{Kappa: true, Readout: ReadoutRule{Allowed: true}, MinHidden: int2MinHidden},
 	check: func(c *Config) error {
 		if c.Kappa < 1 || c.Kappa > MaxKappa {
 			return fmt.Errorf("κ=%d outside [1, %d]", c.Kappa, MaxKappa)
 		}
-		if c.N < 2 {
-			return fmt.Errorf("N=%d: the intrvfl2 needs at least 2 hidden neurons (one per layer)", c.N)
+		if c.N < int2MinHidden {
+			return fmt.Errorf("N=%d: the intrvfl2 needs at least %d hidden neurons (one per layer)", c.N, int2MinHidden)
 		}
 		if c.Win != WinStored {
 			return fmt.Errorf("the intrvfl2 takes a stored W_in only, not %q", c.Win)
