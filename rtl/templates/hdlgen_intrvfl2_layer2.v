@@ -25,6 +25,7 @@
 module hdlgen_intrvfl2_layer2 #(
   parameter integer Lanes          = 1,  // P
   parameter integer N1             = 1,  // first-layer neurons
+  parameter integer Groups         = 2,  // G = ceil(N/P), groups per vector
   parameter integer GroupW         = 1,  // width of a group index
   parameter integer Split          = 0,  // S = floor(N1/P)
   parameter integer SplitLane      = 1,  // N1 - S*P
@@ -141,6 +142,16 @@ module hdlgen_intrvfl2_layer2 #(
   endgenerate
 
   // ---- Clip, choose the layer per lane, register ----
+  // The group is past S (none is when S = G-1).
+  wire after_split;
+  generate
+    if (Split + 1 < Groups) begin : g_after
+      assign after_split = (group_t > SPLIT_G);
+    end else begin : g_last
+      assign after_split = 1'b0;
+    end
+  endgenerate
+
   reg [Lanes*HiddenW-1:0] h_d;
   reg signed [S2W-1:0]    s, clipped;
   reg [S2W+H1W-1:0]       v1;  // h1, sign-extended
@@ -152,7 +163,7 @@ module hdlgen_intrvfl2_layer2 #(
       clipped = (s > CLIP_HI) ? CLIP_HI : ((s < CLIP_LO) ? CLIP_LO : s);
       v1      = {{S2W{h1_t[q*H1W+H1W-1]}}, h1_t[q*H1W +: H1W]};
       // Lane q of group g is a second-layer neuron when g*P + q >= N1.
-      second  = (group_t > SPLIT_G) || ((group_t == SPLIT_G) && (q >= SplitLane));
+      second  = after_split || ((group_t == SPLIT_G) && (q >= SplitLane));
       h_d[q*HiddenW +: HiddenW] = second ? clipped[HiddenW-1:0] : v1[HiddenW-1:0];
     end
   end
