@@ -171,6 +171,7 @@ func Draw(seed uint64, index int) Design {
 	} else {
 		s.N = 5 + r.IntN(hi-4)
 	}
+	s.N = max(s.N, traits.MinHidden) // a network type's smallest N (the intrvfl2's two layers)
 	// L: a quarter 2, the rest 2…MaxL.
 	s.L = 2
 	if r.IntN(4) != 0 {

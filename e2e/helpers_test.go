@@ -103,7 +103,7 @@ func (s shape) String() string {
 	if s.arch == model.RVFL8 {
 		return fmt.Sprintf("rvfl8_K%d_N%d_L%d_P%s", s.k, s.n, s.l, p)
 	}
-	name := fmt.Sprintf("intrvfl_K%d_N%d_L%d_k%d_b%d_P%s", s.k, s.n, s.l, s.kappa, s.bits, p)
+	name := fmt.Sprintf("%s_K%d_N%d_L%d_k%d_b%d_P%s", s.arch, s.k, s.n, s.l, s.kappa, s.bits, p)
 	if s.win != model.WinStored {
 		name += "_" + s.win.Flag()
 	}
@@ -115,7 +115,7 @@ func trainShape(t *testing.T, s shape) *model.Model {
 	t.Helper()
 	d := blobs(max(200, 4*s.l), s.k, s.l, uint64(s.k*131+s.n*7+s.l))
 	cfg := model.Config{Arch: s.arch, N: s.n, Kappa: s.kappa, Lambda: 1, Seed: uint64(s.n), Win: s.win}
-	if s.arch == model.IntRVFL {
+	if t, _ := model.TraitsOf(s.arch); t.ReadoutBits() {
 		cfg.ReadoutBits = s.bits
 	}
 	m, err := model.Train(context.Background(), d, cfg)

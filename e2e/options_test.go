@@ -82,6 +82,13 @@ var optionMatrix = []optionRow{
 	{shape: shape{arch: model.IntRVFL, k: 16, n: 512, l: 4, kappa: 3, bits: 5, p: 8, win: model.WinPRBS31}, system: true, reloadable: true},
 	{shape: shape{arch: model.RVFL8, k: 5, n: 9, l: 3, p: 4}, system: true, reloadable: true, noScores: true, adderLevels: 1, gateLevel: true},
 	{shape: shape{arch: model.IntRVFL, k: 7, n: 33, l: 10, kappa: 15, bits: 8, p: 0, win: model.WinPRBS31}, system: true, noScores: true, adderLevels: 1},
+	// The two-layer intRVFL: one group holding both layers (N1 = 2, P = N = 3:
+	// S = 0 = G−1), a register after every adder level, gate level; P = 1 with
+	// a second-layer tree register (N1 = 40); the system top with group 3
+	// split (N1 = 15, P = 4).
+	{shape: shape{arch: model.IntRVFL2, k: 3, n: 3, l: 2, kappa: 1, bits: 3, p: 3}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true},
+	{shape: shape{arch: model.IntRVFL2, k: 7, n: 80, l: 4, kappa: 7, bits: 6, p: 1}},
+	{shape: shape{arch: model.IntRVFL2, k: 5, n: 30, l: 3, kappa: 3, bits: 5, p: 4}, system: true, reloadable: true, noScores: true},
 }
 
 func (r optionRow) String() string {
@@ -138,7 +145,7 @@ func (r optionRow) factors() map[string]string {
 
 // optionValues are every value of every factor.
 var optionValues = map[string][]string{
-	"network": {string(model.IntRVFL), string(model.RVFL8)}, "win": {string(model.WinStored), string(model.WinPRBS31)},
+	"network": {string(model.IntRVFL), string(model.RVFL8), string(model.IntRVFL2)}, "win": {string(model.WinStored), string(model.WinPRBS31)},
 	"hold-input": {"false", "true"}, "register-sums": {"false", "true"}, "rom-style block": {"false", "true"},
 	"adder-levels 1": {"false", "true"}, "top": {"axis", "system"}, "reloadable": {"false", "true"},
 	"no-scores": {"false", "true"}, "gate level": {"false", "true"},
@@ -151,7 +158,7 @@ func legalPair(f1, v1, f2, v2 string) bool {
 	a := map[string]string{f1: v1, f2: v2}
 	has := func(f, v string) bool { return a[f] == v }
 	switch {
-	case has("win", string(model.WinPRBS31)) && has("network", string(model.RVFL8)):
+	case has("win", string(model.WinPRBS31)) && (has("network", string(model.RVFL8)) || has("network", string(model.IntRVFL2))):
 		return false
 	case has("hold-input", "true") && has("top", "system"):
 		return false

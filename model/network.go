@@ -80,6 +80,9 @@ type Traits struct {
 	// InputOptions: direct links and quantised inputs (Config.DirectLinks,
 	// Config.QuantizedInputs) are options.
 	InputOptions bool
+	// MinHidden, when > 1, is the smallest N the type takes (the intrvfl2:
+	// one neuron per layer).
+	MinHidden int
 }
 
 // ReadoutBits reports whether a readout width (--bits) is a choice of the

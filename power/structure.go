@@ -152,6 +152,9 @@ type structure struct {
 	ArgDepth, ArgCut        int
 	Flight, Latency, II     int
 	WinW, WoutW             int // ROM word widths
+	// HiddenFlight is the flight stages a network's hidden layer adds that
+	// depend on the design (the intrvfl2's second layer), set by its hidden.
+	HiddenFlight int
 }
 
 func clog2(n int) int { return plan.Clog2(n) }
@@ -194,7 +197,7 @@ func newStructure(d Design) structure {
 	// Flight stages: stage A, hidden-tree cuts, the hidden register, the MAC
 	// product register, lane-tree cuts, and the network's own (rvfl8: the
 	// product register).
-	s.Flight = 1 + s.HiddenCut + 1 + 1 + s.LaneCut + d.net().extraFlight()
+	s.Flight = 1 + s.HiddenCut + 1 + 1 + s.LaneCut + d.net().extraFlight() + s.HiddenFlight
 	s.Latency = s.G + s.Flight + s.ArgCut + 2
 	if d.HoldInput {
 		s.Latency-- // no input register

@@ -186,6 +186,10 @@ type Plan struct {
 	WinWindow     int          `json:"w_in_window,omitempty"` // M = max(31, K+P−1) bits
 	WinSeedWindow string       `json:"w_in_seed_window,omitempty"`
 
+	// Int2 is the two-layer intRVFL's second layer (rtl/plan/intrvfl2.go),
+	// nil for the other network types.
+	Int2 *Int2Plan `json:"intrvfl2,omitempty"`
+
 	ROMs   []ROM   `json:"roms"`
 	Stages []Stage `json:"stages"`
 	// Resources counts the structural elements of the design (before synthesis).
@@ -231,6 +235,9 @@ type Resources struct {
 	// GeneratorXORs (W_in generator only): the P two-input XORs of the
 	// recurrence that make the next window's new bits (chained when P > 28).
 	GeneratorXORs int `json:"generator_xors,omitempty"`
+	// Layer2Inputs (intrvfl2 only): the P·N1 sign-flipped first-layer
+	// activations into the second layer's adder trees.
+	Layer2Inputs int `json:"layer2_inputs,omitempty"`
 }
 
 // DefaultAdderLevels is the default adder levels per pipeline stage of a
