@@ -27,7 +27,7 @@ func TestBuildReadsAPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "b")
-	lines, reached := buildUntil(t, iris, "[2/", "--data", "/dev/stdin", "--name", "iris", "-o", dir, "--n", "20", "--lambda", "1", "--kappa", "3")
+	lines, reached := buildUntil(t, "", iris, "[2/", "--data", "/dev/stdin", "--name", "iris", "-o", dir, "--n", "20", "--lambda", "1", "--kappa", "3")
 	if !reached {
 		t.Fatalf("the build did not reach its second step:\n%s", strings.Join(lines, "\n"))
 	}
@@ -46,10 +46,12 @@ func TestBuildReadsAPipe(t *testing.T) {
 
 // buildUntil runs hdlgen build with args (stdin, when not nil, through a
 // pipe) until a progress line starts with step, then interrupts it; it
-// returns the lines of stderr and whether the step was reached.
-func buildUntil(t *testing.T, stdin []byte, step string, args ...string) ([]string, bool) {
+// returns the lines of stderr and whether the step was reached. It runs in
+// dir ("" for the current folder).
+func buildUntil(t *testing.T, dir string, stdin []byte, step string, args ...string) ([]string, bool) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"build"}, args...)...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), asHdlgenEnv+"=1")
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin) // through a pipe: not an *os.File
@@ -99,7 +101,7 @@ func TestBuildOneRowClass(t *testing.T) {
 	if err := os.WriteFile(data, append(iris, "5.0,3.0,1.0,0.1,rare\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lines, reached := buildUntil(t, nil, "[4/", "--data", data, "-o", filepath.Join(dir, "b"), "--holdout", "0.5", "--n", "20", "--lambda", "1", "--kappa", "3")
+	lines, reached := buildUntil(t, "", nil, "[4/", "--data", data, "-o", filepath.Join(dir, "b"), "--holdout", "0.5", "--n", "20", "--lambda", "1", "--kappa", "3")
 	if !reached {
 		t.Fatalf("the build did not get past its baseline:\n%s", strings.Join(lines, "\n"))
 	}
