@@ -62,13 +62,10 @@ func int2Of(d Design) int2Widths {
 	return w
 }
 
-func (n intrvfl2Net) hidden(d Design, s *structure) int64 {
-	n.intrvflNet.hidden(d, s)
-	w := int2Of(d)
-	s.HW = max(w.hw1, w.hw2)
-	s.HiddenFlight = 1 + w.cuts // the H1 register and the second-layer tree's cuts
-	return int64(d.N) * int64(max(w.clip1, w.clip2)) * int64(s.B)
-}
+// hiddenFlight is the flight stages the second layer adds: the H1 register
+// and the second-layer tree's cuts (its widths come from rtl/plan's rule,
+// plan.HiddenWidths).
+func (intrvfl2Net) hiddenFlight(d Design) int { return 1 + int2Of(d).cuts }
 
 func (n intrvfl2Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBlocks {
 	hb := n.intrvflNet.blocks(d, st, tag, hw) // the first layer; its h register is the final H

@@ -153,7 +153,7 @@ type structure struct {
 	Flight, Latency, II     int
 	WinW, WoutW             int // ROM word widths
 	// HiddenFlight is the flight stages a network's hidden layer adds that
-	// depend on the design (the intrvfl2's second layer), set by its hidden.
+	// depend on the design (the intrvfl2's second layer), set by its hiddenFlight.
 	HiddenFlight int
 }
 
@@ -175,6 +175,9 @@ func newStructure(d Design) structure {
 	s.Clip, s.LW, s.DW, s.PcW, s.HW, s.ZW = w.ClipBound, w.LW, w.DW, w.PcW, w.HW, w.ZW
 	s.HiddenLeaves, s.WinW = w.Leaves, w.WinW
 	bound := w.ScoreBound
+	if f, ok := d.net().(interface{ hiddenFlight(Design) int }); ok {
+		s.HiddenFlight = f.hiddenFlight(d)
+	}
 	s.WoutW = d.P * d.L * s.QW
 	s.QWEff = s.QW
 	if d.EffBits > 0 && d.EffBits < bitsR {

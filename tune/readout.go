@@ -74,7 +74,7 @@ func (t *Task) ChooseReadout(ctx context.Context, cfg model.Config, bound int, g
 	}
 	var store *jobs.Store
 	if t.Store != "" {
-		store = &jobs.Store{Dir: t.Store}
+		store = &jobs.Store{Dir: t.Store, Sealed: true} // a changed part is scored again
 	}
 	dataKey := t.dataKey()
 	fingerprint := func(j job) string {

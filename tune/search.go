@@ -178,7 +178,7 @@ func (t *Task) searchNs(ctx context.Context, nw protocol.Network, so protocol.Se
 	results := make(map[partKey]*protocol.SearchResult, len(all))
 	var store *jobs.Store
 	if t.Store != "" {
-		store = &jobs.Store{Dir: t.Store}
+		store = &jobs.Store{Dir: t.Store, Sealed: true} // a changed part is scored again
 	}
 	fingerprint := func(p part) string {
 		return jobs.Fingerprint(partFormat, nw, so.Grid.Lambdas, so.Grid.Kappas, so.Bits, so.Regularizer, so.Solver, so.Win,

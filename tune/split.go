@@ -40,6 +40,31 @@ func (v Validation) Check() error {
 	return nil
 }
 
+// heldOut is how many of a class's n rows a holdout split validates.
+func (v Validation) heldOut(n int) int {
+	return min(int(math.Round(v.Holdout*float64(n))), n-1)
+}
+
+// TrainingOnly names the classes of d that a holdout split validates none
+// of (so few rows that the share rounds to none, or one row): they are
+// fitted but not measured. Nil for k-fold.
+func (v Validation) TrainingOnly(d *dataset.Dataset) []string {
+	if v.Holdout <= 0 {
+		return nil
+	}
+	count := make([]int, d.L())
+	for _, y := range d.Y {
+		count[y]++
+	}
+	var names []string
+	for c, n := range count {
+		if n > 0 && v.heldOut(n) == 0 {
+			names = append(names, fmt.Sprintf("%s (%d row%s)", d.ClassNames[c], n, map[bool]string{true: "s"}[n != 1]))
+		}
+	}
+	return names
+}
+
 // Method names the validation: "4-fold" or "holdout 0.25".
 func (v Validation) Method() string {
 	if v.Holdout > 0 {
@@ -52,7 +77,10 @@ func (v Validation) Method() string {
 // Test: the rows validated, both in increasing row order). The rows of each
 // class are shuffled with the seed; k-fold deals them to the folds in turn,
 // continuing from class to class, so fold sizes differ by at most one row;
-// holdout takes round(Holdout·m_c) rows of each class of m_c rows.
+// holdout takes round(Holdout·m_c) rows of each class of m_c rows, but
+// leaves at least one for training (heldOut): a class the training rows
+// lacked would be one the model cannot predict, and every command that
+// fits on them refuses a test file with it.
 func (v Validation) Splits(d *dataset.Dataset) ([]dataset.Split, error) {
 	if err := v.Check(); err != nil {
 		return nil, err
@@ -73,7 +101,7 @@ func (v Validation) Splits(d *dataset.Dataset) ([]dataset.Split, error) {
 	val := make([][]int, k)
 	if v.Holdout > 0 {
 		for _, rows := range byClass {
-			val[0] = append(val[0], rows[:int(math.Round(v.Holdout*float64(len(rows))))]...)
+			val[0] = append(val[0], rows[:v.heldOut(len(rows))]...)
 		}
 	} else {
 		next := 0

@@ -116,6 +116,43 @@ func TestSplits(t *testing.T) {
 	}
 }
 
+// TestHoldoutKeepsATrainingRow: a holdout split leaves every class at least
+// one training row, and TrainingOnly names the classes it validates none of
+// (issue 36, item 10: with --holdout 0.5 a one-row class was held out whole,
+// and build's baseline refused a held-out file with a class its training
+// rows lacked).
+func TestHoldoutKeepsATrainingRow(t *testing.T) {
+	d := readCSV(t, "d", "x,label\n1,a\n2,a\n3,a\n4,a\n5,b\n6,c\n7,c\n")
+	for _, tc := range []struct {
+		holdout float64
+		only    []string
+	}{
+		{0.2, []string{"b (1 row)", "c (2 rows)"}},
+		{0.25, []string{"b (1 row)"}},
+		{0.5, []string{"b (1 row)"}},
+		{0.9, []string{"b (1 row)"}},
+	} {
+		v := Validation{Holdout: tc.holdout}
+		ss, err := v.Splits(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trained := make([]int, d.L())
+		for _, r := range ss[0].Train {
+			trained[d.Y[r]]++
+		}
+		if slices.Contains(trained, 0) {
+			t.Errorf("holdout %g: training rows per class %v: a class has none", tc.holdout, trained)
+		}
+		if diff := cmp.Diff(tc.only, v.TrainingOnly(d)); diff != "" {
+			t.Errorf("holdout %g: TrainingOnly (-want +got):\n%s", tc.holdout, diff)
+		}
+	}
+	if got := (Validation{Folds: 4}).TrainingOnly(d); got != nil {
+		t.Errorf("k-fold: TrainingOnly %v, want none", got)
+	}
+}
+
 // TestSearchPrefersTheStrongPenaltyOnNoisyData: with as many neurons as
 // training rows (the interpolation threshold, where a weakly regularised
 // readout generalises worst) and mostly noise features, the search chooses

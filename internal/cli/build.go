@@ -177,6 +177,10 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	for _, w := range dataset.LabelWarnings(d) {
 		fmt.Fprintf(app.Err, "hdlgen: warning: --data %s: %s\n", o.Data, w)
 	}
+	if few := (tune.Validation{Holdout: o.Holdout, Seed: o.SplitSeed}).TrainingOnly(d); len(few) > 0 {
+		fmt.Fprintf(app.Err, "hdlgen: warning: --data %s: --holdout %g holds out no row of %s: the class goes to training only, and the held-out accuracy does not measure it\n",
+			o.Data, o.Holdout, strings.Join(few, ", "))
+	}
 	o.Progress = app.Err
 	o.Command = "hdlgen build " + strings.Join(givenFlags(cmd), " ")
 	o.Run = func(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +85,70 @@ func TestProfileIsAnOutput(t *testing.T) {
 	}
 	if b, err := os.ReadFile(out); err != nil || !bytes.Contains(b, []byte(`"arch"`)) {
 		t.Errorf("model %s: %v", out, err)
+	}
+}
+
+// TestEditedPartIsScoredAgain: a search's kept part whose counts were edited
+// is scored again, so the search chooses what an unedited one does (issue
+// 36, item 7: the edited counts were trusted, and an edit that made N=150
+// perfect on every split made the search choose it).
+func TestEditedPartIsScoredAgain(t *testing.T) {
+	dir := t.TempDir()
+	parts := filepath.Join(dir, "parts")
+	search := []string{"search", "--data", "example:iris", "--grid", "small", "--parts", parts}
+	code, want, errs := run(t, search...)
+	if code != 0 {
+		t.Fatalf("search: exit %d: %s", code, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(parts, "intrvfl", "*-n150.json"))
+	if len(files) == 0 {
+		t.Fatalf("no part of N=150 in %s", parts)
+	}
+	perfectParts(t, files)
+	code, got, errs := run(t, search...)
+	if code != 0 {
+		t.Fatalf("search again: exit %d: %s", code, errs)
+	}
+	if got != want {
+		t.Errorf("after editing the N=150 parts the search says\n%s\nwant, as before the edit,\n%s", got, want)
+	}
+	if !strings.Contains(errs, fmt.Sprintf("%d to score", len(files))) {
+		t.Errorf("the rerun's progress does not score the %d edited parts again: %s", len(files), errs)
+	}
+}
+
+// perfectParts edits the kept search parts files as a user could: every
+// count made perfect (the validation rows), the file's sum, if any, kept.
+func perfectParts(t *testing.T, files []string) {
+	t.Helper()
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		rec := doc
+		if c, ok := doc["content"].(map[string]any); ok { // a sealed part: edit its content, keep its sum
+			rec = c
+		}
+		res := rec["result"].(map[string]any)
+		rows := res["best"].(map[string]any)["val_rows"]
+		for _, byKappa := range res["correct"].([]any) {
+			for _, byN := range byKappa.([]any) {
+				counts := byN.([]any)
+				for i := range counts {
+					counts[i] = rows // every configuration of N=150 perfect
+				}
+			}
+		}
+		if b, err = json.Marshal(doc); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -87,12 +87,28 @@ func inGroups(groups map[int]bool) []procInfo {
 func TestKilledVerifyLeavesNoProcess(t *testing.T) {
 	hwtest.Require(t, hwtest.Slow("builds a Verilator model and kills hdlgen during it"), hwtest.Make, hwtest.Verilator)
 	f := newFixture(t)
-	cmd := exec.Command(os.Args[0], "verify", f.hw, "--steps", "verilator", "--targets", "stream")
+	seen, left, err := killMidCompile("", "verify", f.hw, "--steps", "verilator", "--targets", "stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("processes below hdlgen at the kill: %v; left 5 s after it: %d", seen, len(left))
+	if len(left) > 0 {
+		t.Errorf("SIGKILL of hdlgen verify left %d processes running: %s", len(left), strings.Join(left, ", "))
+	}
+}
+
+// killMidCompile runs hdlgen with args in dir, SIGKILLs it once a C++
+// compiler runs below it, and returns the programs that ran below it then
+// and those of their process groups still running 5 s after the kill
+// (which it then kills).
+func killMidCompile(dir string, args ...string) (seen, left []string, err error) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), asHdlgenEnv+"=1")
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
@@ -100,12 +116,11 @@ func TestKilledVerifyLeavesNoProcess(t *testing.T) {
 	// writes no output (an earlier program may end by SIGPIPE on its output
 	// to the killed hdlgen, which would hide the fault).
 	groups := map[int]bool{}
-	var seen []string
 	deep := false
 	for end := time.Now().Add(2 * time.Minute); !deep && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		select {
 		case <-done:
-			t.Fatalf("verify ended before the compiler started: %s", errb.String())
+			return seen, nil, fmt.Errorf("%v ended before the compiler started: %s", args, errb.String())
 		default:
 		}
 		seen = seen[:0]
@@ -118,26 +133,38 @@ func TestKilledVerifyLeavesNoProcess(t *testing.T) {
 	if !deep {
 		cmd.Process.Kill()
 		<-done
-		t.Fatalf("no C++ compiler below hdlgen within 2 minutes (saw %v)", seen)
+		return seen, nil, fmt.Errorf("no C++ compiler below hdlgen within 2 minutes (saw %v)", seen)
 	}
 	delete(groups, syscall.Getpgrp())
 	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
+		return seen, nil, err
 	}
 	<-done
-	var left []procInfo
+	var running []procInfo
 	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		if left = inGroups(groups); len(left) == 0 {
+		if running = inGroups(groups); len(running) == 0 {
 			break
 		}
 	}
-	t.Logf("processes below hdlgen at the kill: %v; left 5 s after it: %d", seen, len(left))
-	if len(left) > 0 {
-		var names []string
-		for _, p := range left {
-			names = append(names, fmt.Sprintf("%s (pid %d)", p.comm, p.pid))
-			syscall.Kill(p.pid, syscall.SIGKILL)
-		}
-		t.Errorf("SIGKILL of hdlgen verify left %d processes running: %s", len(left), strings.Join(names, ", "))
+	for _, p := range running {
+		left = append(left, fmt.Sprintf("%s (pid %d)", p.comm, p.pid))
+		syscall.Kill(p.pid, syscall.SIGKILL)
 	}
+	return seen, left, nil
+}
+
+// killRow is the robustness table's row of issue 36, item 4.
+func killRow(w workspace) robustRow {
+	w.copyDir("hw", "hw-kill")
+	args := []string{"verify", "hw-kill", "--steps", "verilator", "--targets", "stream"}
+	row := robustRow{item: "36.4", class: "SIGKILL of hdlgen while Verilator's C++ compiles", cmd: "hdlgen " + strings.Join(args, " ") + "  (SIGKILL once cc1plus runs)",
+		want: "no process of hdlgen's left running", o: outcome{code: 128 + int(syscall.SIGKILL)}} // as a shell reports a SIGKILL
+	_, left, err := killMidCompile(w.dir, args...)
+	if err != nil {
+		row.msg = err.Error()
+		return row
+	}
+	row.msg = fmt.Sprintf("processes of its groups running 5 s after the kill: %d", len(left))
+	row.held = len(left) == 0
+	return row
 }

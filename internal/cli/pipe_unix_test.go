@@ -27,9 +27,35 @@ func TestBuildReadsAPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "b")
-	cmd := exec.Command(os.Args[0], "build", "--data", "/dev/stdin", "--name", "iris", "-o", dir, "--n", "20", "--lambda", "1", "--kappa", "3")
+	lines, reached := buildUntil(t, "", iris, "[2/", "--data", "/dev/stdin", "--name", "iris", "-o", dir, "--n", "20", "--lambda", "1", "--kappa", "3")
+	if !reached {
+		t.Fatalf("the build did not reach its second step:\n%s", strings.Join(lines, "\n"))
+	}
+	rows := 0
+	for _, part := range []string{"train", "holdout"} {
+		b, err := os.ReadFile(filepath.Join(dir, "data", part, "iris.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += strings.Count(string(b), "\n") - 1 // less the header
+	}
+	if want := strings.Count(strings.TrimSpace(string(iris)), "\n"); rows != want {
+		t.Errorf("the split holds %d rows, want the pipe's %d", rows, want)
+	}
+}
+
+// buildUntil runs hdlgen build with args (stdin, when not nil, through a
+// pipe) until a progress line starts with step, then interrupts it; it
+// returns the lines of stderr and whether the step was reached. It runs in
+// dir ("" for the current folder).
+func buildUntil(t *testing.T, dir string, stdin []byte, step string, args ...string) ([]string, bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"build"}, args...)...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), asHdlgenEnv+"=1")
-	cmd.Stdin = bytes.NewReader(iris) // through a pipe: not an *os.File
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin) // through a pipe: not an *os.File
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -39,10 +65,10 @@ func TestBuildReadsAPipe(t *testing.T) {
 	}
 	var lines []string
 	sc := bufio.NewScanner(stderr)
-	second := false
-	for !second && sc.Scan() {
+	reached := false
+	for !reached && sc.Scan() {
 		lines = append(lines, sc.Text())
-		second = strings.HasPrefix(sc.Text(), "[2/")
+		reached = strings.HasPrefix(sc.Text(), step)
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan struct{})
@@ -58,18 +84,28 @@ func TestBuildReadsAPipe(t *testing.T) {
 		cmd.Process.Kill()
 		<-done
 	}
-	if !second {
-		t.Fatalf("the build did not reach its second step:\n%s", strings.Join(lines, "\n"))
+	return lines, reached
+}
+
+// TestBuildOneRowClass: a class with too few rows to hold any out goes to
+// training only, with a warning at the start, and the build gets past its
+// baseline (issue 36, item 10: it failed at step 3, the baseline refusing a
+// held-out class its training rows lacked).
+func TestBuildOneRowClass(t *testing.T) {
+	iris, err := fs.ReadFile(examples.FS, examples.Iris)
+	if err != nil {
+		t.Fatal(err)
 	}
-	rows := 0
-	for _, part := range []string{"train", "holdout"} {
-		b, err := os.ReadFile(filepath.Join(dir, "data", part, "iris.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows += strings.Count(string(b), "\n") - 1 // less the header
+	dir := t.TempDir()
+	data := filepath.Join(dir, "rare.csv")
+	if err := os.WriteFile(data, append(iris, "5.0,3.0,1.0,0.1,rare\n"...), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if want := strings.Count(strings.TrimSpace(string(iris)), "\n"); rows != want {
-		t.Errorf("the split holds %d rows, want the pipe's %d", rows, want)
+	lines, reached := buildUntil(t, "", nil, "[4/", "--data", data, "-o", filepath.Join(dir, "b"), "--holdout", "0.5", "--n", "20", "--lambda", "1", "--kappa", "3")
+	if !reached {
+		t.Fatalf("the build did not get past its baseline:\n%s", strings.Join(lines, "\n"))
+	}
+	if want := "holds out no row of rare (1 row): the class goes to training only"; !strings.Contains(lines[0], want) {
+		t.Errorf("first line %q, want a warning with %q", lines[0], want)
 	}
 }

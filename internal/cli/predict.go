@@ -90,7 +90,9 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 		return err
 	}
 	if o.score {
-		cm, err := scoreFile(m, o.data, o.labelCol, o.byPosition)
+		// Reading and scoring take no context: the command returns as
+		// soon as it ends (interruptible), whatever the phase.
+		cm, err := interruptible(ctx, func() (*confusion.Matrix, error) { return scoreFile(m, o.data, o.labelCol, o.byPosition) })
 		if err != nil {
 			return err
 		}
@@ -111,7 +113,10 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 	}
 	w := bufio.NewWriter(app.Out)
 	defer w.Flush()
-	pred := predictAll(m, d)
+	pred, err := interruptible(ctx, func() ([]int, error) { return predictAll(m, d), nil })
+	if err != nil {
+		return err
+	}
 	for r := 0; r < d.M(); r++ {
 		if err := ctx.Err(); err != nil {
 			return err

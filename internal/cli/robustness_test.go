@@ -637,6 +637,7 @@ func robustnessRows(w workspace) []robustRow {
 		"verify", "hw-mut", "--steps", "icarus")
 	job(func() robustRow { return killedReproduce(w) })
 	issue26Rows(w, add)
+	issue36Rows(w, add, job)
 
 	rows := make([]robustRow, len(jobs))
 	next := make(chan int)
@@ -851,4 +852,120 @@ func issue26Rows(w workspace, add func(item, class, want string, held func(o out
 	w.write("longname.json", strings.Replace(w.read("q.json"), `"name": "`, `"name": "`+strings.Repeat("n", 3000), 1))
 	add("26.17", "model.json with a 3,000-byte name", "exit 1 naming the field", func(o outcome) bool { return failure(o, "field name: 30") },
 		"emit", "longname.json", "-o", "hw-long")
+}
+
+// issue36Rows adds the third break-it sweep's command-line cases (issue 36,
+// items 2–7, 9, 10).
+func issue36Rows(w workspace, add func(item, class, want string, held func(o outcome) bool, args ...string), job func(func() robustRow)) {
+	// 2. No value silently means the default; one meaning each.
+	add("36.2", "build --vectors 0", "exit 2 naming the range", func(o outcome) bool { return usage(o, "--vectors 0 outside [1, 1000000]") },
+		"build", "--data", "iris.csv", "-o", "b36", "--vectors", "0")
+	add("36.2", "build --folds 0", "exit 2 naming the range", func(o outcome) bool { return usage(o, "--folds 0 outside [2, 1000]") },
+		"build", "--data", "iris.csv", "-o", "b36", "--folds", "0")
+	add("36.2", "build --latency-us NaN", "exit 2 naming the range", func(o outcome) bool { return usage(o, "--latency-us NaN: want a finite value ≥ 0") },
+		"build", "--data", "iris.csv", "-o", "b36", "--latency-us", "NaN")
+	add("36.2", "build --extend-n -1 (0 is no extension, as for search)", "exit 2 naming the range", func(o outcome) bool { return usage(o, "--extend-n -1 outside [0, 1048576]") },
+		"build", "--data", "iris.csv", "-o", "b36", "--extend-n", "-1")
+	add("36.2", "reproduce --workers -3", "exit 2 naming the range", func(o outcome) bool { return usage(o, "--workers -3 outside [1, 256]") },
+		"reproduce", "--data", "coll", "--out", "r36", "--workers", "-3")
+	// 3. Every output's folder and every limit before any work.
+	add("36.3", "search -o into a missing folder", "exit 2 before the search", func(o outcome) bool {
+		return usage(o, "-o nofolder/s.json: the folder nofolder does not exist") && !strings.Contains(o.stderr, "parts")
+	}, "search", "--data", "iris.csv", "--grid", "small", "-o", "nofolder/s.json")
+	add("36.3", "build --vectors 2000000", "exit 2 before step 1", func(o outcome) bool { return usage(o, "--vectors 2000000 outside [1, 1000000]") },
+		"build", "--data", "iris.csv", "-o", "b36", "--vectors", "2000000")
+	// 4. Programs die with hdlgen.
+	job(func() robustRow { return killRow(w) })
+	// 5. build reads a pipe once.
+	job(func() robustRow {
+		iris := []byte(w.read("iris.csv"))
+		args := []string{"--data", "/dev/stdin", "--name", "iris", "-o", "b36pipe", "--n", "20", "--lambda", "1", "--kappa", "3"}
+		lines, reached := buildUntil(w.t, w.dir, iris, "[2/", args...)
+		msg := "stopped before step 2: " + strings.Join(lines, " ")
+		if reached {
+			msg = "step 1 done, step 2 started (then interrupted)"
+		}
+		return robustRow{item: "36.5", class: "build --data from a pipe", cmd: "cat iris.csv | hdlgen build " + strings.Join(args, " "),
+			want: "the split reads every row", msg: msg, held: reached}
+	})
+	// 6. The profile is an output.
+	add("36.6", "--cpuprofile equal to -o", "exit 2, nothing written", func(o outcome) bool { return usage(o, "is also the output") && !w.exists("p36.json") },
+		"train", "--data", "iris.csv", "--n", "10", "-o", "p36.json", "--cpuprofile", "p36.json")
+	// 7. Kept search parts are sealed.
+	job(func() robustRow {
+		args := []string{"search", "--data", "iris.csv", "--grid", "small", "--parts", "parts36"}
+		first := w.must(args...)
+		files, _ := filepath.Glob(w.path("parts36/intrvfl/*-n150.json"))
+		perfectParts(w.t, files)
+		o := w.hd(args...)
+		return robustRow{item: "36.7", class: "kept search parts edited (every N=150 count perfect)", cmd: "hdlgen " + strings.Join(args, " ") + "  (twice, the parts edited between)",
+			want: "the edited parts are scored again", o: o,
+			msg:  fmt.Sprintf("rerun exit %d; %d edited parts; the choice equals the unedited one's: %v", o.code, len(files), o.stdout == first.stdout),
+			held: o.code == 0 && len(files) > 0 && o.stdout == first.stdout}
+	})
+	// 9. One JSON value per shard.
+	job(func() robustRow {
+		w.write("shard0-twice.json", w.read("shard0.json")+w.read("shard0.json"))
+		args := []string{"search", "merge", "shard0-twice.json", "shard1.json", "shard2.json"}
+		o := w.hd(args...)
+		return robustRow{item: "36.9", class: "a shard with a second JSON document after the first", cmd: "hdlgen " + strings.Join(args, " "),
+			want: "exit 1 naming the file", o: o, held: failure(o, "shard0-twice.json: .*more content after its JSON object")}
+	})
+	// 10. A class too small to hold out; a signal late in a command.
+	job(func() robustRow {
+		w.write("rare.csv", w.read("iris.csv")+"5.0,3.0,1.0,0.1,rare\n")
+		args := []string{"--data", "rare.csv", "-o", "b36rare", "--holdout", "0.5", "--n", "20", "--lambda", "1", "--kappa", "3"}
+		lines, reached := buildUntil(w.t, w.dir, nil, "[4/", args...)
+		msg := "stopped before step 4: " + strings.Join(lines, " ")
+		if reached {
+			msg = "past the baseline (then interrupted); " + lines[0]
+		}
+		return robustRow{item: "36.10", class: "build on data with a one-row class, --holdout 0.5", cmd: "hdlgen build " + strings.Join(args, " "),
+			want: "a warning, the class trained on only", msg: msg, held: reached && strings.Contains(lines[0], "warning")}
+	})
+	job(func() robustRow { return lateSignalRow(w) })
+}
+
+// lateSignalRow: predict --score on 400,000 rows, signalled at 80, 85 and 90%
+// of the time an undisturbed run takes (while it scores or prints).
+func lateSignalRow(w workspace) robustRow {
+	writeSynthetic(w.t, w.path("rows400k.csv"), 400_000, 4)
+	writeSynthetic(w.t, w.path("rows200.csv"), 200, 4)
+	w.must("train", "--data", "rows200.csv", "--n", "20", "--bits", "5", "-o", "m400k.json")
+	args := []string{"predict", "m400k.json", "--data", "rows400k.csv", "--score"}
+	row := robustRow{item: "36.10", class: "SIGINT late in predict --score on 400,000 rows", cmd: "hdlgen " + strings.Join(args, " ") + "  (SIGINT at 80, 85, 90% of its run)",
+		want: "exit 130 within a second"}
+	start := time.Now()
+	w.must(args...)
+	whole := time.Since(start)
+	signalled, stopped := 0, 0
+	for _, share := range []float64{0.80, 0.85, 0.90} {
+		cmd := w.cmd(args...)
+		if err := cmd.Start(); err != nil {
+			w.t.Error(err)
+			return row
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+			continue // ended before its signal
+		case <-time.After(time.Duration(share * float64(whole))):
+		}
+		sent := time.Now()
+		cmd.Process.Signal(syscall.SIGINT)
+		<-done
+		took := time.Since(sent)
+		if code := cmd.ProcessState.ExitCode(); code == 0 && took < 5*time.Millisecond {
+			continue // it had finished
+		} else if signalled++; code == exitCanceled && took < stopLimit {
+			stopped++
+		}
+	}
+	if row.o.code = exitCanceled; stopped != signalled {
+		row.o.code = 0
+	}
+	row.msg = fmt.Sprintf("every run still going at its signal exited 130 within %v: %v", stopLimit, stopped == signalled)
+	row.held = stopped == signalled
+	return row
 }

@@ -74,6 +74,12 @@ func Main(args []string, in io.Reader, out, errw io.Writer) int {
 	// exits with the code returned).
 	select {
 	case err := <-done:
+		if err == nil {
+			// Finished after the signal without noticing it: still an
+			// interrupted run (exit 130, the promise whatever the phase).
+			fmt.Fprintf(app.Err, "hdlgen: %v: stopped\n", context.Cause(ctx))
+			return exitCanceled
+		}
 		return app.exitCode(err)
 	case <-time.After(interruptGrace):
 		atomicfile.RemovePending()

@@ -240,7 +240,7 @@ func TestCSVUsageErrorsExitTwo(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"search", "--data", data, "--folds", "1"}, "1 folds"},
+		{[]string{"search", "--data", data, "--folds", "1"}, "--folds 1 outside [2, 1000]"},
 		{[]string{"search", "--data", data, "--holdout", "1.5"}, "holdout share 1.5"},
 		{[]string{"search", "--data", data, "--folds", "3", "--holdout", "0.2"}, "give one"},
 		{[]string{"search", "--data", data, "--folds", "41"}, "want both non-empty"},

@@ -266,3 +266,72 @@ func TestSignalStopsWhileReading(t *testing.T) {
 		{"search while parsing, SIGTERM", syscall.SIGTERM, 200 * time.Millisecond, []string{"search", "--data", pipe("search"), "--grid", "small", "-o", filepath.Join(dir, "s.json")}, filepath.Join(dir, "s.json"), stopLimit},
 	})
 }
+
+// TestSignalNearTheEnd: predict --score on 400,000 rows, signalled late in
+// its run (at 80 to 95% of the time an undisturbed run takes, while it
+// scores or prints): exit 130 within the limit, every time (issue 36, item
+// 10: a signal that came while it scored was ignored, and the command
+// finished and exited 0 with the full result). A run that ends before its
+// signal is not counted.
+func TestSignalNearTheEnd(t *testing.T) {
+	hwtest.Require(t, hwtest.Slow("scores 400,000 rows several times"))
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	small := filepath.Join(dir, "small.csv")
+	big := filepath.Join(dir, "big.csv")
+	writeSynthetic(t, small, 200, 4)
+	writeSynthetic(t, big, 400_000, 4)
+	if code, _, errs := run(t, "train", "--data", small, "--n", "20", "--bits", "5", "-o", m); code != 0 {
+		t.Fatalf("train: %s", errs)
+	}
+	args := []string{"predict", m, "--data", big, "--score"}
+	start := time.Now()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asHdlgenEnv+"=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("undisturbed run: %v: %s", err, out)
+	}
+	whole := time.Since(start)
+	signalled := 0
+	for _, share := range []float64{0.80, 0.85, 0.90, 0.95} {
+		delay := time.Duration(share * float64(whole))
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), asHdlgenEnv+"=1")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+			t.Logf("%.0f%% of %v: ended before the signal", 100*share, whole)
+			continue
+		case <-time.After(delay):
+		}
+		sent := time.Now()
+		cmd.Process.Signal(syscall.SIGINT)
+		select {
+		case <-done:
+		case <-time.After(hangLimit):
+			cmd.Process.Kill()
+			<-done
+		}
+		took := time.Since(sent)
+		code := cmd.ProcessState.ExitCode()
+		if code == 0 && took < 5*time.Millisecond {
+			t.Logf("%.0f%% of %v: ended as the signal came", 100*share, whole)
+			continue // it had finished: the signal found nothing to stop
+		}
+		signalled++
+		t.Logf("%.0f%% of %v: exit %d %v after the signal", 100*share, whole, code, took)
+		if code != exitCanceled || took > stopLimit {
+			t.Errorf("signalled at %.0f%% of the run: exit %d %v after the signal, stderr %q; want exit %d within %v",
+				100*share, code, took, errb.String(), exitCanceled, stopLimit)
+		}
+	}
+	if signalled == 0 {
+		t.Errorf("no run was still going at its signal (an undisturbed run takes %v)", whole)
+	}
+}

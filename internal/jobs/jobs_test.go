@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -264,6 +265,44 @@ func TestStoreIndent(t *testing.T) {
 		b, _ := os.ReadFile(st.Path("a.json"))
 		if string(b) != tc.want {
 			t.Errorf("indent %q: %q, want %q", tc.indent, b, tc.want)
+		}
+	}
+}
+
+// TestSealedStore: a Sealed store takes a job back only while its content
+// is the content saved (issue 36, item 7: an edited part of a search was
+// trusted, and a changed count changed the chosen N, λ and κ): white space
+// may change; a value, a removed sum or an unsealed file run again.
+func TestSealedStore(t *testing.T) {
+	st := Store{Dir: t.TempDir(), Sealed: true}
+	rel := "p.json"
+	if err := st.Save(rel, rec{"f1", "d1", 42}); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := os.ReadFile(st.Path(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(string) string
+		ok   bool
+	}{
+		{"as saved", func(s string) string { return s }, true},
+		{"white space", func(s string) string { return strings.ReplaceAll(s, "\n", "\n\n  ") }, true},
+		{"a value", func(s string) string { return strings.Replace(s, "42", "43", 1) }, false},
+		{"the sum removed", func(s string) string {
+			return regexp.MustCompile(`"content_sha256": "[0-9a-f]*",`).ReplaceAllString(s, "")
+		}, false},
+		{"unsealed", func(string) string { return `{"fingerprint":"f1","data_sha256":"d1","value":43}` }, false},
+	} {
+		if err := os.WriteFile(st.Path(rel), []byte(tc.edit(string(saved))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var got rec
+		ok, err := st.Load(rel, "f1", "d1", &got)
+		if ok != tc.ok || err != nil || ok && got.Value != 42 {
+			t.Errorf("%s: ok %v, err %v, %+v; want ok %v", tc.name, ok, err, got, tc.ok)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,6 +21,39 @@ type Store struct {
 	// Indent is the JSON indentation of saved files ("" means one space,
 	// the studies' format).
 	Indent string
+	// Sealed stores each job with the SHA-256 of its content, as
+	// {"content_sha256": …, "content": …}, and takes a job back only when
+	// the sum matches: an edited file (a changed count would change what a
+	// search chooses) or one without a sum runs again. For stores whose
+	// files nobody reads but hdlgen (a search's parts).
+	Sealed bool
+}
+
+// sealed is the form of a job in a Sealed store.
+type sealed struct {
+	Sum     string          `json:"content_sha256"`
+	Content json.RawMessage `json:"content"`
+}
+
+// contentSum is the SHA-256, in hex, of a job's compact JSON.
+func contentSum(compact []byte) string {
+	sum := sha256.Sum256(compact)
+	return hex.EncodeToString(sum[:])
+}
+
+// unseal returns the content of a Sealed store's file, nil when its sum is
+// missing or does not match (the job runs again), or an error when the file
+// is no JSON.
+func (s Store) unseal(rel string, b []byte) ([]byte, error) {
+	var f sealed
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Path(rel), err)
+	}
+	var c bytes.Buffer
+	if len(f.Content) == 0 || json.Compact(&c, f.Content) != nil || contentSum(c.Bytes()) != f.Sum {
+		return nil, nil
+	}
+	return c.Bytes(), nil
 }
 
 // Path is the file of the job stored at rel.
@@ -61,13 +95,17 @@ func (s Store) LoadAny(rel string, v any) (ok bool, err error) {
 	return true, nil
 }
 
-// read returns the file's bytes, nil when it does not exist.
+// read returns the job's bytes, nil when it does not exist (or, in a Sealed
+// store, was changed since it was saved).
 func (s Store) read(rel string) ([]byte, error) {
 	data, err := os.ReadFile(s.Path(rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	return data, err
+	if err != nil || !s.Sealed {
+		return data, err
+	}
+	return s.unseal(rel, data)
 }
 
 // Save stores v at rel as indented JSON.
@@ -80,7 +118,16 @@ func (s Store) Save(rel string, v any) error {
 	if indent == "" {
 		indent = " "
 	}
-	data, err := json.MarshalIndent(v, "", indent)
+	var data []byte
+	var err error
+	if s.Sealed {
+		var c []byte
+		if c, err = json.Marshal(v); err == nil {
+			data, err = json.MarshalIndent(sealed{Sum: contentSum(c), Content: c}, "", indent)
+		}
+	} else {
+		data, err = json.MarshalIndent(v, "", indent)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}

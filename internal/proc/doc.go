@@ -17,7 +17,10 @@
 //     signal reached the direct child only: a SIGKILL of `hdlgen verify`
 //     during a Verilator build left Verilator, make, g++ and cc1plus running
 //     (8 processes; TestKilledVerifyLeavesNoProcess in internal/cli, and
-//     TestTreeDiesWithParent here with a tree of test processes).
+//     TestTreeDiesWithParent here with a tree of test processes). The
+//     reaper costs about 7 ms per program (20 runs of `hdlgen
+//     --hdlgen-internal-reaper /bin/true true` took 0.19 s, 20 of /bin/true
+//     0.06 s, on 2026-11-28 under other work).
 //
 // Limits: a program that leaves the group (setsid, its own process group)
 // is not followed; the kernel sends the parent-death signal when the OS

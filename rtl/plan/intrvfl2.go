@@ -100,6 +100,19 @@ func (l intrvfl2Layer) derive(pl *Plan, net model.Network) Tree {
 	return tree
 }
 
+// widths are the intRVFL's over the K features, but for the activation
+// width and the score bound, which hold the second layer's κ2' too (κ2 by
+// the training rule, model.Int2Kappa2, and N1 by model.Int2Split: the rule
+// of a design without a model; derive uses the model's own κ2).
+func (intrvfl2Layer) widths(d Dims) Widths {
+	w := intrvflLayer{}.widths(d)
+	n1, _ := model.Int2Split(d.N)
+	clip2 := min(model.Int2Kappa2(w.ClipBound, n1), n1*w.ClipBound)
+	w.HW = max(w.HW, bits.Len(uint(clip2))+1)
+	w.ScoreBound = int64(d.N) * int64(max(w.ClipBound, clip2)) * int64(d.ReadoutBound)
+	return w
+}
+
 func (l intrvfl2Layer) stages(pl *Plan) []Stage {
 	d := pl.Int2
 	return []Stage{
