@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # third-network.sh [WORK] counts what a third network type costs, over every
 # command (docs/architecture.md, "Where a network type lives"). In a throwaway
-# git worktree of HEAD (or the clean checkout TREE names) it adds the intst —
+# git worktree of HEAD (or the clean checkout TREE names) it adds the introm —
 # the intRVFL with a stored W_in only: a network type with κ and a readout of
 # any width, other than the intRVFL, so every decision that asks model.Traits
 # rather than the intRVFL's name is exercised; it reuses the intRVFL's core
 # template and primitives — as four new files, lists what changed (4 new
 # files and no edited one, or it stops), builds hdlgen and runs every command
-# on the intst in WORK (default: a temporary folder): train, quantize (and its
+# on the introm in WORK (default: a temporary folder): train, quantize (and its
 # GA), emit (stream, AXI4-Stream, Zynq system, reloadable readout, lean
 # options), verify, sim, predict, synth, power (design, activity, model.json),
 # size, weights, the host driver (make sim, native, arm; info, classify,
 # load-readout from Python, self-test), search and eval on a CSV and on a
 # collection dataset (with --bits and --ga, and κ in their outputs),
-# reproduce, campaign (the intst designs among the first 16) and power
-# calibrate (until its intst designs are synthesised). It prints one line per
-# command and the count.
+# reproduce, campaign (the introm designs among the first 16) and power
+# calibrate (until its introm designs are synthesised: the calibration runs
+# the network types in name order, and "introm" sorts before "intrvfl", so
+# its designs come first). It prints one line per command and the count.
 #
 # Needs the tools of `hdlgen verify` and `hdlgen synth` (Verilator, Icarus,
 # Yosys), make, cc, arm-linux-gnueabihf-gcc, python3, and the UCI-121
@@ -38,53 +39,53 @@ if [ -z "${TREE:-}" ]; then
 	trap 'git -C "$repo" worktree remove --force "$TREE"' EXIT
 else
 	TREE=$(cd "$TREE" && pwd)
-	trap 'rm -f "$TREE/model/intst.go" "$TREE/rtl/plan/intst.go" "$TREE/rtl/sim/intst.go" "$TREE/power/intst.go"' EXIT
+	trap 'rm -f "$TREE/model/introm.go" "$TREE/rtl/plan/introm.go" "$TREE/rtl/sim/introm.go" "$TREE/power/introm.go"' EXIT
 fi
 if [ -n "$(git -C "$TREE" status --porcelain)" ]; then
 	echo "third-network: $TREE is not clean" >&2
 	exit 1
 fi
 
-cat >"$TREE/model/intst.go" <<'INTST_EOF'
+cat >"$TREE/model/introm.go" <<'INTROM_EOF'
 package model
 
 import "fmt"
 
-// IntST is the intRVFL with a stored W_in only: the same κ-clipped
+// IntROM is the intRVFL with a stored W_in only: the same κ-clipped
 // density-encoded hidden layer, without the on-chip W_in generator.
-const IntST Arch = "intst"
+const IntROM Arch = "introm"
 
-// STNet is the hidden layer of the intst: an IntNet with a stored W_in.
-type STNet struct{ *IntNet }
+// ROMNet is the hidden layer of the introm: an IntNet with a stored W_in.
+type ROMNet struct{ *IntNet }
 
-// Arch is IntST.
-func (n STNet) Arch() Arch { return IntST }
+// Arch is IntROM.
+func (n ROMNet) Arch() Arch { return IntROM }
 
-func (n STNet) describe() string { return fmt.Sprintf(" κ=%d", n.Kappa) }
+func (n ROMNet) describe() string { return fmt.Sprintf(" κ=%d", n.Kappa) }
 
-// wireSTNet is the "intst" section of model.json.
-type wireSTNet struct {
+// wireROMNet is the "introm" section of model.json.
+type wireROMNet struct {
 	Kappa    int      `json:"kappa"`
 	WinSigns []string `json:"w_in_signs"`
 }
 
-func (n STNet) section() any {
+func (n ROMNet) section() any {
 	rows := make([]string, n.N)
 	for j := range rows {
 		rows[j] = n.Signs.HexRow(j)
 	}
-	return wireSTNet{Kappa: n.Kappa, WinSigns: rows}
+	return wireROMNet{Kappa: n.Kappa, WinSigns: rows}
 }
 
-func init() { register(intstType) }
+func init() { register(intromType) }
 
-var intstType = &netType{
-	arch:   IntST,
+var intromType = &netType{
+	arch:   IntROM,
 	traits: Traits{Kappa: true, Readout: ReadoutRule{Allowed: true}},
 	check:  intrvflType.check,
-	build:  func(k int, c Config) Network { return STNet{NewIntNet(k, c.N, c.Kappa, c.Seed)} },
+	build:  func(k int, c Config) Network { return ROMNet{NewIntNet(k, c.N, c.Kappa, c.Seed)} },
 	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
-		o, err := d.object(sec, string(IntST), "kappa", "w_in_signs")
+		o, err := d.object(sec, string(IntROM), "kappa", "w_in_signs")
 		if err != nil {
 			return nil, err
 		}
@@ -106,36 +107,36 @@ var intstType = &netType{
 		if err != nil {
 			return nil, fe(at.path, "%v", err)
 		}
-		return STNet{&IntNet{K: k, N: n, Kappa: kappa, Signs: s}}, nil
+		return ROMNet{&IntNet{K: k, N: n, Kappa: kappa, Signs: s}}, nil
 	},
 	diff: func(a, b Network, names [2]string, note string) []string {
-		return intDiffs(a.(STNet).IntNet, b.(STNet).IntNet, names, note)
+		return intDiffs(a.(ROMNet).IntNet, b.(ROMNet).IntNet, names, note)
 	},
 }
-INTST_EOF
-cat >"$TREE/rtl/plan/intst.go" <<'INTST_EOF'
+INTROM_EOF
+cat >"$TREE/rtl/plan/introm.go" <<'INTROM_EOF'
 package plan
 
 import "github.com/hdlgen/hdlgen/model"
 
-// intstLayer is the intst's hidden layer: the intRVFL's with a stored W_in.
-type intstLayer struct{ intrvflLayer }
+// intromLayer is the introm's hidden layer: the intRVFL's with a stored W_in.
+type intromLayer struct{ intrvflLayer }
 
-func init() { register(intstLayer{}) }
+func init() { register(intromLayer{}) }
 
-func (intstLayer) Arch() model.Arch { return model.IntST }
+func (intromLayer) Arch() model.Arch { return model.IntROM }
 
-func (intstLayer) ArchCode() int { return 3 }
+func (intromLayer) ArchCode() int { return 3 }
 
-func (l intstLayer) WinLane(pl *Plan, net model.Network, j, lane int, set func(lsb, width int, v int64)) {
-	l.intrvflLayer.WinLane(pl, net.(model.STNet).IntNet, j, lane, set)
+func (l intromLayer) WinLane(pl *Plan, net model.Network, j, lane int, set func(lsb, width int, v int64)) {
+	l.intrvflLayer.WinLane(pl, net.(model.ROMNet).IntNet, j, lane, set)
 }
 
-func (l intstLayer) derive(pl *Plan, net model.Network) Tree {
-	return l.intrvflLayer.derive(pl, net.(model.STNet).IntNet)
+func (l intromLayer) derive(pl *Plan, net model.Network) Tree {
+	return l.intrvflLayer.derive(pl, net.(model.ROMNet).IntNet)
 }
-INTST_EOF
-cat >"$TREE/rtl/sim/intst.go" <<'INTST_EOF'
+INTROM_EOF
+cat >"$TREE/rtl/sim/introm.go" <<'INTROM_EOF'
 package sim
 
 import (
@@ -144,12 +145,12 @@ import (
 )
 
 func init() {
-	hiddenLayers.Add(string(model.IntST), func(m *model.Model, pl *plan.Plan) hiddenLayer {
-		return newIntrvfl(&model.Model{Net: m.Net.(model.STNet).IntNet}, pl)
+	hiddenLayers.Add(string(model.IntROM), func(m *model.Model, pl *plan.Plan) hiddenLayer {
+		return newIntrvfl(&model.Model{Net: m.Net.(model.ROMNet).IntNet}, pl)
 	})
 }
-INTST_EOF
-cat >"$TREE/power/intst.go" <<'INTST_EOF'
+INTROM_EOF
+cat >"$TREE/power/introm.go" <<'INTROM_EOF'
 package power
 
 import (
@@ -158,30 +159,30 @@ import (
 	"github.com/hdlgen/hdlgen/model"
 )
 
-// intstNet is the intst's part of the power model: the intRVFL's.
-type intstNet struct{ intrvflNet }
+// intromNet is the introm's part of the power model: the intRVFL's.
+type intromNet struct{ intrvflNet }
 
-func init() { register(intstNet{}) }
+func init() { register(intromNet{}) }
 
-func (intstNet) arch() model.Arch { return model.IntST }
+func (intromNet) arch() model.Arch { return model.IntROM }
 
-func (intstNet) name(d Design) string {
-	return fmt.Sprintf("intst K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
+func (intromNet) name(d Design) string {
+	return fmt.Sprintf("introm K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
 }
 
-func (intstNet) calibration() Calibration {
+func (intromNet) calibration() Calibration {
 	return Calibration{Sections: [CalibrationSections][]CalShape{
 		CalBase: {{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 1}, {K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8}},
 		CalOddP: {{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 6}},
 	}}
 }
-INTST_EOF
+INTROM_EOF
 
 changes=$(git -C "$TREE" status --porcelain --untracked-files=all)
 echo "$changes"
 new=$(grep -c '^??' <<<"$changes" || true)
 edited=$(grep -vc '^??' <<<"$changes" || true)
-echo "the intst: $new new files, $edited edited"
+echo "the introm: $new new files, $edited edited"
 if [ "$new" -ne 4 ] || [ "$edited" -ne 0 ]; then
 	exit 1
 fi
@@ -205,8 +206,8 @@ step() { # step NAME COMMAND...: run COMMAND, its output in log.NAME
 	fi
 }
 rm -rf d-* repro camp cal calwork
-step train $H train --data iris.csv --arch intst --n 40 --lambda 4 --bits 5 -o st.json
-step train-float $H train --data iris.csv --arch intst --n 40 --lambda 4 -o stf.json
+step train $H train --data iris.csv --arch introm --n 40 --lambda 4 --bits 5 -o st.json
+step train-float $H train --data iris.csv --arch introm --n 40 --lambda 4 -o stf.json
 step quantize $H quantize stf.json --bits 4 -o st4.json
 step quantize-ga $H quantize stf.json --bits 5 --ga rounded --data iris.csv -o stga.json
 step emit $H emit st.json -o d-stream
@@ -225,12 +226,12 @@ step power-dir $H power d-axis
 step power-activity $H power d-stream --activity
 step power-model $H power st.json --parallel 8
 step size-model $H size --budget 3.2uJ --model st.json
-step size-shape $H size --budget 3.2uJ --features 4 --num-classes 3 --arch intst --bits 5
+step size-shape $H size --budget 3.2uJ --features 4 --num-classes 3 --arch introm --bits 5
 step weights $H weights st4.json --design d-reload -o ro.bin
 for t in sim native arm; do
 	step "driver-$t" make -C d-reload/driver "$t"
 done
-step driver-info bash -c 'cd d-reload/driver && ./build/sim/hdlgen-run-sim info | tee /dev/stderr | grep -q "^arch intst "'
+step driver-info bash -c 'cd d-reload/driver && ./build/sim/hdlgen-run-sim info | tee /dev/stderr | grep -q "^arch introm "'
 step driver-classify bash -c "cd d-reload/driver && ./build/sim/hdlgen-run-sim classify ../../rows.csv >../../classes-driver.txt &&
 	$H predict ../../st.json --data ../../iris.csv >../../classes-go.txt && cmp ../../classes-driver.txt ../../classes-go.txt"
 step driver-python bash -c "cd d-reload/driver && python3 -c \"
@@ -240,19 +241,19 @@ with hdlgen.Device('sim', lib='build/sim/libhdlgen_sim.so') as d:
     print(d.info(), d.classify([[float(x) for x in r] for r in csv.reader(open('../../rows.csv'))])[:10])
 \""
 step driver-selftest bash -c 'cd d-reload/driver && ./build/sim/hdlgen-run-sim selftest'
-step search-csv $H search --data iris.csv --arch intst --grid small --folds 2
-step search-csv-bits-ga bash -c "$H search --data iris.csv --arch intst --grid small --folds 2 --bits 5 --ga rounded --json |
+step search-csv $H search --data iris.csv --arch introm --grid small --folds 2
+step search-csv-bits-ga bash -c "$H search --data iris.csv --arch introm --grid small --folds 2 --bits 5 --ga rounded --json |
 	python3 -c 'import json, sys; c = json.load(sys.stdin)[\"config\"]; assert c[\"kappa\"] > 0 and c[\"bits\"] == 5, c'"
-step eval-csv $H eval --data iris.csv --arch intst --n 50 --lambda 4 --bits 5 --seeds 2
-step eval-csv-ga bash -c "$H eval --data iris.csv --arch intst --n 50 --kappa 3 --lambda 4 --bits 5 --seeds 1 --ga rounded | tee /dev/stderr | grep -q 'κ=3'"
-step search-uci $H search --data "$UCI" --dataset iris --arch intst --grid small
-step search-uci-bits bash -c "$H search --data '$UCI' --dataset iris --arch intst --grid small --bits 5 | tee /dev/stderr | grep -q 'κ='"
-step eval-uci $H eval --data "$UCI" --dataset iris --arch intst --n 50 --lambda 4 --seeds 2
-step eval-uci-kappa bash -c "$H eval --data '$UCI' --dataset iris --arch intst --n 50 --kappa 3 --lambda 4 --seeds 1 | tee /dev/stderr | grep -q 'κ=3'"
-step reproduce $H reproduce --data "$UCI" --datasets iris --grid small --networks intst --stages accuracy --seeds 2 --out repro
-only=$($H campaign --designs 16 --seed 1 --out camp --list | awk '$2 ~ /^intst_/ { printf "%s%d", sep, substr($1, 2); sep = "," }')
-step campaign $H campaign --designs 16 --vectors 50 --seed 1 --out camp --only "${only:?no intst design among the first 16}"
+step eval-csv $H eval --data iris.csv --arch introm --n 50 --lambda 4 --bits 5 --seeds 2
+step eval-csv-ga bash -c "$H eval --data iris.csv --arch introm --n 50 --kappa 3 --lambda 4 --bits 5 --seeds 1 --ga rounded | tee /dev/stderr | grep -q 'κ=3'"
+step search-uci $H search --data "$UCI" --dataset iris --arch introm --grid small
+step search-uci-bits bash -c "$H search --data '$UCI' --dataset iris --arch introm --grid small --bits 5 | tee /dev/stderr | grep -q 'κ='"
+step eval-uci $H eval --data "$UCI" --dataset iris --arch introm --n 50 --lambda 4 --seeds 2
+step eval-uci-kappa bash -c "$H eval --data '$UCI' --dataset iris --arch introm --n 50 --kappa 3 --lambda 4 --seeds 1 | tee /dev/stderr | grep -q 'κ=3'"
+step reproduce $H reproduce --data "$UCI" --datasets iris --grid small --networks introm --stages accuracy --seeds 2 --out repro
+only=$($H campaign --designs 16 --seed 1 --out camp --list | awk '$2 ~ /^introm_/ { printf "%s%d", sep, substr($1, 2); sep = "," }')
+step campaign $H campaign --designs 16 --vectors 50 --seed 1 --out camp --only "${only:?no introm design among the first 16}"
 step calibrate bash -c "timeout 600 $H power calibrate --out cal --work calwork --workers 1 || true
-	ls calwork/cal_intst_*/build/synth/report.json"
-echo "the intst: $new new files, $edited edited; $ran commands ran, $failed failed (logs in $WORK)"
+	ls calwork/cal_introm_*/build/synth/report.json"
+echo "the introm: $new new files, $edited edited; $ran commands ran, $failed failed (logs in $WORK)"
 [ "$failed" -eq 0 ]

@@ -385,7 +385,7 @@ func TestRefsFindsStale(t *testing.T) {
 		{"```sh\ngo run scripts/testtimes.go\ngo run scripts/nosuch.go\n```", 1},
 		{"`rtl/hdlgen_rom.v`, `vivado/system.tcl`, `results/DIR/summary.md`, `rtl/templates/core_<net>.v.tmpl`", 0},
 		{"<!-- testtimes:old -->\n| study/tune | `study/tune/x.go` |\n<!-- /testtimes:old -->", 0},
-		{"`model/intst.go`", 0}, // written by third-network.sh
+		{"`model/introm.go`", 0}, // written by third-network.sh
 		{"`go run scripts/NAME.go`", 0},
 	} {
 		got := refs(c, top, "docs/x.md", tc.text)
