@@ -76,20 +76,29 @@ func newFakeBoard(t *testing.T, root string) fakeBoard {
 var uioSources = []string{"hdlgen.c", "hdlgen_encode.c", "hdlgen_design.c", "hdlgen_crc32.c", "hdlgen_selftest.c",
 	"hdlgen_selftest_data.c", "backend_uio.c"}
 
+// sanitizers are the flags of the driver's one sanitized build (issue 36.13):
+// AddressSanitizer and UndefinedBehaviorSanitizer, any finding fatal.
+var sanitizers = []string{"-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"}
+
 // buildUIOCheck compiles testdata/uio_check.c with the driver in dir, its
-// uio backend built against the fake (HDLGEN_UIO_FAKE) and the fake sysfs.
-func buildUIOCheck(t *testing.T, dir string, b fakeBoard, exe string) {
+// uio backend built against the fake (HDLGEN_UIO_FAKE) and the fake sysfs,
+// with the sanitizers when sanitize is set.
+func buildUIOCheck(t *testing.T, dir string, b fakeBoard, exe string, sanitize bool) {
 	t.Helper()
 	args := append([]string{}, cflags...)
+	if sanitize {
+		args = append(args, sanitizers...)
+	}
 	args = append(args, "-DHDLGEN_WITH_UIO", "-DHDLGEN_UIO_FAKE", fmt.Sprintf("-DHDLGEN_SYSFS=%q", b.sysfs), "-o", exe)
 	args = append(append(args, uioSources...), "uio_check.c", "-lm")
 	run(t, dir, "cc", args...)
 }
 
-// runUIOCheck runs the check and returns each case's verdict line by name.
-func runUIOCheck(t *testing.T, exe, spec string, b fakeBoard) map[string]string {
+// runUIOCheck runs the check with the fake DataMover holding hold words and
+// returns each case's verdict line by name.
+func runUIOCheck(t *testing.T, exe, spec string, b fakeBoard, hold int) map[string]string {
 	t.Helper()
-	out, err := exec.Command(exe, spec, b.buf, fmt.Sprintf("%#x", b.phys)).CombinedOutput()
+	out, err := exec.Command(exe, spec, b.buf, fmt.Sprintf("%#x", b.phys), strconv.Itoa(hold)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", exe, err, out)
 	}
@@ -130,8 +139,8 @@ func TestUIOBackendOnFakeDMA(t *testing.T) {
 		copyFile(t, filepath.Join("testdata", "uio_check.c"), filepath.Join(dir, "uio_check.c"))
 		drivers[scores] = dir
 		exe := filepath.Join(dir, "uio_check")
-		buildUIOCheck(t, dir, b, exe)
-		got := runUIOCheck(t, exe, spec, b)
+		buildUIOCheck(t, dir, b, exe, true)
+		got := runUIOCheck(t, exe, spec, b, 0)
 		stall := regexp.MustCompile(`^ok (\d+) ms$`).FindStringSubmatch(got["stall"])
 		if stall == nil {
 			t.Errorf("scores %t: stall: %q, want ok with the time the call took", scores, got["stall"])
@@ -139,6 +148,7 @@ func TestUIOBackendOnFakeDMA(t *testing.T) {
 			t.Errorf("scores %t: stall: the call took %d ms, want the 50 ms floor and little more", scores, ms)
 		}
 		want := map[string]string{"normal": "ok", "stale": "ok", "surplus": "ok", "marker": "ok", "halted": "ok",
+			"flood": "ok", "flush": "ok",
 			"armed": fmt.Sprintf("ok %d bytes", bufBytes/2), "stall": got["stall"]}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("scores %t: cases (-want +got):\n%s", scores, diff)
@@ -172,8 +182,8 @@ func TestUIOBackendOnFakeDMA(t *testing.T) {
 			t.Fatal(err)
 		}
 		exe := filepath.Join(mdir, "uio_check")
-		buildUIOCheck(t, mdir, b, exe)
-		if got := runUIOCheck(t, exe, spec, b); !strings.HasPrefix(got[m.cse], "FAIL") {
+		buildUIOCheck(t, mdir, b, exe, false)
+		if got := runUIOCheck(t, exe, spec, b, 0); !strings.HasPrefix(got[m.cse], "FAIL") {
 			t.Errorf("mutant %s: the %s case says %q, want FAIL", m.name, m.cse, got[m.cse])
 		}
 	}

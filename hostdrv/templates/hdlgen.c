@@ -209,7 +209,10 @@ int hdlgen_open(hdlgen_dev **out, const char *spec) {
     return rc;
   }
   dev->in = (uint32_t *)malloc(dev->max_batch * HDLGEN_BEATS_PER_VECTOR * sizeof(uint32_t));
-  dev->out = (uint32_t *)malloc(dev->max_batch * HDLGEN_RESULT_WORDS * sizeof(uint32_t));
+  /* S2MM is armed with all max_out words (a surplus shows instead of running
+   * past the DMA buffer), and the backend copies what it received: the
+   * result buffer holds max_out words, not just a batch's results. */
+  dev->out = (uint32_t *)malloc(dev->max_out * sizeof(uint32_t));
   dev->res = (hdlgen_result *)malloc(dev->max_batch * sizeof(hdlgen_result));
   if (!dev->in || !dev->out || !dev->res) {
     hdlgen_close(dev);
