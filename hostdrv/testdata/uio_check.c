@@ -21,13 +21,15 @@
  *
  * Scenarios (each prints "case NAME ok" or "case NAME FAIL: ..."): normal
  * batches; a stalled S2MM (the call times out after the timeout_ms floor, the
- * next one is right); results of another batch left in the system (the call
- * fails, the next is right); a record too many inside a batch (a surplus);
+ * next one is right); results of another batch arriving before the call's
+ * own, after it checked STATUS (the call fails, the next is right); a record too many inside a batch (a surplus);
  * a marker record (a stray beat with TLAST) in place of a vector's record;
- * a flood of records without TLAST, more than the result half holds (the call
+ * a batch that ends with S2MM's interrupt, and one whose interrupt never
+ * comes (the call fails naming it, the next is right); a flood of records
+ * without TLAST, more than the result half holds (the call
  * fails, the next is right; the driver must not copy more words than its
  * buffer holds); a flush with results in the system (the next batch is
- * right); S2MM armed with the whole result half of the buffer; no channel
+ * right); results left by a send (the next batch drains them and is right); S2MM armed with the whole result half of the buffer; no channel
  * programmed while halted. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -74,6 +76,9 @@ static struct {
   int nheld, hold;
   /* faults for the next transfer */
   int stall, stale, surplus, marker, flood;
+  /* S2MM's Idle hidden until the backend waits for the interrupt, which
+   * comes (irq) or not (noirq: the wait runs out) */
+  int hide_idle, noirq;
 } fk;
 
 static void push_word(uint32_t w, int last) {
@@ -156,6 +161,13 @@ static void mm2s(uint32_t bytes) {
   const uint32_t *src = (const uint32_t *)(fk.buf + (fk.mm2s_sa - fk.phys));
   uint32_t n = bytes / 4, i, mask = (1u << HDLGEN_LEVEL_WIDTH) - 1u;
   if (fk.surplus) push_record(0, 0); /* a record no vector asked for */
+  if (fk.stale) { /* an earlier batch's results, as long as this one's, come first */
+    uint32_t tag = fk.tag;
+    fk.tag = (tag + 0x55u) & 0xFFu;
+    for (i = 0; i + HDLGEN_BEATS_PER_VECTOR <= n; i += HDLGEN_BEATS_PER_VECTOR)
+      push_record((src[i] & mask) % HDLGEN_L, i + HDLGEN_BEATS_PER_VECTOR == n);
+    fk.tag = tag;
+  }
   if (fk.flood) /* records without TLAST, more than S2MM's length */
     while (fk.nword <= fk.s2mm_len / 4 + HDLGEN_RESULT_WORDS) push_record(0, 0);
   for (i = 0; i + HDLGEN_BEATS_PER_VECTOR <= n; i += HDLGEN_BEATS_PER_VECTOR) {
@@ -167,13 +179,6 @@ static void mm2s(uint32_t bytes) {
     else
       push_record((src[i] & mask) % HDLGEN_L, last);
   }
-  if (fk.stale) { /* the same batch once more: stale for the next call */
-    uint32_t tag = fk.tag;
-    fk.tag = (tag + 0x55u) & 0xFFu;
-    for (i = 0; i + HDLGEN_BEATS_PER_VECTOR <= n; i += HDLGEN_BEATS_PER_VECTOR)
-      push_record((src[i] & mask) % HDLGEN_L, i + HDLGEN_BEATS_PER_VECTOR == n);
-    fk.tag = tag;
-  }
   fk.mm2s_idle = 1;
   deliver();
   take();
@@ -183,6 +188,7 @@ static void mm2s(uint32_t bytes) {
 static uint32_t status(int s2mm) {
   uint32_t v = 0;
   if (fk.halted) v |= 0x1u;
+  if (s2mm && fk.hide_idle) return v;
   if (s2mm ? fk.s2mm_idle : fk.mm2s_idle) v |= 0x2u;
   if (s2mm && fk.s2mm_idle) v |= 0x1000u; /* IOC */
   return v;
@@ -212,6 +218,19 @@ uint32_t hdlgen_fake_read(int dev, uint32_t off) {
     case S2MM_LENGTH: return fk.s2mm_len;
     default: return 0;
   }
+}
+
+/* hdlgen_fake_irq_wait is the backend's wait for the DMA's interrupt: it
+ * comes at once, or with noirq never (the wait sleeps its ms); either way
+ * S2MM's Idle shows from then on. */
+int hdlgen_fake_irq_wait(int ms) {
+  int irq = !fk.noirq;
+  if (fk.noirq) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+  }
+  fk.hide_idle = fk.noirq = 0;
+  return irq;
 }
 
 void hdlgen_fake_write(int dev, uint32_t off, uint32_t v) {
@@ -335,8 +354,8 @@ int main(int argc, char **argv) {
   else if (batch(dev, 70, 7, &wrong) != HDLGEN_OK || wrong) printf("case stall FAIL: the next batch: %s\n", hdlgen_error(dev));
   else printf("case stall ok %lld ms\n", took);
 
-  fk.stale = 1;
   rc = batch(dev, 80, 6, &wrong);
+  fk.stale = 1; /* results of another batch arrive after the call checked STATUS */
   if (rc != HDLGEN_OK || wrong) printf("case stale FAIL: the batch before: %d (%s)\n", rc, hdlgen_error(dev));
   else if ((rc = batch(dev, 90, 6, &wrong)) == HDLGEN_OK)
     printf("case stale FAIL: a batch returned OK with %d of 6 results wrong after stale results\n", wrong);
@@ -352,6 +371,16 @@ int main(int argc, char **argv) {
   if ((rc = batch(dev, 130, 4, &wrong)) == HDLGEN_OK) printf("case marker FAIL: OK with %d wrong\n", wrong);
   else if (batch(dev, 140, 4, &wrong) != HDLGEN_OK || wrong) printf("case marker FAIL: the next batch: %s\n", hdlgen_error(dev));
   else printf("case marker ok\n");
+
+  fk.hide_idle = 1; /* the batch ends with the interrupt */
+  if ((rc = batch(dev, 140, 4, &wrong)) != HDLGEN_OK || wrong) printf("case irq FAIL: %d, %d wrong (%s)\n", rc, wrong, hdlgen_error(dev));
+  else printf("case irq ok\n");
+
+  fk.hide_idle = fk.noirq = 1; /* S2MM finishes, its interrupt never comes */
+  if ((rc = batch(dev, 145, 4, &wrong)) != HDLGEN_E_TIMEOUT || !strstr(hdlgen_error(dev), "interrupt never came"))
+    printf("case noirq FAIL: status %d, want a timeout naming the interrupt (%s)\n", rc, hdlgen_error(dev));
+  else if (batch(dev, 150, 4, &wrong) != HDLGEN_OK || wrong) printf("case noirq FAIL: the next batch: %s\n", hdlgen_error(dev));
+  else printf("case noirq ok\n");
 
   fk.flood = 1;
   if ((rc = batch(dev, 150, 4, &wrong)) == HDLGEN_OK) printf("case flood FAIL: OK with %d wrong\n", wrong);
@@ -374,6 +403,22 @@ int main(int argc, char **argv) {
       printf("case flush FAIL: the batch after the flush: status %d, %d wrong (%s)\n", rc, wrong, hdlgen_error(dev));
     else
       printf("case flush ok\n");
+  }
+
+  /* Results left by a send (in the system and the DataMover): the next
+   * batch flushes them first and is right. */
+  {
+    uint32_t el[HDLGEN_K], beats[3 * HDLGEN_BEATS_PER_VECTOR];
+    for (r = 0; r < 3; r++) {
+      hdlgen_encode(rows + (185 + r) * HDLGEN_K, el);
+      hdlgen_pack(el, beats + r * HDLGEN_BEATS_PER_VECTOR);
+    }
+    if ((rc = hdlgen_send(dev, beats, 3 * HDLGEN_BEATS_PER_VECTOR)) != HDLGEN_OK)
+      printf("case leftover FAIL: send: %s\n", hdlgen_error(dev));
+    else if ((rc = batch(dev, 190, 5, &wrong)) != HDLGEN_OK || wrong)
+      printf("case leftover FAIL: the batch after the send: status %d, %d wrong (%s)\n", rc, wrong, hdlgen_error(dev));
+    else
+      printf("case leftover ok\n");
   }
 
   /* S2MM is armed with the result half of the 4 MiB buffer, cut to what
