@@ -637,6 +637,7 @@ func robustnessRows(w workspace) []robustRow {
 		"verify", "hw-mut", "--steps", "icarus")
 	job(func() robustRow { return killedReproduce(w) })
 	issue26Rows(w, add)
+	issue36DriverRows(w, job)
 
 	rows := make([]robustRow, len(jobs))
 	next := make(chan int)
