@@ -17,9 +17,13 @@
 //	          (templates/system_props.v.tmpl), in two proofs: Stream — the
 //	          output's hold rule and the flush of CTRL.FLUSH (nothing comes out
 //	          before new input, the next record has seq 0, STATUS not busy);
-//	          Framing — a reference model of the framing (every record's kind,
-//	          flags, class field, seq, tag, length and TLAST, and no record it
-//	          does not expect), COUNT_DROPPED and COUNT_STRAY.
+//	          Framing — with AXI4-Lite writes to CTRL and BATCH at any time, a
+//	          reference model of the framing (every record's kind, flags, class
+//	          field, seq, length and TLAST, and no record it does not expect:
+//	          none duplicated), the batch tag (BATCH.TAG when the record's
+//	          token was queued), no record lost under back-pressure (on offer
+//	          within a bound of cycles with TREADY high), COUNT_DROPPED and
+//	          COUNT_STRAY.
 //
 // Every property has mutants — small edits of the RTL that break exactly
 // what it states — and a proof counts only when each mutant yields a

@@ -108,17 +108,17 @@ sat -tempinduct -prove-asserts -set-assumes -set-init-zero -seq 1 -maxsteps %d
 }
 
 // Proof modes of the system top: the stream proof (the output's hold rule
-// and the flush, with CTRL writes) and the framing proof (the reference model
-// and the counters, without writes).
+// and the flush, with CTRL writes) and the framing proof (the reference model,
+// the batch tag, no loss and the counters, with CTRL and BATCH writes).
 const (
 	Stream  = "stream"
 	Framing = "framing"
 )
 
 // Depths of the system proofs, in cycles from reset: what fits the test
-// suite's budget (ABC's bmc3 grows about 2.3 times per cycle on the framing
-// model; docs/system-interface.md states both).
-var Depths = map[string]int{Stream: 28, Framing: 13}
+// suite's budget (ABC's bmc3 grows about 2.5 times per cycle on the framing
+// model with writes; docs/system-interface.md states both).
+var Depths = map[string]int{Stream: 28, Framing: 10}
 
 // SystemMutants break the system top's properties, one each, by proof mode;
 // From/To apply to the emitted design's files (File is a base name,
@@ -143,6 +143,13 @@ var SystemMutants = map[string][]Mutant{
 			"wire last  = t_last && tok_end;", "wire last  = 1'b0;"},
 		{"stray beats not counted (counters)", "hdlgen_axis_frames.v",
 			"assign ev_stray_o    = beat && !cur;", "assign ev_stray_o    = 1'b0;"},
+		{"records carry tag 0 (tag)", "*_system.v",
+			".data_i ({tag_q, tok[TOK_VECTOR] && bank_q, tok}),", ".data_i ({{TAG_W{1'b0}}, tok[TOK_VECTOR] && bank_q, tok}),"},
+		{"a marker record sent twice (no duplicate)", "hdlgen_axis_records.v",
+			"                  k_marker || (k_result && rec_end);", "                  (k_result && rec_end);"},
+		{"a marker record never offered (no loss)", "hdlgen_axis_records.v",
+			"wire valid = tok_valid_i && (k_drop || k_marker || (k_result && res_valid_i));",
+			"wire valid = tok_valid_i && (k_drop || (k_result && res_valid_i));"},
 	},
 }
 
@@ -164,10 +171,12 @@ type SystemDesign struct {
 // propsView is what the harness template sees.
 type propsView struct {
 	Top, MemDir, Mode                        string
-	Writes, Framing                          bool
+	Framing                                  bool
 	Beats, RecordBeats, L, PosW              int
 	RegCtrl, RegStatus, RegDropped, RegStray uint32
+	RegBatch                                 uint32
 	BitClear, BitFlush, BitBusy              int
+	WaitClass, WaitOther                     int // the no-loss bounds, cycles
 }
 
 // System checks the system top's properties of a proof mode (Stream or
@@ -189,15 +198,18 @@ func System(ctx context.Context, d SystemDesign, mode string, depth int, dir str
 	if err := os.Symlink(filepath.Join(d.Dir, "mem"), filepath.Join(dir, "mem")); err != nil {
 		return nil, fmt.Errorf("formal: %w", err)
 	}
-	v := propsView{Top: d.Top, MemDir: "mem/", Mode: mode, Writes: mode == Stream, Framing: mode == Framing,
+	v := propsView{Top: d.Top, MemDir: "mem/", Mode: mode, Framing: mode == Framing,
 		Beats: beats, RecordBeats: 1, L: d.Plan.L,
 		PosW: max(1, plan.Clog2(beats)), RegCtrl: regmap.Offset("CTRL"), RegStatus: regmap.Offset("STATUS"),
 		RegDropped: regmap.Offset("COUNT_DROPPED"), RegStray: regmap.Offset("COUNT_STRAY"),
 		BitClear: regmap.FieldOf("CTRL", "CLEAR").LSB, BitFlush: regmap.FieldOf("CTRL", "FLUSH").LSB,
-		BitBusy: regmap.FieldOf("STATUS", "BUSY").LSB}
+		BitBusy: regmap.FieldOf("STATUS", "BUSY").LSB, RegBatch: regmap.Offset("BATCH")}
 	if d.Scores {
 		v.RecordBeats = d.Plan.L + 1
 	}
+	// The no-loss bounds: a classified record the classifier's latency and the
+	// output register; the others the record queue's two cycles.
+	v.WaitClass, v.WaitOther = d.Plan.Latency+1, 2
 	var props bytes.Buffer
 	if err := propsTmpl.Execute(&props, v); err != nil {
 		return nil, fmt.Errorf("formal: render the harness: %w", err)

@@ -109,6 +109,8 @@ type view struct {
 	Expect              []Expect
 	Min, Max            []string
 	ClassNames          []string
+	FeatureNames        []string // K C strings, or none (the model names no features)
+	LabelName           string   // a C string: the training data's label column, or ""
 	RTLFiles, MemFiles  []string
 	Overlay             Overlay
 	SelfTest            selfTestView
@@ -167,6 +169,12 @@ func newView(d Design) (*view, error) {
 	for _, c := range m.ClassNames {
 		v.ClassNames = append(v.ClassNames, cString(c))
 	}
+	if len(m.FeatureNames) == m.K() {
+		for _, f := range m.FeatureNames {
+			v.FeatureNames = append(v.FeatureNames, cString(f))
+		}
+	}
+	v.LabelName = cString(m.Training.LabelName)
 	v.Overlay = DefaultOverlay
 	v.Overlay.ClockHz = v.ClockHz
 	if v.SelfTest, err = newSelfTestView(d); err != nil {

@@ -65,6 +65,12 @@ func buildSimDesign(t *testing.T) *simDesign {
 
 func newSimDesign() (*simDesign, error) {
 	m1, data := randmodel.Trained(simShape, "drv ci", 1)
+	// Named features and label, so that hdlgen-run matches a CSV file's
+	// columns by name (TestRunClassifyCSV).
+	for i := range simShape.K {
+		m1.FeatureNames = append(m1.FeatureNames, fmt.Sprintf("f%02d", i+1))
+	}
+	m1.Training.LabelName = "class"
 	// The same data, seed, N and κ with another λ: the same normalisation and
 	// hidden layer, another readout.
 	m2, err := model.Train(context.Background(), data, model.Config{Arch: simShape.Arch, N: simShape.N,
@@ -167,11 +173,43 @@ func writeRows(t *testing.T, path string, rows [][]float64) {
 	}
 }
 
-// writeCSV writes rows as a CSV file without a header (NaN, +Inf, -Inf as
-// Go formats them).
-func writeCSV(t *testing.T, path string, rows [][]float64) {
+// finiteRows returns rows with the non-finite values of simRows replaced by
+// the largest finite ones (a CSV file holds finite numbers only).
+func finiteRows(rows [][]float64) [][]float64 {
+	out := make([][]float64, len(rows))
+	for r, row := range rows {
+		out[r] = slices.Clone(row)
+		for i, v := range row {
+			switch {
+			case math.IsNaN(v):
+				out[r][i] = 0
+			case math.IsInf(v, 0):
+				out[r][i] = math.Copysign(math.MaxFloat64, v)
+			}
+		}
+	}
+	return out
+}
+
+// featureHeader returns the CSV header of m's features: its feature names, or
+// x1, x2, ... when it has none.
+func featureHeader(m *model.Model) []string {
+	if len(m.FeatureNames) == m.K() {
+		return m.FeatureNames
+	}
+	h := make([]string, m.K())
+	for i := range h {
+		h[i] = fmt.Sprintf("x%d", i+1)
+	}
+	return h
+}
+
+// writeCSV writes rows as a CSV file under a header (the values as Go
+// formats them).
+func writeCSV(t *testing.T, path string, header []string, rows [][]float64) {
 	t.Helper()
 	var csv strings.Builder
+	csv.WriteString(strings.Join(header, ",") + "\n")
 	for _, row := range rows {
 		for i, v := range row {
 			if i > 0 {
@@ -343,10 +381,10 @@ func TestPythonWrapper(t *testing.T) {
 }
 
 func checkPython(t *testing.T, sd *simDesign, python string) {
-	rows := simRows(sd.m1, sd.data, 300, 21)
+	rows := finiteRows(simRows(sd.m1, sd.data, 300, 21))
 	work := t.TempDir()
 	csvPath := filepath.Join(work, "rows.csv")
-	writeCSV(t, csvPath, rows)
+	writeCSV(t, csvPath, featureHeader(sd.m1), rows)
 	script, _ := filepath.Abs("testdata/py_check.py")
 	lib := filepath.Join(sd.driver, "build", "sim", "libhdlgen_sim.so")
 	out := run(t, work, python, script, sd.driver, lib, "sim:seed=3,valid=0.7,ready=0.7", csvPath, sd.readout)
@@ -546,10 +584,10 @@ func TestRunSimThroughput(t *testing.T) {
 // classes and the throughput.
 func checkRunSim(t *testing.T, m *model.Model, data model.Data, drv string) {
 	const n = 3000
-	rows := simRows(m, data, n, 33)
+	rows := finiteRows(simRows(m, data, n, 33))
 	work := t.TempDir()
 	csvPath := filepath.Join(work, "rows.csv")
-	writeCSV(t, csvPath, rows)
+	writeCSV(t, csvPath, featureHeader(m), rows)
 	runSim := filepath.Join(drv, "build/sim/hdlgen-run-sim")
 
 	var ii int

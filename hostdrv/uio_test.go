@@ -76,20 +76,29 @@ func newFakeBoard(t *testing.T, root string) fakeBoard {
 var uioSources = []string{"hdlgen.c", "hdlgen_encode.c", "hdlgen_design.c", "hdlgen_crc32.c", "hdlgen_selftest.c",
 	"hdlgen_selftest_data.c", "backend_uio.c"}
 
+// sanitizers are the flags of the driver's one sanitized build (issue 36.13):
+// AddressSanitizer and UndefinedBehaviorSanitizer, any finding fatal.
+var sanitizers = []string{"-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"}
+
 // buildUIOCheck compiles testdata/uio_check.c with the driver in dir, its
-// uio backend built against the fake (HDLGEN_UIO_FAKE) and the fake sysfs.
-func buildUIOCheck(t *testing.T, dir string, b fakeBoard, exe string) {
+// uio backend built against the fake (HDLGEN_UIO_FAKE) and the fake sysfs,
+// with the sanitizers when sanitize is set.
+func buildUIOCheck(t *testing.T, dir string, b fakeBoard, exe string, sanitize bool) {
 	t.Helper()
 	args := append([]string{}, cflags...)
+	if sanitize {
+		args = append(args, sanitizers...)
+	}
 	args = append(args, "-DHDLGEN_WITH_UIO", "-DHDLGEN_UIO_FAKE", fmt.Sprintf("-DHDLGEN_SYSFS=%q", b.sysfs), "-o", exe)
 	args = append(append(args, uioSources...), "uio_check.c", "-lm")
 	run(t, dir, "cc", args...)
 }
 
-// runUIOCheck runs the check and returns each case's verdict line by name.
-func runUIOCheck(t *testing.T, exe, spec string, b fakeBoard) map[string]string {
+// runUIOCheck runs the check with the fake DataMover holding hold words and
+// returns each case's verdict line by name.
+func runUIOCheck(t *testing.T, exe, spec string, b fakeBoard, hold int) map[string]string {
 	t.Helper()
-	out, err := exec.Command(exe, spec, b.buf, fmt.Sprintf("%#x", b.phys)).CombinedOutput()
+	out, err := exec.Command(exe, spec, b.buf, fmt.Sprintf("%#x", b.phys), strconv.Itoa(hold)).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", exe, err, out)
 	}
@@ -108,17 +117,25 @@ func runUIOCheck(t *testing.T, exe, spec string, b fakeBoard) map[string]string 
 // and of the system (testdata/uio_check.c), through a fake sysfs (issue 30,
 // items 2, 4 and 8): batches come back right; a stalled S2MM times out after
 // the timeout_ms floor and the next batch is right; results of another batch
-// left in the system give an error, never OK, and the next batch is right; a
-// surplus record is an error; a marker record (a stray beat with TLAST) is an
-// error, never class -1; S2MM is armed with the whole result half of the
-// buffer; no length is programmed while a channel is halted (dma_reset waits
-// for Halted to clear); for designs with and without scores. Mutants without
-// that wait, without the batch-tag check or without the flags check are
-// caught.
+// arriving before a call's own give an error, never OK, and the next batch is
+// right; a surplus record is an error; a marker record (a stray beat with
+// TLAST) is an error, never class -1; S2MM is armed with the whole result
+// half of the buffer; no length is programmed while a channel is halted
+// (dma_reset waits for Halted to clear); for designs with and without scores.
+// Issue 36: the fake DMA's S2MM holds 4 words while no transfer is armed, as
+// the AXI DMA's DataMover does (item 12): after a flush, and after results
+// left by a send, the next batch is right (items 12 and 15); a flood of
+// records without TLAST fills S2MM's length and the driver copies no more than
+// its buffer holds (item 13: this build runs under AddressSanitizer and
+// UBSan, which abort on the overflow). Mutants without the Halted wait, the
+// batch-tag check, the flags check, the flush's second DMA reset or the drain
+// before a batch are caught. A batch whose interrupt never comes fails,
+// naming it, instead of passing after the whole wait (item 14); one whose
+// interrupt comes passes.
 //
 // What it does not show: the real DMA's or kernel's behaviour (the model
-// follows PG021 as read) and the interrupt (poll(2) on a plain file returns
-// at once, so the wait degrades to polling).
+// follows PG021 and PG022 as read) and the kernel's interrupt delivery (the
+// fake answers the backend's wait in place of poll(2) on the UIO device).
 func TestUIOBackendOnFakeDMA(t *testing.T) {
 	hwtest.Require(t, hwtest.CC)
 	shape := randmodel.Shape{Arch: model.IntRVFL, K: 3, N: 7, L: 2, Kappa: 1, Bits: 3}
@@ -130,8 +147,8 @@ func TestUIOBackendOnFakeDMA(t *testing.T) {
 		copyFile(t, filepath.Join("testdata", "uio_check.c"), filepath.Join(dir, "uio_check.c"))
 		drivers[scores] = dir
 		exe := filepath.Join(dir, "uio_check")
-		buildUIOCheck(t, dir, b, exe)
-		got := runUIOCheck(t, exe, spec, b)
+		buildUIOCheck(t, dir, b, exe, true)
+		got := runUIOCheck(t, exe, spec, b, 4)
 		stall := regexp.MustCompile(`^ok (\d+) ms$`).FindStringSubmatch(got["stall"])
 		if stall == nil {
 			t.Errorf("scores %t: stall: %q, want ok with the time the call took", scores, got["stall"])
@@ -139,6 +156,7 @@ func TestUIOBackendOnFakeDMA(t *testing.T) {
 			t.Errorf("scores %t: stall: the call took %d ms, want the 50 ms floor and little more", scores, ms)
 		}
 		want := map[string]string{"normal": "ok", "stale": "ok", "surplus": "ok", "marker": "ok", "halted": "ok",
+			"flood": "ok", "flush": "ok", "leftover": "ok", "irq": "ok", "noirq": "ok",
 			"armed": fmt.Sprintf("ok %d bytes", bufBytes/2), "stall": got["stall"]}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("scores %t: cases (-want +got):\n%s", scores, diff)
@@ -152,14 +170,25 @@ func TestUIOBackendOnFakeDMA(t *testing.T) {
 	for _, m := range []struct {
 		name, file, cse string
 		re              *regexp.Regexp
+		scores          bool
+		with            string // the replacement (default: the first group, if any)
 	}{
 		{"no-halted-wait", "backend_uio.c", "halted",
-			regexp.MustCompile(`(?s)  while \(\(dma_rd\(c, MM2S_DMASR\) \| dma_rd\(c, S2MM_DMASR\)\) & DMASR_HALTED\)\n    if[^;]*;\n`)},
-		{"no-tag-check", "hdlgen.c", "stale", regexp.MustCompile(`x->tag != tag \|\| `)},
-		{"no-flags-check", "hdlgen.c", "marker", regexp.MustCompile(` \|\| \(x->flags & ~HDLGEN_RESULT_BANK1\)`)},
+			regexp.MustCompile(`(?s)  while \(\(dma_rd\(c, MM2S_DMASR\) \| dma_rd\(c, S2MM_DMASR\)\) & DMASR_HALTED\)\n    if[^;]*;\n`), false, ""},
+		{"no-tag-check", "hdlgen.c", "stale", regexp.MustCompile(`x->tag != tag \|\| `), false, ""},
+		{"no-flags-check", "hdlgen.c", "marker", regexp.MustCompile(` \|\| \(x->flags & ~HDLGEN_RESULT_BANK1\)`), false, ""},
+		// hdlgen_flush without its reset after the FLUSH: the words the
+		// DataMover took between the first reset and the FLUSH lead the next
+		// batch (issue 36.12). With scores, 3 records outgrow its 4 words.
+		{"no-reset-after-flush", "hdlgen.c", "flush",
+			regexp.MustCompile(`(?s)(CTRL_FLUSH_MASK\)\) != HDLGEN_OK\) return rc;\n)  if \(\(rc = dev->be->reset_dma[^\n]*\n`), true, ""},
+		// run_batch without its flush of what a send left (issue 36.15).
+		{"no-drain", "hdlgen.c", "leftover", regexp.MustCompile(`  if \(rc == HDLGEN_OK && \(dev->dirty[^\n]*\n`), false, ""},
+		// uio_transfer without its check of the interrupt (issue 36.14).
+		{"no-irq-check", "backend_uio.c", "noirq", regexp.MustCompile(`if \(late\) \{`), false, "if (0 && late) {"},
 	} {
 		mdir := filepath.Join(t.TempDir(), "drv")
-		run(t, ".", "cp", "-a", drivers[false], mdir)
+		run(t, ".", "cp", "-a", drivers[m.scores], mdir)
 		src := filepath.Join(mdir, m.file)
 		code, err := os.ReadFile(src)
 		if err != nil {
@@ -168,12 +197,16 @@ func TestUIOBackendOnFakeDMA(t *testing.T) {
 		if !m.re.Match(code) {
 			t.Fatalf("%s: %s: nothing to remove", m.name, m.file)
 		}
-		if err := os.WriteFile(src, m.re.ReplaceAll(code, nil), 0o644); err != nil {
+		with := m.with
+		if with == "" {
+			with = "$1"
+		}
+		if err := os.WriteFile(src, m.re.ReplaceAll(code, []byte(with)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		exe := filepath.Join(mdir, "uio_check")
-		buildUIOCheck(t, mdir, b, exe)
-		if got := runUIOCheck(t, exe, spec, b); !strings.HasPrefix(got[m.cse], "FAIL") {
+		buildUIOCheck(t, mdir, b, exe, false)
+		if got := runUIOCheck(t, exe, spec, b, 4); !strings.HasPrefix(got[m.cse], "FAIL") {
 			t.Errorf("mutant %s: the %s case says %q, want FAIL", m.name, m.cse, got[m.cse])
 		}
 	}

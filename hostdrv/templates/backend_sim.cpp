@@ -5,16 +5,23 @@
 // driven by the system testbench's harness (../tb/system_harness.h). It plays
 // the AXI DMA in simple mode as PG021 describes it and the PS's AXI4-Lite
 // master for register access:
-//   - S2MM takes result beats only while armed (m_axis_tready 0 otherwise, so
-//     results wait in the system between transfers), at most the armed
-//     length, and finishes at TLAST or when the length is used up;
-//   - MM2S sends the batch's words (TLAST on the last) after random gaps;
-//   - a reset of the DMA discards what MM2S has not sent yet and stops S2MM.
+//   - S2MM takes result beats while armed, at most the armed length, and
+//     finishes at TLAST or when the length is used up; while no transfer is
+//     armed its DataMover still takes up to hold beats (PG022, "Example
+//     DataMover Write (S2MM) Timing": 4 in the AXI DMA) and writes them first
+//     into the next transfer; then m_axis_tready is 0, so further results
+//     wait in the system between transfers;
+//   - MM2S sends the batch's words (TLAST on the last) after random gaps; a
+//     transfer ends when both channels are done;
+//   - a reset of the DMA discards what MM2S has not sent yet and what the
+//     DataMover holds, and leaves both channels running (S2MM without a
+//     transfer, so its DataMover takes beats again).
 // m_axis_tready follows a random pattern while S2MM is armed (back-pressure on
 // both streams); a TVALID once raised stays up until the beat is taken.
 //
 // Spec: "sim" or "sim:seed=1,valid=0.7,ready=0.6,max_words=4194304,stats=1,
-// stall=T". A transfer may take 10000 cycles plus 4 times the cycles the
+// stall=T,hold=4". hold (0 to 16, default 4) is the beats S2MM's DataMover
+// takes while no transfer is armed. A transfer may take 10000 cycles plus 4 times the cycles the
 // driver expects (II x vectors + latency) divided by min(valid, ready); after
 // that it times out. stall=T (fault injection, for tests) stops S2MM during the
 // T-th transfer (1-based), so that transfer times out. With stats=1, closing
@@ -23,6 +30,7 @@
 // to the one of the output TLAST, both included): cycles divided by the
 // vectors classified is the simulated cost per vector at full throughput when
 // valid=1 and ready=1 (the default).
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -47,6 +55,8 @@ constexpr std::uint64_t kBudgetFactor = 4;       // times the cycles the driver 
 constexpr std::size_t kDefaultMaxWords = std::size_t{1} << 22;
 constexpr std::size_t kReadyPatternLen = 4099;  // a prime, so the pattern drifts against any batch
 constexpr unsigned kMaxGap = 64;                // idle cycles before a beat, at most
+constexpr unsigned long long kDefaultHold = 4;  // beats the AXI DMA's S2MM DataMover takes unarmed (PG022)
+constexpr unsigned long long kMaxHold = 16;
 
 // Outcome of a transfer.
 enum Outcome { kDone, kFull, kTimeout };
@@ -55,15 +65,15 @@ enum Outcome { kDone, kFull, kTimeout };
 // harness (tb/system_harness.h), and the random back-pressure pattern.
 class Sim {
  public:
-  Sim(std::uint64_t seed, double valid, double ready, std::uint64_t stall)
+  Sim(std::uint64_t seed, double valid, double ready, std::uint64_t stall, std::size_t hold)
       : ctx_(new VerilatedContext), top_(new Vsys(ctx_.get())), dev_(ctx_.get(), top_.get(), ""),
-        rng_(seed * 0x9E3779B97F4A7C15ull + 1), valid_(valid), ready_(ready), stall_(stall) {
+        rng_(seed * 0x9E3779B97F4A7C15ull + 1), valid_(valid), ready_(ready), stall_(stall), hold_(hold) {
     std::vector<bool> pattern(kReadyPatternLen);
     for (std::size_t i = 0; i < pattern.size(); i++) pattern[i] = chance(ready);
     pattern[0] = true;  // never all zero
     dev_.setReadyPattern(pattern);
-    dev_.setNeverReady(true);  // S2MM idle
     dev_.reset();
+    idle();  // the DMA runs from the start, S2MM without a transfer
   }
   ~Sim() { top_->final(); }
 
@@ -87,50 +97,66 @@ class Sim {
 
   // transfer arms S2MM with cap words (unless receive is false), streams
   // in[0..nin) (TLAST on the last) with random gaps, and runs until S2MM
-  // finishes (TLAST or cap words) — or, without S2MM, until MM2S has sent
-  // everything — within the budget. The result words go to out.
+  // finishes (TLAST or cap words, the beats its DataMover held first) and
+  // MM2S has sent everything — or, without S2MM, until MM2S has — within the
+  // budget. The result words go to out.
   Outcome transfer(const std::uint32_t *in, std::size_t nin, std::uint32_t *out, std::size_t cap, std::size_t *nout,
                    bool receive, std::uint64_t cycles) {
     auto &rx = dev_.received();
-    rx.clear();
     transfers_++;
     const bool stalled = receive && transfers_ == stall_;
     const std::uint64_t start = dev_.cycle();
     for (std::size_t i = 0; i < nin; i++) dev_.push({in[i], i == nin - 1, gap()});
     dev_.release(nin);
-    if (receive && !stalled) {
-      dev_.setOutputLimit(cap);
-      dev_.setNeverReady(false);
-    }
     const double slowest = valid_ < ready_ ? valid_ : ready_;
     const std::uint64_t budget =
         kTransferSlack + static_cast<std::uint64_t>(static_cast<double>(kBudgetFactor * cycles) / slowest);
-    bool done;
-    if (receive) {
-      done = dev_.runUntil([&rx, cap](const Cycle &c) { return c.outXfer && (c.out.last || rx.size() >= cap); },
-                           budget);
-    } else {
-      done = dev_.runUntil([this](const Cycle &) { return dev_.sent() == dev_.released(); }, budget);
+    bool done = true;
+    std::size_t words = 0;  // the words of this transfer at the front of rx
+    if (stalled) {
+      dev_.setNeverReady(true);
+      done = false;
+      dev_.runUntil([](const Cycle &) { return false; }, budget);
+    } else if (receive) {
+      // The beats the DataMover holds are written first; one with TLAST
+      // ends the transfer.
+      words = finished(cap);
+      if (words == 0) {
+        dev_.setOutputLimit(cap - rx.size());
+        dev_.setNeverReady(false);
+        done = dev_.runUntil([&rx, cap](const Cycle &c) { return c.outXfer && (c.out.last || rx.size() >= cap); },
+                             budget);
+        words = done ? rx.size() : std::min(rx.size(), cap);
+      }
     }
-    // S2MM stops (finished, or not armed): further results wait in the system.
-    dev_.setNeverReady(true);
-    dev_.unlimited();
-    cycles_ += dev_.cycle() - start;
+    // S2MM is done (or not armed): its DataMover takes up to hold_ beats.
+    if (receive) cycles_ += dev_.cycle() - start;
+    *nout = words;
+    for (std::size_t i = 0; i < words; i++) out[i] = rx[i].data;
+    const bool last = words > 0 && rx[words - 1].last;
+    rx.erase(rx.begin(), rx.begin() + static_cast<std::ptrdiff_t>(words));
+    wordsOut_ += words;
+    idle();
+    // MM2S finishes too (as the uio backend waits for both channels).
+    const std::uint64_t used = dev_.cycle() - start;
+    if (done && dev_.sent() != dev_.released())
+      done = used < budget &&
+             dev_.runUntil([this](const Cycle &) { return dev_.sent() == dev_.released(); }, budget - used);
+    if (!receive) cycles_ += dev_.cycle() - start;
     wordsIn_ += dev_.sent() - sentBefore_;
     sentBefore_ = dev_.sent();
-    wordsOut_ += rx.size();
-    *nout = rx.size() < cap ? rx.size() : cap;
-    for (std::size_t i = 0; i < *nout; i++) out[i] = rx[i].data;
     if (!done) return kTimeout;
-    if (receive && !rx.back().last) return kFull;
+    if (receive && !last) return kFull;
     return kDone;
   }
 
-  // resetDMA discards the beats MM2S has not sent and stops S2MM.
+  // resetDMA discards the beats MM2S has not sent and those S2MM's DataMover
+  // holds, and leaves both channels running.
   void resetDMA() {
     dev_.dropPending();
     sentBefore_ = dev_.sent();
-    dev_.setNeverReady(true);
+    dev_.received().clear();
+    idle();
   }
 
   // stats prints what the transfers took (see the spec above).
@@ -142,6 +168,22 @@ class Sim {
 
  private:
   using Cycle = tb::SystemHarness<Vsys>::Cycle;
+
+  // finished returns how many held beats make up a whole transfer of at
+  // most cap words (up to and with the first TLAST, or cap), or 0.
+  std::size_t finished(std::size_t cap) {
+    auto &rx = dev_.received();
+    for (std::size_t i = 0; i < rx.size() && i < cap; i++)
+      if (rx[i].last || i + 1 == cap) return i + 1;
+    return 0;
+  }
+  // idle lets S2MM without a transfer take beats into its DataMover, up to
+  // hold_ (kept in received() for the next transfer).
+  void idle() {
+    auto &rx = dev_.received();
+    dev_.setNeverReady(rx.size() >= hold_);
+    dev_.setOutputLimit(rx.size() >= hold_ ? 0 : hold_ - rx.size());
+  }
 
   // gap returns the idle cycles before a beat: geometric, so that TVALID is
   // up with probability valid_ in a cycle the stream could move.
@@ -166,6 +208,7 @@ class Sim {
   std::uint64_t rng_;
   double valid_, ready_;
   std::uint64_t stall_;
+  std::size_t hold_;
   std::size_t sentBefore_ = 0;
   std::uint64_t cycles_ = 0, transfers_ = 0, wordsIn_ = 0, wordsOut_ = 0;
 };
@@ -229,15 +272,15 @@ struct Ctx {
 
 int sim_open(const char *args, void **ctx, size_t *max_in, size_t *max_out, char *err, size_t errlen) {
   std::string bad;
-  if (!known(args, {"seed", "valid", "ready", "max_words", "stats", "stall"}, &bad)) {
-    std::snprintf(err, errlen, "unknown option \"%s\" (sim takes seed, valid, ready, max_words, stats, stall)",
+  if (!known(args, {"seed", "valid", "ready", "max_words", "stats", "stall", "hold"}, &bad)) {
+    std::snprintf(err, errlen, "unknown option \"%s\" (sim takes seed, valid, ready, max_words, stats, stall, hold)",
                   bad.c_str());
     return HDLGEN_E_ARG;
   }
   std::string seed_s = arg(args, "seed", "1"), valid_s = arg(args, "valid", "1"), ready_s = arg(args, "ready", "1"),
               words_s = arg(args, "max_words", "4194304"), stats_s = arg(args, "stats", "0"),
-              stall_s = arg(args, "stall", "0");
-  unsigned long long seed = 0, words = 0, stall = 0;
+              stall_s = arg(args, "stall", "0"), hold_s = arg(args, "hold", "4");
+  unsigned long long seed = 0, words = 0, stall = 0, hold = kDefaultHold;
   double valid = 0, ready = 0;
   if (!number(seed_s, 0, ~0ull, &seed)) {
     std::snprintf(err, errlen, "seed=%s: want a whole number", seed_s.c_str());
@@ -259,11 +302,15 @@ int sim_open(const char *args, void **ctx, size_t *max_in, size_t *max_out, char
     std::snprintf(err, errlen, "stall=%s: want a transfer number (1 is the first; 0: none)", stall_s.c_str());
     return HDLGEN_E_ARG;
   }
+  if (!number(hold_s, 0, kMaxHold, &hold)) {
+    std::snprintf(err, errlen, "hold=%s: want the beats S2MM holds unarmed, 0 to %llu", hold_s.c_str(), kMaxHold);
+    return HDLGEN_E_ARG;
+  }
   Ctx *c = new (std::nothrow) Ctx;
   if (!c) return HDLGEN_E_NOMEM;
   c->stats = stats_s == "1";
   c->max_words = static_cast<size_t>(words);
-  c->sim.reset(new Sim(seed, valid, ready, stall));
+  c->sim.reset(new Sim(seed, valid, ready, stall, static_cast<std::size_t>(hold)));
   *max_in = *max_out = c->max_words;
   *ctx = c;
   return HDLGEN_OK;

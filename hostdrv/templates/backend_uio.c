@@ -9,7 +9,11 @@
  * past it, then MM2S sends the input batch. The driver waits for S2MM's
  * interrupt on completion (IOC; the DMA's UIO device carries S2MM's
  * interrupt, hdlgen-overlay.dts) with poll(2) and a timeout, or polls the
- * status registers with irq=0. hdlgen-overlay.dts declares the devices.
+ * status registers with irq=0. A batch that S2MM finished but whose
+ * interrupt never came (the wait ran out, then S2MM was found idle) fails
+ * with HDLGEN_E_TIMEOUT, so a missing interrupt cannot pass unnoticed at
+ * the cost of the whole wait per batch. hdlgen-overlay.dts declares the
+ * devices.
  *
  * Spec: "uio" or "uio:regs=/dev/uioN,dma=/dev/uioM,buf=/dev/udmabuf-hdlgen,
  * timeout_ms=1000,irq=1". Without regs/dma the UIO devices are found by name
@@ -189,6 +193,7 @@ static void uio_close(void *p) {
  * file both map. Never defined in a build for the board. */
 uint32_t hdlgen_fake_read(int dev, uint32_t off);
 void hdlgen_fake_write(int dev, uint32_t off, uint32_t v);
+int hdlgen_fake_irq_wait(int ms); /* 1: the interrupt came, 0: ms passed */
 static uint32_t dma_rd(struct uio_ctx *c, uint32_t off) {
   (void)c;
   return hdlgen_fake_read(1, off);
@@ -386,22 +391,43 @@ static void irq_arm(struct uio_ctx *c) {
   if (c->irq && write(c->dma.fd, &one, sizeof one) != (ssize_t)sizeof one) c->irq = 0;
 }
 
+/* irq_wait sleeps in poll(2) until the DMA device's interrupt or ms pass;
+ * it returns 1 on the interrupt (and unmasks it again), 0 when ms passed,
+ * -1 otherwise (a signal, an error). */
+static int irq_wait(struct uio_ctx *c, int ms) {
+#ifdef HDLGEN_UIO_FAKE
+  (void)c;
+  return hdlgen_fake_irq_wait(ms);
+#else
+  struct pollfd pfd = {c->dma.fd, POLLIN, 0};
+  uint32_t count;
+  int n = poll(&pfd, 1, ms);
+  if (n == 0) return 0;
+  if (n > 0 && (pfd.revents & POLLIN) && read(c->dma.fd, &count, sizeof count) == (ssize_t)sizeof count) {
+    irq_arm(c);
+    return 1;
+  }
+  return -1;
+#endif
+}
+
 /* wait_idle waits until the status register at sr is idle, an error shows,
  * or the deadline passes; with the interrupt it sleeps in poll(2) between
- * checks. It returns the last status read, and 0 on a timeout. */
-static uint32_t wait_idle(struct uio_ctx *c, uint32_t sr, long long until, int use_irq) {
+ * checks. It returns the last status read, and 0 on a timeout; *late (if
+ * not NULL) tells whether the channel was found idle only after a poll(2)
+ * that no interrupt ended: its interrupt did not come. */
+static uint32_t wait_idle(struct uio_ctx *c, uint32_t sr, long long until, int use_irq, int *late) {
+  int timed_out = 0;
   for (;;) {
     uint32_t st = dma_rd(c, sr);
     long long left;
-    if (st & (DMASR_IDLE | DMASR_ERRORS)) return st;
+    if (st & (DMASR_IDLE | DMASR_ERRORS)) {
+      if (late) *late = timed_out;
+      return st;
+    }
     left = until - now_ms();
     if (left <= 0) return 0;
-    if (use_irq && c->irq) {
-      struct pollfd pfd = {c->dma.fd, POLLIN, 0};
-      uint32_t count;
-      int n = poll(&pfd, 1, left > 1000000 ? 1000000 : (int)left);
-      if (n > 0 && (pfd.revents & POLLIN) && read(c->dma.fd, &count, sizeof count) == (ssize_t)sizeof count) irq_arm(c);
-    }
+    if (use_irq && c->irq) timed_out = irq_wait(c, left > 1000000 ? 1000000 : (int)left) == 0;
   }
 }
 
@@ -447,15 +473,25 @@ static int uio_transfer(void *p, const uint32_t *in, size_t nin, uint32_t *out, 
   uint32_t mm2s, s2mm, got;
   long long until = deadline(c, cycles);
   size_t i;
-  int rc;
+  int rc, late = 0;
   *nout = 0;
   if ((rc = start(c, in, nin, cap, 1, err, errlen)) != HDLGEN_OK) return rc;
-  s2mm = wait_idle(c, S2MM_DMASR, until, 1);
-  mm2s = s2mm ? wait_idle(c, MM2S_DMASR, until, 0) : dma_rd(c, MM2S_DMASR);
+  s2mm = wait_idle(c, S2MM_DMASR, until, 1, &late);
+  mm2s = s2mm ? wait_idle(c, MM2S_DMASR, until, 0, NULL) : dma_rd(c, MM2S_DMASR);
   if ((mm2s | s2mm) & DMASR_ERRORS) return dma_error(c, mm2s, s2mm, err, errlen);
   if (!s2mm || !mm2s) {
     int n = snprintf(err, errlen, "DMA batch of %zu words not done in time: MM2S_DMASR 0x%08X, S2MM_DMASR 0x%08X", nin,
                      dma_rd(c, MM2S_DMASR), dma_rd(c, S2MM_DMASR));
+    if (n > 0 && (size_t)n < errlen) dma_reset(c, err + n, errlen - (size_t)n);
+    return HDLGEN_E_TIMEOUT;
+  }
+  if (late) {
+    /* The batch is done, but only the wait's end found it: without its
+     * interrupt every batch would take the whole wait and still pass. */
+    int n = snprintf(err, errlen,
+                     "the batch finished but S2MM's interrupt never came: the wait ran out (%ld ms floor); is S2MM's "
+                     "interrupt on the DMA's node of hdlgen-overlay.dts? (irq=0 polls instead)",
+                     c->timeout_ms);
     if (n > 0 && (size_t)n < errlen) dma_reset(c, err + n, errlen - (size_t)n);
     return HDLGEN_E_TIMEOUT;
   }
@@ -480,7 +516,7 @@ static int uio_send(void *p, const uint32_t *in, size_t nin, uint64_t cycles, ch
   long long until = deadline(c, cycles);
   int rc;
   if ((rc = start(c, in, nin, 0, 0, err, errlen)) != HDLGEN_OK) return rc;
-  mm2s = wait_idle(c, MM2S_DMASR, until, 0);
+  mm2s = wait_idle(c, MM2S_DMASR, until, 0, NULL);
   if (mm2s & DMASR_ERRORS) return dma_error(c, mm2s, dma_rd(c, S2MM_DMASR), err, errlen);
   if (!mm2s) {
     int n = snprintf(err, errlen, "MM2S did not send %zu words in time: MM2S_DMASR 0x%08X", nin, dma_rd(c, MM2S_DMASR));

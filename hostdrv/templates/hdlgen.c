@@ -6,7 +6,8 @@
  * reload follow docs/system-interface.md; the readout image format is the
  * weights package's (hdlgen weights).
  *
- * Every batch gets the next batch tag (BATCH.TAG, mod 2^8); its results must
+ * A batch starts with STATUS: a system still busy is flushed first. Every
+ * batch gets the next batch tag (BATCH.TAG, mod 2^8); its results must
  * be exactly one classified record per vector, in order (seq), all carrying
  * that tag, and nothing more (S2MM is armed with the whole result buffer, so a
  * surplus shows instead of overrunning it). Any failure resets the DMA and
@@ -60,6 +61,7 @@ struct hdlgen_dev {
   hdlgen_result *res;
   uint32_t ii, latency;   /* TIMING: cycles per vector, first-record latency */
   uint32_t tag;           /* the last batch tag written */
+  int dirty;              /* hdlgen_send or hdlgen_transfer may have left results (in the system or the DMA) */
 };
 
 static char open_err[1024];
@@ -209,7 +211,10 @@ int hdlgen_open(hdlgen_dev **out, const char *spec) {
     return rc;
   }
   dev->in = (uint32_t *)malloc(dev->max_batch * HDLGEN_BEATS_PER_VECTOR * sizeof(uint32_t));
-  dev->out = (uint32_t *)malloc(dev->max_batch * HDLGEN_RESULT_WORDS * sizeof(uint32_t));
+  /* S2MM is armed with all max_out words (a surplus shows instead of running
+   * past the DMA buffer), and the backend copies what it received: the
+   * result buffer holds max_out words, not just a batch's results. */
+  dev->out = (uint32_t *)malloc(dev->max_out * sizeof(uint32_t));
   dev->res = (hdlgen_result *)malloc(dev->max_batch * sizeof(hdlgen_result));
   if (!dev->in || !dev->out || !dev->res) {
     hdlgen_close(dev);
@@ -270,6 +275,7 @@ int hdlgen_transfer(hdlgen_dev *dev, const uint32_t *in, size_t nin, uint32_t *o
   if (nin > dev->max_in)
     return fail(dev, HDLGEN_E_ARG, "a batch of %zu words exceeds the backend's %zu", nin, dev->max_in);
   if (cap > dev->max_out) cap = dev->max_out;
+  dev->dirty = 1;
   rc = dev->be->transfer(dev->ctx, in, nin, out, cap, nout, cycles(dev, nin / HDLGEN_BEATS_PER_VECTOR + 1), dev->err,
                          sizeof dev->err);
   return rc == HDLGEN_OK ? rc : recover(dev, rc);
@@ -280,6 +286,7 @@ int hdlgen_send(hdlgen_dev *dev, const uint32_t *in, size_t nin) {
   if (!dev || !in || nin == 0) return HDLGEN_E_ARG;
   if (nin > dev->max_in)
     return fail(dev, HDLGEN_E_ARG, "a batch of %zu words exceeds the backend's %zu", nin, dev->max_in);
+  dev->dirty = 1;
   rc = dev->be->send(dev->ctx, in, nin, cycles(dev, nin / HDLGEN_BEATS_PER_VECTOR + 1), dev->err, sizeof dev->err);
   return rc == HDLGEN_OK ? rc : recover(dev, rc);
 }
@@ -335,21 +342,34 @@ int hdlgen_flush(hdlgen_dev *dev) {
   uint32_t status;
   int rc;
   if (!dev) return HDLGEN_E_ARG;
+  /* A running S2MM channel takes up to four beats of the result stream while
+   * no transfer is armed (the DataMover's, PG022) and writes them first into
+   * the next transfer. Between the reset and the FLUSH it takes results the
+   * FLUSH is meant to drop, so the DMA is reset once more after the FLUSH,
+   * when the system has nothing left to give. */
   if ((rc = dev->be->reset_dma(dev->ctx, dev->err, sizeof dev->err)) != HDLGEN_OK) return rc;
   if ((rc = ctrl_write(dev, HDLGEN_CTRL_FLUSH_MASK)) != HDLGEN_OK) return rc;
+  if ((rc = dev->be->reset_dma(dev->ctx, dev->err, sizeof dev->err)) != HDLGEN_OK) return rc;
   if ((rc = hdlgen_reg_read(dev, HDLGEN_REG_STATUS, &status)) != HDLGEN_OK) return rc;
   if (status & HDLGEN_STATUS_BUSY_MASK)
     return fail(dev, HDLGEN_E_DEVICE, "STATUS reads 0x%08X after a flush: still busy (is the DMA still sending?)", status);
+  dev->dirty = 0;
   return HDLGEN_OK;
 }
 
 /* run_batch sends the n packed vectors in dev->in under the next batch tag
  * and checks their results: exactly n classified records, in order, with the
- * tag, and nothing more. */
+ * tag, and nothing more. It flushes first when the system is still busy
+ * (STATUS.BUSY: vectors or results someone left) or when hdlgen_send or
+ * hdlgen_transfer ran since the last flush (their results may sit in the
+ * DMA's DataMover, which STATUS does not see). */
 static int run_batch(hdlgen_dev *dev, size_t n, int32_t *classes, int32_t *scores, uint32_t *flags) {
   size_t got = 0, nres = 0, r, want = n * HDLGEN_RESULT_WORDS;
-  uint32_t tag = (dev->tag + 1) & TAG_MASK;
-  int rc = hdlgen_reg_write(dev, HDLGEN_REG_BATCH, tag << HDLGEN_BATCH_TAG_SHIFT);
+  uint32_t tag = (dev->tag + 1) & TAG_MASK, status;
+  int rc = hdlgen_reg_read(dev, HDLGEN_REG_STATUS, &status);
+  if (rc == HDLGEN_OK && (dev->dirty || (status & HDLGEN_STATUS_BUSY_MASK))) rc = hdlgen_flush(dev);
+  if (rc != HDLGEN_OK) return recover(dev, rc);
+  rc = hdlgen_reg_write(dev, HDLGEN_REG_BATCH, tag << HDLGEN_BATCH_TAG_SHIFT);
   if (rc != HDLGEN_OK) return recover(dev, rc);
   dev->tag = tag;
   rc = dev->be->transfer(dev->ctx, dev->in, n * HDLGEN_BEATS_PER_VECTOR, dev->out, dev->max_out, &got, cycles(dev, n),

@@ -106,6 +106,10 @@ size_t hdlgen_classes(void);          /* L */
 size_t hdlgen_beats_per_vector(void); /* B */
 const char *hdlgen_class_name(size_t cls); /* NULL when cls >= L */
 const char *hdlgen_arch_name(void);       /* the network type, as model.json names it */
+/* The model's name of feature i (a CSV column), NULL when i >= K or the model
+ * names no features; the training data's label column, "" when unknown. */
+const char *hdlgen_feature_name(size_t i);
+const char *hdlgen_label_name(void);
 
 /* hdlgen_classify classifies rows raw rows (row-major, K doubles each) in
  * batches of at most info.max_batch vectors, one DMA transfer per batch.

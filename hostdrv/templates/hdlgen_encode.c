@@ -82,3 +82,9 @@ size_t hdlgen_beats_per_vector(void) { return HDLGEN_BEATS_PER_VECTOR; }
 const char *hdlgen_arch_name(void) { return HDLGEN_ARCH_NAME; }
 
 const char *hdlgen_class_name(size_t cls) { return cls < HDLGEN_L ? hdlgen_class_names[cls] : NULL; }
+
+const char *hdlgen_feature_name(size_t i) {
+  return HDLGEN_FEATURE_NAMES && i < HDLGEN_K ? hdlgen_feature_names[i] : NULL;
+}
+
+const char *hdlgen_label_name(void) { return HDLGEN_LABEL_NAME; }

@@ -5,10 +5,11 @@
  *   hdlgen-run [-d SPEC] selftest             the on-board self-test: one PASS/FAIL line
  *                                             at the end (run it first)
  *   hdlgen-run [-d SPEC] info                 the design and the device's timing
- *   hdlgen-run [-d SPEC] classify [-s] [FILE] classify CSV rows of K raw features
- *                                             (a non-numeric first line is a
- *                                             header); prints the class name of
- *                                             each row (-s: and the scores)
+ *   hdlgen-run [-d SPEC] classify [-s] [FILE] classify the rows of a CSV file as
+ *                                             hdlgen predict reads it (a header,
+ *                                             columns matched by the model's
+ *                                             feature names); prints the class
+ *                                             name of each row (-s: and the scores)
  *   hdlgen-run encode [FILE]                  print each row's input elements
  *   hdlgen-run [-d SPEC] counters [-c]        counters and status (-c: then clear)
  *   hdlgen-run [-d SPEC] load-readout FILE    load a readout image (hdlgen weights)
@@ -19,6 +20,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,50 +38,162 @@ static const char usage[] =
 /* The self-test's report: a line per check and the verdict. */
 #define REPORT_BYTES 8192
 
-/* rows holds CSV rows of K doubles. */
+/* rows holds CSV rows of K doubles, in the design's feature order. */
 struct rows {
   double *x;
   size_t n, cap;
 };
 
-/* parse_line splits a CSV line into k doubles; returns the 1-based number of
- * the first bad field, or 0. */
-static size_t parse_line(char *line, double *out, size_t k, size_t *fields) {
-  size_t i = 0;
-  char *p = line, *end;
+/* A CSV file as `hdlgen predict` reads it: a header row of column names,
+ * then rows of as many comma-separated fields. When the model names its
+ * features, the header's columns are matched to those names (any order; a
+ * column named like the training label is ignored); otherwise the first K
+ * columns are the features in order (K + 1 when the last is the label).
+ * Every feature value is a finite number. */
+#define MAX_COLUMNS 4096
+
+struct csv {
+  const char *name; /* the file, for messages */
+  size_t line;      /* the current line, 1-based */
+  size_t ncol;      /* columns of the header */
+  long col[MAX_COLUMNS]; /* the feature each column holds, -1 for the label */
+};
+
+/* split cuts a line (its newline removed) at the commas into at most max
+ * fields, trimming blanks and a pair of double quotes; it returns the
+ * number of fields, max + 1 when there are more. */
+static size_t split(char *line, char **field, size_t max) {
+  size_t n = 0;
+  char *p = line;
   for (;;) {
-    size_t n = strcspn(p, ",\r\n");
-    char save = p[n];
-    p[n] = 0;
-    if (i < k) {
-      errno = 0;
-      out[i] = strtod(p, &end);
-      while (*end == ' ' || *end == '\t') end++;
-      if (end == p || *end != 0) return i + 1;
-    }
-    i++;
-    p[n] = save;
-    if (save != ',') break;
-    p += n + 1;
+    size_t len = strcspn(p, ",");
+    char save = p[len], *f = p, *e = p + len;
+    while (f < e && (*f == ' ' || *f == '\t')) f++;
+    while (e > f && (e[-1] == ' ' || e[-1] == '\t')) e--;
+    if (e - f >= 2 && *f == '"' && e[-1] == '"') f++, e--;
+    *e = 0;
+    if (n == max) return max + 1;
+    field[n++] = f;
+    if (save != ',') return n;
+    p += len + 1;
   }
-  *fields = i;
-  return 0;
 }
 
-/* read_rows reads CSV rows into r; on failure it frees what it read. */
+/* number parses a whole field as a finite double. */
+static int number(const char *s, double *v) {
+  char *end;
+  if (!*s) return 0;
+  errno = 0;
+  *v = strtod(s, &end);
+  return *end == 0 && *v - *v == 0; /* finite: NaN and the infinities are refused */
+}
+
+static int csv_err(const struct csv *c, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "hdlgen-run: %s:%zu: ", c->name, c->line);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return 1;
+}
+
+/* header maps the header's columns to the design's features. */
+static int header(struct csv *c, char **field, size_t n) {
+  size_t k = hdlgen_features(), i, j, missing = 0, unknown = 0;
+  const char *label = hdlgen_label_name();
+  double v;
+  int numeric = 1;
+  if (n > MAX_COLUMNS) return csv_err(c, "header: more than %d columns", MAX_COLUMNS);
+  for (j = 0; j < n; j++) {
+    if (!*field[j]) return csv_err(c, "header: column %zu has no name", j + 1);
+    for (i = 0; i < j; i++)
+      if (strcmp(field[i], field[j]) == 0) return csv_err(c, "header: column %zu repeats the name \"%s\"", j + 1, field[j]);
+    numeric = numeric && number(field[j], &v);
+  }
+  c->ncol = n;
+  if (!hdlgen_feature_name(0)) { /* no names: the columns in order */
+    if (numeric)
+      return csv_err(c, "the first line holds numbers, not column names: the file needs a header row (like hdlgen "
+                        "predict's)");
+    if (n == k + 1 && *label && strcmp(field[k], label) == 0) {
+      c->col[k] = -1;
+    } else if (n != k) {
+      return csv_err(c, "header has %zu columns, want the design's K = %zu features%s%s%s", n, k,
+                     *label ? " (and optionally the label column \"" : "", label, *label ? "\" last)" : "");
+    }
+    for (j = 0; j < k; j++) c->col[j] = (long)j;
+    return 0;
+  }
+  for (j = 0; j < n; j++) {
+    c->col[j] = -2;
+    if (*label && strcmp(field[j], label) == 0) c->col[j] = -1;
+    for (i = 0; i < k; i++)
+      if (strcmp(field[j], hdlgen_feature_name(i)) == 0) c->col[j] = (long)i;
+    if (c->col[j] == -2) unknown++;
+  }
+  for (i = 0; i < k; i++) {
+    for (j = 0; j < n && c->col[j] != (long)i; j++) {
+    }
+    if (j == n) missing++;
+  }
+  if (!missing && !unknown) return 0;
+  fprintf(stderr, "hdlgen-run: %s:%zu: header does not match the design's feature names:", c->name, c->line);
+  if (missing) {
+    const char *sep = " missing ";
+    for (i = 0; i < k; i++) {
+      for (j = 0; j < n && c->col[j] != (long)i; j++) {
+      }
+      if (j == n) fprintf(stderr, "%s\"%s\"", sep, hdlgen_feature_name(i)), sep = ", ";
+    }
+  }
+  if (unknown) {
+    const char *sep = missing ? "; unexpected " : " unexpected ";
+    for (j = 0; j < n; j++)
+      if (c->col[j] == -2) fprintf(stderr, "%s\"%s\"", sep, field[j]), sep = ", ";
+  }
+  fprintf(stderr, "\n");
+  return 1;
+}
+
+/* read_rows reads a CSV file into r; on failure it says why (file, line,
+ * column) and frees what it read. */
 static int read_rows(const char *path, struct rows *r) {
   FILE *f = (!path || strcmp(path, "-") == 0) ? stdin : fopen(path, "r");
-  char *line = NULL;
-  size_t len = 0, lineno = 0, k = hdlgen_features();
-  int rc = 0;
+  char *line = NULL, **field = NULL;
+  size_t len = 0, k = hdlgen_features(), j;
+  ssize_t got;
+  int rc = 0, have_header = 0;
+  struct csv *c = (struct csv *)calloc(1, sizeof *c);
   if (!f) {
     fprintf(stderr, "hdlgen-run: open %s: %s\n", path, strerror(errno));
+    free(c);
     return 1;
   }
-  while (rc == 0 && getline(&line, &len, f) >= 0) {
-    size_t bad, fields = 0;
-    lineno++;
-    if (line[strspn(line, " \t\r\n")] == 0) continue;
+  field = (char **)malloc((MAX_COLUMNS + 1) * sizeof *field);
+  if (!c || !field) {
+    fprintf(stderr, "hdlgen-run: out of memory\n");
+    rc = 1;
+  } else {
+    c->name = path && strcmp(path, "-") ? path : "stdin";
+  }
+  while (rc == 0 && (got = getline(&line, &len, f)) >= 0) {
+    size_t n;
+    c->line++;
+    line[strcspn(line, "\r\n")] = 0;
+    if (c->line == 1 && (unsigned char)line[0] == 0xEF && (unsigned char)line[1] == 0xBB && (unsigned char)line[2] == 0xBF)
+      memmove(line, line + 3, strlen(line + 3) + 1); /* a byte-order mark */
+    if (line[strspn(line, " \t")] == 0) continue;
+    n = split(line, field, MAX_COLUMNS);
+    if (!have_header) {
+      rc = header(c, field, n);
+      have_header = 1;
+      continue;
+    }
+    if (n != c->ncol) {
+      rc = csv_err(c, "%zu fields, the header has %zu columns", n > MAX_COLUMNS ? (size_t)MAX_COLUMNS : n, c->ncol);
+      break;
+    }
     if (r->n == r->cap) {
       size_t cap = r->cap ? 2 * r->cap : 256;
       double *x = (double *)realloc(r->x, cap * k * sizeof(double));
@@ -91,20 +205,21 @@ static int read_rows(const char *path, struct rows *r) {
       r->x = x;
       r->cap = cap;
     }
-    bad = parse_line(line, r->x + r->n * k, k, &fields);
-    if (bad && lineno == 1) continue; /* a header */
-    if (bad) {
-      fprintf(stderr, "hdlgen-run: %s:%zu: field %zu is not a number\n", path ? path : "stdin", lineno, bad);
-      rc = 1;
-    } else if (fields != k) {
-      fprintf(stderr, "hdlgen-run: %s:%zu: %zu fields, the design has K = %zu features\n", path ? path : "stdin", lineno,
-              fields, k);
-      rc = 1;
-    } else {
-      r->n++;
-    }
+    for (j = 0; j < n && rc == 0; j++)
+      if (c->col[j] >= 0 && !number(field[j], r->x + r->n * k + c->col[j])) {
+        if (hdlgen_feature_name(0))
+          rc = csv_err(c, "field %zu (column \"%s\") is not a finite number: \"%s\"", j + 1,
+                       hdlgen_feature_name((size_t)c->col[j]), field[j]);
+        else
+          rc = csv_err(c, "field %zu is not a finite number: \"%s\"", j + 1, field[j]);
+      }
+    if (rc == 0) r->n++;
   }
+  if (rc == 0 && !have_header && (c->line = 1)) rc = csv_err(c, "empty file: want a header row (the column names), then the rows");
+  else if (rc == 0 && r->n == 0) rc = csv_err(c, "header only: no rows");
   free(line);
+  free(field);
+  free(c);
   if (f != stdin) fclose(f);
   if (rc != 0) {
     free(r->x);
@@ -136,12 +251,11 @@ static int cmd_info(hdlgen_dev *dev) {
   return 0;
 }
 
-static int cmd_classify(hdlgen_dev *dev, const char *path, int with_scores) {
-  struct rows r = {NULL, 0, 0};
+/* cmd_classify classifies the rows read (and frees them). */
+static int cmd_classify(hdlgen_dev *dev, struct rows r, int with_scores) {
   size_t i, l, nl = hdlgen_classes();
   int32_t *cls = NULL, *scores = NULL;
   int rc, status = 1;
-  if (read_rows(path, &r) != 0) return 1;
   cls = (int32_t *)malloc((r.n + 1) * sizeof *cls);
   scores = (int32_t *)malloc((r.n + 1) * nl * sizeof *scores);
   if (!cls || !scores) {
@@ -205,8 +319,9 @@ static int cmd_counters(hdlgen_dev *dev, int clear) {
 int main(int argc, char **argv) {
   const char *spec = HDLGEN_RUN_DEFAULT_SPEC;
   hdlgen_dev *dev = NULL;
-  int a = 1, rc, status;
+  int a = 1, rc, status, with_scores = 0;
   const char *cmd;
+  struct rows rows = {NULL, 0, 0};
   if (a + 1 < argc && strcmp(argv[a], "-d") == 0) {
     spec = argv[a + 1];
     a += 2;
@@ -222,7 +337,17 @@ int main(int argc, char **argv) {
     fputs(usage, stderr);
     return 2;
   }
+  /* A CSV file is read, and refused, before the device is touched. */
+  if (strcmp(cmd, "classify") == 0) {
+    with_scores = a < argc && strcmp(argv[a], "-s") == 0;
+    if (a + with_scores < argc - 1) {
+      fputs(usage, stderr);
+      return 2;
+    }
+    if (read_rows(a + with_scores < argc ? argv[a + with_scores] : NULL, &rows) != 0) return 1;
+  }
   if ((rc = hdlgen_open(&dev, spec)) != HDLGEN_OK) {
+    free(rows.x);
     if (strcmp(cmd, "selftest") == 0)
       printf("FAIL selftest: open %s: %s (%s)\n", spec, hdlgen_open_error(), hdlgen_strerror(rc));
     else
@@ -237,8 +362,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(cmd, "info") == 0) {
     status = cmd_info(dev);
   } else if (strcmp(cmd, "classify") == 0) {
-    int s = a < argc && strcmp(argv[a], "-s") == 0;
-    status = cmd_classify(dev, a + s < argc ? argv[a + s] : NULL, s);
+    status = cmd_classify(dev, rows, with_scores);
   } else if (strcmp(cmd, "counters") == 0) {
     status = cmd_counters(dev, a < argc && strcmp(argv[a], "-c") == 0);
   } else if (a < argc) {

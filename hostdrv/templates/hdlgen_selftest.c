@@ -13,9 +13,12 @@
  *               scores, with the expected outputs (vectors/tv_exp.mem)
  *   malformed   a raw batch with a vector lacking EOV: it is dropped (a
  *               dropped record, COUNT_DROPPED + 1), its neighbours classified
- *   flush       vectors sent with the results left in the system (STATUS.BUSY),
- *               a flush, STATUS no longer busy, none of their results counted,
- *               and the next batch correct
+ *   flush       vectors sent with the results left in the system (STATUS.BUSY
+ *               unless S2MM's DataMover took them all: it takes up to 4 beats
+ *               while no transfer is armed), a flush, STATUS no longer busy,
+ *               none of their results counted but the records the DataMover
+ *               took (before the flush and during its first DMA reset), and
+ *               the next batch correct
  *   swap        reloadable designs: the negated readout loaded (every score
  *               negated, the classes the argmax of that), then the design's own
  *   rate        a batch of test vectors repeated, timed with the wall clock
@@ -41,6 +44,10 @@
 #define RATE_REPEAT 16u
 /* Vectors of the malformed and flush checks. */
 #define FEW 3u
+/* Beats S2MM's DataMover takes from the result stream while no transfer is
+ * armed (PG022, "Example DataMover Write (S2MM) Timing"): they leave the
+ * system, so its records count as classified and STATUS.BUSY may clear. */
+#define DMA_HOLD_BEATS 4u
 
 struct report {
   char *buf;
@@ -182,6 +189,13 @@ static void check_flush(hdlgen_dev *dev, struct report *r, int32_t *cls, int32_t
   uint32_t beats[FEW * HDLGEN_BEATS_PER_VECTOR], busy = 0, after = 0;
   hdlgen_counters c0, c1;
   size_t i;
+  /* What the DMA may take of the FEW records: its DataMover's beats after
+   * the send (all of them when they fit: STATUS then is not BUSY), and as
+   * many again between the flush's first DMA reset and CTRL.FLUSH (the
+   * second reset drops them). A record whose last beat it took counts. */
+  const int all_taken = FEW * HDLGEN_RESULT_WORDS <= DMA_HOLD_BEATS;
+  const uint32_t taken =
+      2 * DMA_HOLD_BEATS / HDLGEN_RESULT_WORDS < FEW ? 2 * DMA_HOLD_BEATS / HDLGEN_RESULT_WORDS : FEW;
   for (i = 0; i < FEW; i++) hdlgen_pack(hdlgen_st_inputs + (i % HDLGEN_ST_VECTORS) * HDLGEN_K, beats + i * HDLGEN_BEATS_PER_VECTOR);
   if (!called(r, dev, "flush", hdlgen_read_counters(dev, &c0))) return;
   if (!called(r, dev, "flush", hdlgen_send(dev, beats, FEW * HDLGEN_BEATS_PER_VECTOR))) return;
@@ -189,10 +203,11 @@ static void check_flush(hdlgen_dev *dev, struct report *r, int32_t *cls, int32_t
   if (!called(r, dev, "flush", hdlgen_flush(dev))) return;
   if (!called(r, dev, "flush", hdlgen_reg_read(dev, HDLGEN_REG_STATUS, &after))) return;
   if (!called(r, dev, "flush", hdlgen_read_counters(dev, &c1))) return;
-  if (!(busy & HDLGEN_STATUS_BUSY_MASK) || (after & HDLGEN_STATUS_BUSY_MASK) || c1.classified != c0.classified) {
-    say(r, "flush: FAIL: STATUS 0x%08X before (want BUSY), 0x%08X after (want not BUSY), COUNT_CLASSIFIED %u -> %u "
-        "(want unchanged)",
-        busy, after, c0.classified, c1.classified);
+  if ((!(busy & HDLGEN_STATUS_BUSY_MASK) && !all_taken) || (after & HDLGEN_STATUS_BUSY_MASK) ||
+      c1.classified - c0.classified > taken) {
+    say(r, "flush: FAIL: STATUS 0x%08X before (want BUSY%s), 0x%08X after (want not BUSY), COUNT_CLASSIFIED %u -> %u "
+        "(want at most %u more: the records the DMA holds)",
+        busy, all_taken ? " or not" : "", after, c0.classified, c1.classified, taken);
     bad(r, "flush");
     return;
   }
@@ -201,7 +216,8 @@ static void check_flush(hdlgen_dev *dev, struct report *r, int32_t *cls, int32_t
     bad(r, "flush");
     return;
   }
-  say(r, "flush: ok, %u vectors in flight dropped, none counted, the next batch correct", FEW);
+  say(r, "flush: ok, %u vectors in flight dropped, %u counted (their records taken by the DMA), the next batch correct", FEW,
+      c1.classified - c0.classified);
 }
 
 #if HDLGEN_RELOADABLE

@@ -2,7 +2,8 @@
 
     python3 py_check.py DRIVER_DIR LIB SPEC ROWS_CSV READOUT
 
-Classifies the rows (lists, and a NumPy array when NumPy is installed),
+Reads the rows from the CSV file (read_csv: a header of the design's feature
+names), classifies them (lists, and a NumPy array when NumPy is installed),
 encodes a few, reads the info and counters, loads the readout image,
 classifies again, and prints one JSON object with everything.
 """
@@ -13,9 +14,9 @@ driver, lib, spec, rows_csv, readout = sys.argv[1:6]
 sys.path.insert(0, driver)
 import hdlgen  # noqa: E402
 
-rows = [[float(v) for v in line.split(",")] for line in open(rows_csv).read().split()]
 out = {}
 with hdlgen.Device(spec, lib=lib) as dev:
+    rows = dev.read_csv(rows_csv)
     out["info"] = dev.info()
     out["features"], out["class_names"] = dev.features, dev.class_names
     out["classes"], out["scores"] = dev.classify(rows, scores=True)

@@ -1,27 +1,36 @@
 /* uio_check: the "uio" backend against a fake of the board, for hostdrv's
  * TestUIOBackendOnFakeDMA.
  *
- *   uio_check SPEC BUFFER_FILE PHYS
+ *   uio_check SPEC BUFFER_FILE PHYS [HOLD]
  *
  * The driver is compiled with -DHDLGEN_UIO_FAKE: its register accesses come
  * here. The fake DMA follows PG021's direct register mode as the backend
  * relies on it: a reset (DMACR.Reset, self-clearing after a few reads) halts
  * both channels; RS clears Halted only after a few DMASR reads; S2MM takes
- * records while armed, up to its LENGTH or the record with TLAST, then writes
- * the bytes received back into S2MM_LENGTH and sets Idle and IOC; MM2S_LENGTH
- * starts MM2S. Programming a length while a channel is halted is an error the
- * fake counts. The fake system frames the input beats as the RTL does for
- * well-formed vectors and gives each a record {tag, seq, flags 0, class}: the
- * class is level 0 mod L, the scores class*10 + l (a rule the test knows);
- * CTRL.FLUSH empties it, STATUS.BUSY says it holds records.
+ * result words while armed, up to its LENGTH or the word with TLAST, then
+ * writes the bytes received back into S2MM_LENGTH and sets Idle and IOC;
+ * MM2S_LENGTH starts MM2S. Programming a length while a channel is halted is
+ * an error the fake counts. Like the DataMover inside S2MM (PG022, "Example
+ * DataMover Write (S2MM) Timing"), a running S2MM channel takes up to HOLD
+ * words (default 4) of the result stream while no transfer is armed, and
+ * writes them first when the next one is; a reset drops them. The fake system
+ * frames the input beats as the RTL does for well-formed vectors and gives
+ * each a record {tag, seq, flags 0, class}: the class is level 0 mod L, the
+ * scores class*10 + l (a rule the test knows); CTRL.FLUSH empties it,
+ * STATUS.BUSY says it holds result words.
  *
  * Scenarios (each prints "case NAME ok" or "case NAME FAIL: ..."): normal
  * batches; a stalled S2MM (the call times out after the timeout_ms floor, the
- * next one is right); results of another batch left in the system (the call
- * fails, the next is right); a record too many inside a batch (a surplus);
+ * next one is right); results of another batch arriving before the call's
+ * own, after it checked STATUS (the call fails, the next is right); a record too many inside a batch (a surplus);
  * a marker record (a stray beat with TLAST) in place of a vector's record;
- * S2MM armed with the whole result half of the buffer; no channel programmed
- * while halted. */
+ * a batch that ends with S2MM's interrupt, and one whose interrupt never
+ * comes (the call fails naming it, the next is right); a flood of records
+ * without TLAST, more than the result half holds (the call
+ * fails, the next is right; the driver must not copy more words than its
+ * buffer holds); a flush with results in the system (the next batch is
+ * right); results left by a send (the next batch drains them and is right); S2MM armed with the whole result half of the buffer; no channel
+ * programmed while halted. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <fcntl.h>
@@ -45,7 +54,7 @@
 #define S2MM_LENGTH 0x58u
 #define RESET_READS 2 /* DMACR reads before a reset completes */
 #define HALT_READS 3  /* DMASR reads before RS clears Halted */
-#define MAX_RECORDS 4096
+#define MAX_HOLD 16   /* words the fake's DataMover may hold, at most */
 
 /* ---- The fake board ---- */
 static struct {
@@ -55,57 +64,95 @@ static struct {
   int running, halted_reads, reset_reads, halted, armed, mm2s_idle, s2mm_idle;
   int violations; /* a length programmed while halted */
   uint32_t armed_bytes;
-  /* the system */
+  /* the system: its result words not yet taken, TLAST per word */
   uint32_t tag, ctrl;
-  uint32_t rec[MAX_RECORDS][1 + HDLGEN_L]; /* queued records (beat 0, scores) */
-  int rec_last[MAX_RECORDS];
-  int nrec;
+  uint32_t *word;
+  unsigned char *last;
+  size_t nword, cap;
   uint32_t seq;
+  /* the DataMover: words taken while S2MM was not armed */
+  uint32_t held[MAX_HOLD];
+  unsigned char held_last[MAX_HOLD];
+  int nheld, hold;
   /* faults for the next transfer */
-  int stall, stale, surplus, marker;
+  int stall, stale, surplus, marker, flood;
+  /* S2MM's Idle hidden until the backend waits for the interrupt, which
+   * comes (irq) or not (noirq: the wait runs out) */
+  int hide_idle, noirq;
 } fk;
+
+static void push_word(uint32_t w, int last) {
+  if (fk.nword == fk.cap) {
+    fk.cap = fk.cap ? 2 * fk.cap : 4096;
+    fk.word = (uint32_t *)realloc(fk.word, fk.cap * sizeof *fk.word);
+    fk.last = (unsigned char *)realloc(fk.last, fk.cap);
+    if (!fk.word || !fk.last) abort();
+  }
+  fk.word[fk.nword] = w;
+  fk.last[fk.nword++] = (unsigned char)last;
+}
+
+/* pop removes the first n words of the system's output. */
+static void pop(size_t n) {
+  memmove(fk.word, fk.word + n, (fk.nword - n) * sizeof *fk.word);
+  memmove(fk.last, fk.last + n, fk.nword - n);
+  fk.nword -= n;
+}
 
 static void push_record(uint32_t cls, int last) {
   uint32_t l;
-  if (fk.nrec == MAX_RECORDS) return;
-  fk.rec[fk.nrec][0] = fk.tag << HDLGEN_RECORD_TAG_SHIFT | (fk.seq & 0xFFu) << HDLGEN_RECORD_SEQ_SHIFT | cls;
-  for (l = 0; l < HDLGEN_L; l++) fk.rec[fk.nrec][1 + l] = cls * 10u + l;
-  fk.rec_last[fk.nrec++] = last;
+  push_word(fk.tag << HDLGEN_RECORD_TAG_SHIFT | (fk.seq & 0xFFu) << HDLGEN_RECORD_SEQ_SHIFT | cls,
+            last && !HDLGEN_SCORES);
+  for (l = 0; HDLGEN_SCORES && l < HDLGEN_L; l++) push_word(cls * 10u + l, last && l + 1 == HDLGEN_L);
   fk.seq = last ? 0 : fk.seq + 1;
 }
 
 /* push_marker queues the marker record of a stray beat with TLAST: flags
  * MARKER, class 0, no score words. */
 static void push_marker(void) {
-  if (fk.nrec == MAX_RECORDS) return;
-  fk.rec[fk.nrec][0] = fk.tag << HDLGEN_RECORD_TAG_SHIFT | (fk.seq & 0xFFu) << HDLGEN_RECORD_SEQ_SHIFT |
-                       HDLGEN_RESULT_MARKER << HDLGEN_RECORD_FLAGS_SHIFT;
-  fk.rec_last[fk.nrec++] = 1;
+  push_word(fk.tag << HDLGEN_RECORD_TAG_SHIFT | (fk.seq & 0xFFu) << HDLGEN_RECORD_SEQ_SHIFT |
+                HDLGEN_RESULT_MARKER << HDLGEN_RECORD_FLAGS_SHIFT,
+            1);
   fk.seq = 0;
 }
 
-/* deliver moves records into the armed S2MM buffer until the one with TLAST
- * or the length is used up. */
+/* take lets a running S2MM channel without a transfer take result words
+ * into its DataMover, up to fk.hold. */
+static void take(void) {
+  if (!fk.running || fk.halted || fk.armed) return;
+  while (fk.nheld < fk.hold && fk.nword > 0) {
+    fk.held[fk.nheld] = fk.word[0];
+    fk.held_last[fk.nheld++] = fk.last[0];
+    pop(1);
+  }
+}
+
+/* deliver writes the held words, then the system's, into the armed S2MM
+ * buffer until the word with TLAST or the length is used up. */
 static void deliver(void) {
   uint32_t *dst, words = 0, cap;
-  int i = 0, done = 0;
+  int done = 0, h = 0;
+  size_t i = 0;
   if (!fk.armed || fk.stall) return;
   dst = (uint32_t *)(fk.buf + (fk.s2mm_da - fk.phys));
   cap = fk.s2mm_len / 4;
-  while (i < fk.nrec && !done) {
-    uint32_t marker = (fk.rec[i][0] >> HDLGEN_RECORD_FLAGS_SHIFT) & HDLGEN_RESULT_MARKER;
-    uint32_t n = HDLGEN_SCORES && !marker ? 1 + HDLGEN_L : 1, k;
-    for (k = 0; k < n && words < cap; k++) dst[words++] = fk.rec[i][k];
-    done = fk.rec_last[i] || words == cap;
-    i++;
+  for (; h < fk.nheld && !done; h++) {
+    dst[words++] = fk.held[h];
+    done = fk.held_last[h] || words == cap;
+  }
+  for (; i < fk.nword && !done; i++) {
+    dst[words++] = fk.word[i];
+    done = fk.last[i] || words == cap;
   }
   if (!done) return; /* S2MM keeps waiting for TLAST */
-  memmove(fk.rec, fk.rec + i, (size_t)(fk.nrec - i) * sizeof fk.rec[0]);
-  memmove(fk.rec_last, fk.rec_last + i, (size_t)(fk.nrec - i) * sizeof fk.rec_last[0]);
-  fk.nrec -= i;
+  memmove(fk.held, fk.held + h, (size_t)(fk.nheld - h) * sizeof fk.held[0]);
+  memmove(fk.held_last, fk.held_last + h, (size_t)(fk.nheld - h));
+  fk.nheld -= h;
+  pop(i);
   fk.s2mm_len = words * 4;
   fk.armed = 0;
   fk.s2mm_idle = 1;
+  take();
 }
 
 /* mm2s frames the input words as the system does for well-formed vectors
@@ -114,6 +161,15 @@ static void mm2s(uint32_t bytes) {
   const uint32_t *src = (const uint32_t *)(fk.buf + (fk.mm2s_sa - fk.phys));
   uint32_t n = bytes / 4, i, mask = (1u << HDLGEN_LEVEL_WIDTH) - 1u;
   if (fk.surplus) push_record(0, 0); /* a record no vector asked for */
+  if (fk.stale) { /* an earlier batch's results, as long as this one's, come first */
+    uint32_t tag = fk.tag;
+    fk.tag = (tag + 0x55u) & 0xFFu;
+    for (i = 0; i + HDLGEN_BEATS_PER_VECTOR <= n; i += HDLGEN_BEATS_PER_VECTOR)
+      push_record((src[i] & mask) % HDLGEN_L, i + HDLGEN_BEATS_PER_VECTOR == n);
+    fk.tag = tag;
+  }
+  if (fk.flood) /* records without TLAST, more than S2MM's length */
+    while (fk.nword <= fk.s2mm_len / 4 + HDLGEN_RESULT_WORDS) push_record(0, 0);
   for (i = 0; i + HDLGEN_BEATS_PER_VECTOR <= n; i += HDLGEN_BEATS_PER_VECTOR) {
     /* with the marker fault, the last vector arrives as a stray beat with
      * TLAST */
@@ -123,21 +179,16 @@ static void mm2s(uint32_t bytes) {
     else
       push_record((src[i] & mask) % HDLGEN_L, last);
   }
-  if (fk.stale) { /* the same batch once more: stale for the next call */
-    uint32_t tag = fk.tag;
-    fk.tag = (tag + 0x55u) & 0xFFu;
-    for (i = 0; i + HDLGEN_BEATS_PER_VECTOR <= n; i += HDLGEN_BEATS_PER_VECTOR)
-      push_record((src[i] & mask) % HDLGEN_L, i + HDLGEN_BEATS_PER_VECTOR == n);
-    fk.tag = tag;
-  }
   fk.mm2s_idle = 1;
   deliver();
-  fk.stall = fk.stale = fk.surplus = fk.marker = 0;
+  take();
+  fk.stall = fk.stale = fk.surplus = fk.marker = fk.flood = 0;
 }
 
 static uint32_t status(int s2mm) {
   uint32_t v = 0;
   if (fk.halted) v |= 0x1u;
+  if (s2mm && fk.hide_idle) return v;
   if (s2mm ? fk.s2mm_idle : fk.mm2s_idle) v |= 0x2u;
   if (s2mm && fk.s2mm_idle) v |= 0x1000u; /* IOC */
   return v;
@@ -150,7 +201,7 @@ uint32_t hdlgen_fake_read(int dev, uint32_t off) {
       if (hdlgen_id_regs[i].addr == off) return hdlgen_id_regs[i].want;
     if (off == HDLGEN_REG_BATCH) return fk.tag;
     if (off == HDLGEN_REG_CTRL) return fk.ctrl & HDLGEN_CTRL_IRQ_EN_MASK;
-    if (off == HDLGEN_REG_STATUS) return fk.nrec ? HDLGEN_STATUS_BUSY_MASK : 0;
+    if (off == HDLGEN_REG_STATUS) return fk.nword ? HDLGEN_STATUS_BUSY_MASK : 0;
     return 0;
   }
   switch (off) {
@@ -159,11 +210,27 @@ uint32_t hdlgen_fake_read(int dev, uint32_t off) {
       return fk.running ? 0x1u : 0;
     case MM2S_DMASR:
     case S2MM_DMASR:
-      if (fk.halted && fk.running && fk.halted_reads > 0 && --fk.halted_reads == 0) fk.halted = 0;
+      if (fk.halted && fk.running && fk.halted_reads > 0 && --fk.halted_reads == 0) {
+        fk.halted = 0;
+        take();
+      }
       return status(off == S2MM_DMASR);
     case S2MM_LENGTH: return fk.s2mm_len;
     default: return 0;
   }
+}
+
+/* hdlgen_fake_irq_wait is the backend's wait for the DMA's interrupt: it
+ * comes at once, or with noirq never (the wait sleeps its ms); either way
+ * S2MM's Idle shows from then on. */
+int hdlgen_fake_irq_wait(int ms) {
+  int irq = !fk.noirq;
+  if (fk.noirq) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+  }
+  fk.hide_idle = fk.noirq = 0;
+  return irq;
 }
 
 void hdlgen_fake_write(int dev, uint32_t off, uint32_t v) {
@@ -172,7 +239,7 @@ void hdlgen_fake_write(int dev, uint32_t off, uint32_t v) {
     if (off == HDLGEN_REG_CTRL) {
       fk.ctrl = v;
       if (v & HDLGEN_CTRL_FLUSH_MASK) { /* the data path's reset */
-        fk.nrec = 0;
+        fk.nword = 0;
         fk.seq = 0;
       }
     }
@@ -181,11 +248,12 @@ void hdlgen_fake_write(int dev, uint32_t off, uint32_t v) {
   switch (off) {
     case MM2S_DMACR:
     case S2MM_DMACR:
-      if (v & 0x4u) { /* reset: both channels halt, transfers are dropped */
+      if (v & 0x4u) { /* reset: both channels halt, transfers and held words are dropped */
         fk.reset_reads = RESET_READS;
         fk.running = 0;
         fk.halted = 1;
         fk.armed = 0;
+        fk.nheld = 0;
         fk.mm2s_idle = fk.s2mm_idle = 0;
       } else if ((v & 0x1u) && !fk.running) {
         fk.running = 1;
@@ -248,11 +316,13 @@ int main(int argc, char **argv) {
   size_t r, half, limit;
   long long t0, took;
   hdlgen_info info;
-  if (argc != 4) {
-    fprintf(stderr, "usage: uio_check SPEC BUFFER_FILE PHYS\n");
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: uio_check SPEC BUFFER_FILE PHYS [HOLD]\n");
     return 2;
   }
   fk.phys = strtoull(argv[3], NULL, 0);
+  fk.hold = argc == 5 ? atoi(argv[4]) : 4;
+  if (fk.hold < 0 || fk.hold > MAX_HOLD) return 2;
   fk.halted = 1;
   if ((fd = open(argv[2], O_RDWR)) < 0) return 2;
   fk.buf = (unsigned char *)mmap(NULL, 4 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -284,8 +354,8 @@ int main(int argc, char **argv) {
   else if (batch(dev, 70, 7, &wrong) != HDLGEN_OK || wrong) printf("case stall FAIL: the next batch: %s\n", hdlgen_error(dev));
   else printf("case stall ok %lld ms\n", took);
 
-  fk.stale = 1;
   rc = batch(dev, 80, 6, &wrong);
+  fk.stale = 1; /* results of another batch arrive after the call checked STATUS */
   if (rc != HDLGEN_OK || wrong) printf("case stale FAIL: the batch before: %d (%s)\n", rc, hdlgen_error(dev));
   else if ((rc = batch(dev, 90, 6, &wrong)) == HDLGEN_OK)
     printf("case stale FAIL: a batch returned OK with %d of 6 results wrong after stale results\n", wrong);
@@ -301,6 +371,55 @@ int main(int argc, char **argv) {
   if ((rc = batch(dev, 130, 4, &wrong)) == HDLGEN_OK) printf("case marker FAIL: OK with %d wrong\n", wrong);
   else if (batch(dev, 140, 4, &wrong) != HDLGEN_OK || wrong) printf("case marker FAIL: the next batch: %s\n", hdlgen_error(dev));
   else printf("case marker ok\n");
+
+  fk.hide_idle = 1; /* the batch ends with the interrupt */
+  if ((rc = batch(dev, 140, 4, &wrong)) != HDLGEN_OK || wrong) printf("case irq FAIL: %d, %d wrong (%s)\n", rc, wrong, hdlgen_error(dev));
+  else printf("case irq ok\n");
+
+  fk.hide_idle = fk.noirq = 1; /* S2MM finishes, its interrupt never comes */
+  if ((rc = batch(dev, 145, 4, &wrong)) != HDLGEN_E_TIMEOUT || !strstr(hdlgen_error(dev), "interrupt never came"))
+    printf("case noirq FAIL: status %d, want a timeout naming the interrupt (%s)\n", rc, hdlgen_error(dev));
+  else if (batch(dev, 150, 4, &wrong) != HDLGEN_OK || wrong) printf("case noirq FAIL: the next batch: %s\n", hdlgen_error(dev));
+  else printf("case noirq ok\n");
+
+  fk.flood = 1;
+  if ((rc = batch(dev, 150, 4, &wrong)) == HDLGEN_OK) printf("case flood FAIL: OK with %d wrong\n", wrong);
+  else if (batch(dev, 160, 4, &wrong) != HDLGEN_OK || wrong) printf("case flood FAIL: the next batch: %s\n", hdlgen_error(dev));
+  else printf("case flood ok\n");
+
+  /* Three vectors sent without receiving leave their results in the system
+   * (the DataMover takes what it holds); a flush drops them all. */
+  {
+    uint32_t el[HDLGEN_K], beats[3 * HDLGEN_BEATS_PER_VECTOR];
+    for (r = 0; r < 3; r++) {
+      hdlgen_encode(rows + (170 + r) * HDLGEN_K, el);
+      hdlgen_pack(el, beats + r * HDLGEN_BEATS_PER_VECTOR);
+    }
+    if ((rc = hdlgen_send(dev, beats, 3 * HDLGEN_BEATS_PER_VECTOR)) != HDLGEN_OK)
+      printf("case flush FAIL: send: %s\n", hdlgen_error(dev));
+    else if ((rc = hdlgen_flush(dev)) != HDLGEN_OK)
+      printf("case flush FAIL: flush: %s\n", hdlgen_error(dev));
+    else if ((rc = batch(dev, 180, 5, &wrong)) != HDLGEN_OK || wrong)
+      printf("case flush FAIL: the batch after the flush: status %d, %d wrong (%s)\n", rc, wrong, hdlgen_error(dev));
+    else
+      printf("case flush ok\n");
+  }
+
+  /* Results left by a send (in the system and the DataMover): the next
+   * batch flushes them first and is right. */
+  {
+    uint32_t el[HDLGEN_K], beats[3 * HDLGEN_BEATS_PER_VECTOR];
+    for (r = 0; r < 3; r++) {
+      hdlgen_encode(rows + (185 + r) * HDLGEN_K, el);
+      hdlgen_pack(el, beats + r * HDLGEN_BEATS_PER_VECTOR);
+    }
+    if ((rc = hdlgen_send(dev, beats, 3 * HDLGEN_BEATS_PER_VECTOR)) != HDLGEN_OK)
+      printf("case leftover FAIL: send: %s\n", hdlgen_error(dev));
+    else if ((rc = batch(dev, 190, 5, &wrong)) != HDLGEN_OK || wrong)
+      printf("case leftover FAIL: the batch after the send: status %d, %d wrong (%s)\n", rc, wrong, hdlgen_error(dev));
+    else
+      printf("case leftover ok\n");
+  }
 
   /* S2MM is armed with the result half of the 4 MiB buffer, cut to what
    * its length register holds. */

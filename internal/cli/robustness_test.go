@@ -638,6 +638,7 @@ func robustnessRows(w workspace) []robustRow {
 	job(func() robustRow { return killedReproduce(w) })
 	issue26Rows(w, add)
 	issue36Rows(w, add, job)
+	issue36DriverRows(w, job)
 
 	rows := make([]robustRow, len(jobs))
 	next := make(chan int)

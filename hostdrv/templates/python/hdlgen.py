@@ -6,6 +6,7 @@
         print(dev.selftest()["report"])          # the on-board self-test; run it first
         classes = dev.classify(rows)             # rows: K raw features each
         classes, scores = dev.classify(rows, scores=True)
+        classes = dev.classify_csv("new.csv")    # a CSV file as hdlgen predict reads it
         print(dev.counters())
         dev.load_readout("readout.bin")          # hdlgen weights ... -o readout.bin
 
@@ -17,15 +18,26 @@ HDLGEN_LIB environment variable, or next to this file: build/native/libhdlgen.so
 build/arm/libhdlgen.so, then build/sim/libhdlgen_sim.so (the Verilator model as
 backend "sim", built by `make sim`).
 
+A CSV file is read as `hdlgen predict` and hdlgen-run read it (read_csv): a
+header row of column names, matched to the model's feature names (any order; a
+column named like the training label is ignored), or, for a model without
+feature names, K columns in order (K + 1 when the last is the label); a missing
+or unexpected column, a row of another length and a field that is not a finite
+number are errors naming the file and line (CSVError).
+
 From the command line, `python3 hdlgen.py [-d SPEC] [--lib LIB] selftest`
-runs the self-test and prints its report (exit status 0 on PASS).
+runs the self-test and prints its report (exit status 0 on PASS), and
+`python3 hdlgen.py [-d SPEC] [--lib LIB] classify FILE` prints the class name
+of each row of a CSV file.
 """
 
+import csv
 import ctypes
+import math
 import os
 import sys
 
-__all__ = ["Device", "HdlgenError", "load_library"]
+__all__ = ["CSVError", "Device", "HdlgenError", "load_library", "read_csv"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _CANDIDATES = ("build/native/libhdlgen.so", "build/arm/libhdlgen.so", "build/sim/libhdlgen_sim.so")
@@ -41,6 +53,66 @@ class HdlgenError(RuntimeError):
     def __init__(self, status, message):
         super().__init__("%s (status %d)" % (message, status))
         self.status = status
+
+
+class CSVError(ValueError):
+    """A CSV file that does not fit the design: file, line and what is wrong."""
+
+
+def read_csv(path, features, feature_names=None, label_name=""):
+    """Reads the rows of a CSV file as lists of `features` floats, in the design's
+    feature order (see the module's doc for the rules)."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        lines = [(n, line) for n, line in enumerate(f, 1) if line.strip(" \t\r\n")]
+    if not lines:
+        raise CSVError("%s:1: empty file: want a header row (the column names), then the rows" % path)
+    hline, head = lines[0]
+    header = [h.strip() for h in next(csv.reader([head]))]
+    for j, h in enumerate(header):
+        if not h:
+            raise CSVError("%s:%d: header: column %d has no name" % (path, hline, j + 1))
+        if h in header[:j]:
+            raise CSVError("%s:%d: header: column %d repeats the name %r" % (path, hline, j + 1, h))
+    if feature_names:
+        cols = {h: j for j, h in enumerate(header)}
+        missing = [n for n in feature_names if n not in cols]
+        unexpected = [h for h in header if h not in feature_names and h != label_name]
+        if missing or unexpected:
+            parts = (["missing " + ", ".join('"%s"' % n for n in missing)] if missing else []) + \
+                (["unexpected " + ", ".join('"%s"' % n for n in unexpected)] if unexpected else [])
+            raise CSVError("%s:%d: header does not match the design's feature names: %s" % (path, hline, "; ".join(parts)))
+        where = [cols[n] for n in feature_names]
+    else:
+        if all(_finite(h) is not None for h in header):
+            raise CSVError("%s:%d: the first line holds numbers, not column names: the file needs a header row" % (path, hline))
+        if not (len(header) == features or len(header) == features + 1 and label_name and header[-1] == label_name):
+            raise CSVError("%s:%d: header has %d columns, want the design's K = %d features" % (path, hline, len(header), features))
+        where = list(range(features))
+    rows = []
+    for n, line in lines[1:]:
+        rec = [v.strip() for v in next(csv.reader([line]))]
+        if len(rec) != len(header):
+            raise CSVError("%s:%d: %d fields, the header has %d columns" % (path, n, len(rec), len(header)))
+        row = []
+        for i, j in enumerate(where):
+            v = _finite(rec[j])
+            if v is None:
+                column = ' (column "%s")' % header[j] if feature_names else ""
+                raise CSVError('%s:%d: field %d%s is not a finite number: "%s"' % (path, n, j + 1, column, rec[j]))
+            row.append(v)
+        rows.append(row)
+    if not rows:
+        raise CSVError("%s:%d: header only: no rows" % (path, hline))
+    return rows
+
+
+def _finite(s):
+    """s as a finite float, or None."""
+    try:
+        v = float(s)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
 
 
 class _Info(ctypes.Structure):
@@ -83,6 +155,8 @@ def _declare(lib):
         "hdlgen_features": (ctypes.c_size_t, []),
         "hdlgen_classes": (ctypes.c_size_t, []),
         "hdlgen_class_name": (ctypes.c_char_p, [ctypes.c_size_t]),
+        "hdlgen_feature_name": (ctypes.c_char_p, [ctypes.c_size_t]),
+        "hdlgen_label_name": (ctypes.c_char_p, []),
         "hdlgen_arch_name": (ctypes.c_char_p, []),
         "hdlgen_classify": (ctypes.c_int, [p, f64p, ctypes.c_size_t, i32p, i32p, u32p]),
         "hdlgen_classify_inputs": (ctypes.c_int, [p, u32p, ctypes.c_size_t, i32p, i32p, u32p]),
@@ -131,6 +205,9 @@ class Device:
         self.features = self._lib.hdlgen_features()
         self.classes = self._lib.hdlgen_classes()
         self.class_names = [self._lib.hdlgen_class_name(i).decode() for i in range(self.classes)]
+        names = [self._lib.hdlgen_feature_name(i) for i in range(self.features)]
+        self.feature_names = [n.decode() for n in names] if all(names) else None
+        self.label_name = self._lib.hdlgen_label_name().decode()
 
     def close(self):
         if self._dev:
@@ -178,6 +255,14 @@ class Device:
         """Classifies raw rows: a list of class indices (and scores, flags if asked)."""
         flat, m, npa = _flatten(rows, self.features, ctypes.c_double, "classify")
         return self._run(self._lib.hdlgen_classify, flat, m, npa, scores, flags)
+
+    def read_csv(self, path):
+        """The rows of a CSV file, in this design's feature order (read_csv)."""
+        return read_csv(path, self.features, self.feature_names, self.label_name)
+
+    def classify_csv(self, path, scores=False, flags=False):
+        """Classifies the rows of a CSV file (read_csv), as classify does."""
+        return self.classify(self.read_csv(path), scores=scores, flags=flags)
 
     def classify_inputs(self, inputs, scores=False, flags=False):
         """Classifies rows of input elements (levels or codes) instead of raw features."""
@@ -244,7 +329,8 @@ _REPORT_BYTES = 8192
 
 
 def main(argv=None):
-    """python3 hdlgen.py [-d SPEC] [--lib LIB] selftest: the self-test, exit status 0 on PASS."""
+    """python3 hdlgen.py [-d SPEC] [--lib LIB] selftest | classify FILE: the self-test (exit status
+    0 on PASS), or the class name of each row of a CSV file."""
     args = list(sys.argv[1:] if argv is None else argv)
     spec, lib = "uio", None
     while len(args) >= 2 and args[0] in ("-d", "--lib"):
@@ -253,8 +339,18 @@ def main(argv=None):
         else:
             lib = args[1]
         args = args[2:]
+    if len(args) == 2 and args[0] == "classify":
+        try:
+            with Device(spec, lib=lib) as dev:
+                names = dev.class_names
+                classes = dev.classify_csv(args[1])
+        except (HdlgenError, CSVError, OSError) as e:
+            sys.stderr.write("hdlgen.py: %s\n" % e)
+            return 1
+        sys.stdout.write("".join(names[c] + "\n" for c in classes))
+        return 0
     if args != ["selftest"]:
-        sys.stderr.write("usage: python3 hdlgen.py [-d SPEC] [--lib LIB] selftest\n")
+        sys.stderr.write("usage: python3 hdlgen.py [-d SPEC] [--lib LIB] selftest | classify FILE\n")
         return 2
     try:
         with Device(spec, lib=lib) as dev:
