@@ -71,11 +71,11 @@ func newRunner(o *Options, total int) *runner {
 
 // stepGroups are the steps' groups (a step name's first word) in the order
 // the flow runs them: the progress lines' numbers.
-var stepGroups = []string{"split", "search", "baseline", "train", "quantize", "score", "sizes", "emit", "verify", "synth", "power"}
+var stepGroups = []string{"split", "search", "baseline", "design", "validate", "train", "quantize", "score", "sizes", "emit", "verify", "synth", "power"}
 
 // stepOrder is every step's place in the report's command list (the steps
 // that run at once finish in any order).
-var stepOrder = []string{"split", "search", "baseline", "train", "quantize", "score float-train", "score float-holdout", "score int-train",
+var stepOrder = []string{"split", "search", "baseline", "design", "validate", "train", "quantize", "score float-train", "score float-holdout", "score int-train",
 	"score int-holdout", "sizes", "emit", "emit icarus", "verify verilator", "verify icarus", "synth", "power"}
 
 // sortedSteps returns the steps in stepOrder.

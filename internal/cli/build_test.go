@@ -326,7 +326,7 @@ func TestBuildResumesAnInterruptedSearch(t *testing.T) {
 	}
 	finished := kept[len(kept)-1][1]
 	// The rerun: stopped once the search is done (the rest needs the simulators).
-	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[3/11] baseline") }, args...)
+	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[3/13] baseline") }, args...)
 	if code != exitCanceled {
 		t.Fatalf("second build: exit %d:\n%s", code, errs)
 	}
@@ -379,7 +379,7 @@ func TestBuildGuardsItsFolder(t *testing.T) {
 		}
 	}
 	// With --force it goes ahead (stopped here after the split).
-	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[1/11] split: done") },
+	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[1/13] split: done") },
 		"build", "--data", "example:iris", "-o", mine, "--grid", "small", "--force")
 	if code != exitCanceled || !strings.Contains(errs, "split: done") {
 		t.Errorf("build --force: exit %d, %s", code, errs)
@@ -483,17 +483,18 @@ func TestScoreJSON(t *testing.T) {
 }
 
 // TestBuildChoicesSeeOnlyTrainingRows: every step that chooses or fits —
-// the search with its GA/rounding choice, the train and the quantize steps —
-// is given the training rows only (its command names no held-out file), and
-// the search records the readout choice it made on its folds.
+// the search, the validation of the chosen design with its GA/rounding
+// choice, the train and the quantize steps — is given the training rows
+// only (its command names no held-out file), and the validate step records
+// the readout choice it made on its folds.
 func TestBuildChoicesSeeOnlyTrainingRows(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "b")
-	code, errs := runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[6/11] score") },
+	code, errs := runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[8/13] score") },
 		"build", "--data", "../../examples/sensors.csv", "--label-column", "condition", "-o", out, "--grid", "small", "--readout", "auto")
 	if code != exitCanceled {
 		t.Fatalf("build: exit %d:\n%s", code, errs)
 	}
-	for _, step := range []string{"search", "train", "quantize"} {
+	for _, step := range []string{"search", "validate", "train", "quantize"} {
 		var rec struct {
 			Command string `json:"command"`
 		}
@@ -505,10 +506,10 @@ func TestBuildChoicesSeeOnlyTrainingRows(t *testing.T) {
 		}
 	}
 	var sr tune.Result
-	if err := readJSONFile(filepath.Join(out, "search.json"), &sr); err != nil {
+	if err := readJSONFile(filepath.Join(out, "validate.json"), &sr); err != nil {
 		t.Fatal(err)
 	}
 	if rc := sr.Readout; rc == nil || rc.ValRows != 180 || (rc.Chosen != tune.ReadoutRounded && rc.Chosen != tune.ReadoutGA) {
-		t.Errorf("the search's readout choice %+v, want one made on the 180 training rows", rc)
+		t.Errorf("the validate step's readout choice %+v, want one made on the 180 training rows", rc)
 	}
 }
