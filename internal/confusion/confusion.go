@@ -148,8 +148,14 @@ func (m *Matrix) Markdown() string {
 // measured at a generous 0.6 em per character (so nothing is clipped with
 // two or three classes).
 func (m *Matrix) SVG(title string) []byte {
-	const cell = 48
+	// Cells of 48 pixels up to 12 classes, else 28 (room for 3 digits at
+	// 12 pixels): 26 classes stay within a page's width, so no browser
+	// scales the labels down.
 	n := len(m.Classes)
+	cell := 48
+	if n > 12 {
+		cell = 28
+	}
 	labels := m.labels()
 	names := 0
 	for _, c := range labels {
