@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"time"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/logreg"
 	"github.com/hdlgen/hdlgen/tune"
 )
@@ -37,7 +40,7 @@ func readLabelled(path string) (*dataset.Dataset, error) {
 
 // writeBaseline fits the baseline on the split's files: λ on v's folds of
 // the training file (the search's), then every training row.
-func writeBaseline(ctx context.Context, trainPath, heldPath, out string, v tune.Validation, workers int) error {
+func writeBaseline(ctx context.Context, trainPath, heldPath, out string, v tune.Validation, workers int, progress io.Writer) error {
 	train, err := readLabelled(trainPath)
 	if err != nil {
 		return err
@@ -50,7 +53,10 @@ func writeBaseline(ctx context.Context, trainPath, heldPath, out string, v tune.
 	if err != nil {
 		return fmt.Errorf("buildflow: baseline: %w", err)
 	}
-	scored, best, err := logreg.Validate(ctx, train, folds, nil, workers)
+	start := time.Now()
+	scored, best, err := logreg.Validate(ctx, train, folds, nil, workers, func(done, total int) {
+		fmt.Fprintf(progress, "baseline: fold %d/%d of the logistic regression's λ, about %s left\n", done, total+1, jobs.TimeLeft(start, float64(done), float64(total+1)))
+	})
 	if err != nil {
 		return fmt.Errorf("buildflow: baseline: %w", err)
 	}

@@ -191,7 +191,7 @@ func (b *build) run(ctx context.Context, src []byte) error {
 		deps:    []string{splitFP, logreg.Method, joinFloats(logreg.DefaultLambdas), v.Method(), strconv.FormatUint(v.Seed, 10)},
 		outputs: []string{baselineJSON},
 		do: func(ctx context.Context) error {
-			return writeBaseline(ctx, b.p(train), b.p(held), b.p(baselineJSON), v, o.Workers)
+			return writeBaseline(ctx, b.p(train), b.p(held), b.p(baselineJSON), v, o.Workers, &lockedWriter{mu: &r.mu, w: o.Progress})
 		},
 	}); err != nil {
 		return err
@@ -312,18 +312,18 @@ func (b *build) run(ctx context.Context, src []byte) error {
 	// 9. verify (both simulators) and 10. synth, at once
 	var verilatorRun, icarusRun *VerifyRun
 	var synthFP string
-	err = parallel(
-		func() (err error) {
+	err = parallel(ctx,
+		func(ctx context.Context) (err error) {
 			verilatorRun, err = b.verify(ctx, "verify verilator", hwDir, []string{stepModel, stepLint, stepVerilator}, steps, emitFP)
 			return err
 		},
-		func() (err error) {
+		func(ctx context.Context) (err error) {
 			if steps[stepIcarus] {
 				icarusRun, err = b.verify(ctx, "verify icarus", icarusDir, []string{stepModel, stepIcarus}, steps, icarusFP)
 			}
 			return err
 		},
-		func() (err error) {
+		func(ctx context.Context) (err error) {
 			synthFP, err = r.step(ctx, r.command("synth", []string{"synth", b.p(hwDir), "--json"}, synthJSON, []string{emitFP}))
 			return err
 		},

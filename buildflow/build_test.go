@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -451,5 +453,29 @@ func TestVerificationListsEveryCheck(t *testing.T) {
 	failed.Results[3].Passed = false
 	if v := b.verification(&failed, icarus, verifySteps("")); v.Passed {
 		t.Error("a failed check passed the verification")
+	}
+}
+
+// TestParallelStartsInOrder: the steps run at once print their first lines
+// in their order, even when a later one would be quicker to start.
+func TestParallelStartsInOrder(t *testing.T) {
+	var mu sync.Mutex
+	var order []int
+	step := func(i int, delay time.Duration) func(context.Context) error {
+		return func(ctx context.Context) error {
+			time.Sleep(delay)
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+			markStarted(ctx)
+			time.Sleep(delay)
+			return nil
+		}
+	}
+	if err := parallel(context.Background(), step(0, 30*time.Millisecond), step(1, 10*time.Millisecond), step(2, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{0, 1, 2}, order); diff != "" {
+		t.Errorf("start order (-want +got):\n%s", diff)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/internal/parallel"
@@ -224,8 +225,9 @@ type Scored struct {
 // each split fitted on its own training rows, and returns them with the
 // index of the best (the highest mean; ties to the larger λ, listed first).
 // Each split runs its λ from the largest, each fit starting from the
-// previous one's weights; the splits run workers at a time.
-func Validate(ctx context.Context, d *dataset.Dataset, splits []dataset.Split, lambdas []float64, workers int) ([]Scored, int, error) {
+// previous one's weights; the splits run workers at a time. progress, when
+// set, is called (one call at a time) after each split with the splits done.
+func Validate(ctx context.Context, d *dataset.Dataset, splits []dataset.Split, lambdas []float64, workers int, progress func(done, total int)) ([]Scored, int, error) {
 	if lambdas == nil {
 		lambdas = DefaultLambdas
 	}
@@ -236,6 +238,8 @@ func Validate(ctx context.Context, d *dataset.Dataset, splits []dataset.Split, l
 		acc[i] = make([]float64, len(splits))
 	}
 	errs := make([]error, len(splits))
+	var mu sync.Mutex
+	done := 0
 	parallel.For(workers, len(splits), func(_, s int) {
 		sp := splits[s]
 		p, lo, hi := newProblem(d, sp.Train, 0)
@@ -248,6 +252,12 @@ func Validate(ctx context.Context, d *dataset.Dataset, splits []dataset.Split, l
 				return
 			}
 			acc[i][s] = float64(p.model(w, lo, hi).Correct(d, sp.Test)) / float64(len(sp.Test))
+		}
+		if progress != nil {
+			mu.Lock()
+			done++
+			progress(done, len(splits))
+			mu.Unlock()
 		}
 	})
 	if err := errors.Join(errs...); err != nil {

@@ -39,7 +39,7 @@ func TestBreastCancer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scored, best, err := Validate(context.Background(), train, folds, nil, 2)
+	scored, best, err := Validate(context.Background(), train, folds, nil, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestBreastCancer(t *testing.T) {
 		t.Errorf("held-out accuracy %.4f, want ≥ 0.955 (a logistic regression's)", acc)
 	}
 	// Deterministic whatever the workers.
-	again, best1, err := Validate(context.Background(), train, folds, nil, 1)
+	again, best1, err := Validate(context.Background(), train, folds, nil, 1, nil)
 	if err != nil || best1 != best {
 		t.Fatal(err, best1)
 	}

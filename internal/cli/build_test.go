@@ -157,7 +157,7 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scored, best, err := logreg.Validate(context.Background(), train, folds, nil, 2)
+	scored, best, err := logreg.Validate(context.Background(), train, folds, nil, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
