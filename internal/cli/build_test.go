@@ -601,3 +601,38 @@ func readCSVFile(t *testing.T, path string) *dataset.Dataset {
 	}
 	return d
 }
+
+// TestPredictWarnsOfClampedValues: values outside the training range are
+// counted, per feature, and the warning says they are clamped; in range,
+// no warning.
+func TestPredictWarnsOfClampedValues(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	if code, _, errs := run(t, "train", "--data", "../../examples/sensors.csv", "--label-column", "condition", "--n", "20", "--lambda", "1", "--kappa", "1", "-o", m); code != 0 {
+		t.Fatalf("train: %s", errs)
+	}
+	src, err := os.ReadFile("../../examples/sensors.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
+	in := filepath.Join(dir, "in.csv")
+	os.WriteFile(in, []byte(strings.Join(lines[:6], "\n")+"\n"), 0o644)
+	if code, _, errs := run(t, "predict", m, "--data", in, "--score"); code != 0 || strings.Contains(errs, "warning") {
+		t.Errorf("in range: exit %d, %s", code, errs)
+	}
+	// Two values of the third column far outside the range, in two rows.
+	for _, i := range []int{2, 4} {
+		f := strings.Split(lines[i], ",")
+		f[2] = "1e9"
+		lines[i] = strings.Join(f, ",")
+	}
+	os.WriteFile(in, []byte(strings.Join(lines[:6], "\n")+"\n"), 0o644)
+	header := strings.Split(lines[0], ",")
+	for _, args := range [][]string{{"predict", m, "--data", in, "--score"}} {
+		_, _, errs := run(t, args...)
+		if want := fmt.Sprintf("2 values in 2 of 5 rows lie outside the training rows' range and are clamped to it (as the host encoding of the hardware does): %s 2", header[2]); !strings.Contains(errs, want) {
+			t.Errorf("%v: stderr %q, want %q", args, errs, want)
+		}
+	}
+}
