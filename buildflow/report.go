@@ -511,7 +511,7 @@ func HardwareReadme(f Facts) string {
 	w("- `rtl/`: Verilog-2005 — `%s_top` (valid/ready stream), `%s_axis` (AXI4-Stream), `%s_core`; `mem/`: ROM images; `vectors/`: %d test vectors and the Go simulator's expected outputs.\n", pre, pre, pre, o.Vectors)
 	w("- `make verify`: lint, Verilator and Icarus against the Go simulator (all %d vectors on both simulators; `hdlgen build` ran Icarus on %d of them, in ../%s); `make synth`: Yosys; `make vivado`: the Vivado flow (`vivado/`, `constraints/`).\n", o.Vectors, f.IcarusVectors, icarusDir)
 	w("- Latency %d cycles (%.3g µs at %.4g MHz); a new vector every %d cycles.\n\n", e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II)
-	w("`make verify` checks the design against the Go simulator on its %d test vectors (simulation: it checks, on those vectors, it does not prove); the formal proofs (SymbiYosys, of the system framing and stream properties) are the `formal` package's tests (docs/testing.md).\n\n", o.Vectors)
+	w("`make verify` checks the design against the Go simulator on its %d test vectors (simulation: it checks, on those vectors, it does not prove); the formal proofs are those of the Zynq system's AXI4-Lite slave and stream framing (Yosys's SAT and ABC, the `formal` package; docs/system-interface.md).\n\n", o.Vectors)
 	w("## To the board\n\n")
 	w("In the build folder (..), emit the Zynq system of this design — the core behind AXI DMA and AXI4-Lite registers, the Vivado project (`vivado/system.tcl`) and the host driver for this model — and run the driver's self-test against the Verilator model of the system:\n\n")
 	w("    %s\n    make -C zynq/driver sim && zynq/driver/build/sim/hdlgen-run-sim selftest\n\n", f.zynqCommand())
