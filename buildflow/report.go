@@ -345,6 +345,11 @@ func (f Facts) writeSizes(w func(string, ...any)) {
 		w("| %d | %s | %.3g µs | %.4g | %s | %s | %.0f MHz | %s |\n", c.P, resourceCells(e.Resources), e.LatencyS*1e6,
 			e.ClockHz/float64(e.II)/1e6, power.FormatEnergy(e.DynamicJ), power.FormatEnergy(e.TotalJ), c.FmaxMHz, strings.Join(notes, "; "))
 	}
+	if r := f.Power.Resources; r.Source == "yosys" && r.LUTs+r.LUTRAM > 0 {
+		est := f.Sizes[f.Chosen].Estimate.Resources
+		w("\nEvery row is an estimate (nothing here is synthesised but the chosen design): at the chosen P the estimate's LUTs are %+.0f %% off Yosys's (%d against %d); the model is documented at ±15 %% on its calibration set (docs/energy-model.md) and can be further off for designs unlike it (a large P, a small network).\n",
+			100*(float64(est.LUTs+est.LUTRAM)/float64(r.LUTs+r.LUTRAM)-1), est.LUTs+est.LUTRAM, r.LUTs+r.LUTRAM)
+	}
 	w("\nThe energy objective (the default) minimises the %s energy per classification, the energy a `--budget` constrains (`--budget-on dynamic|total`); the total adds the PL's static power over the latency.\n\n", o.BudgetOn)
 }
 
