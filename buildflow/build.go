@@ -8,8 +8,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/internal/confusion"
 	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/logreg"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/tune"
@@ -30,6 +33,8 @@ const (
 	partsDir     = "search-parts" // the search's finished parts
 	searchJSON   = "search.json"  // search (or eval of a given N, λ, κ)
 	baselineJSON = "baseline.json"
+	designJSON   = "design.json"   // the choice of N and P
+	evalJSON     = "validate.json" // eval of the chosen N, λ, κ (and the readout choice)
 	floatModel   = "model-float.json"
 	intModel     = "model.json"
 	scoreDir     = "score"
@@ -63,9 +68,9 @@ type Result struct {
 	Facts  Facts
 }
 
-// stepsInTotal numbers the progress lines: split, search, baseline, train,
-// quantize, score, sizes, emit, verify, synth, power.
-const stepsInTotal = 11
+// stepsInTotal numbers the progress lines: split, search, baseline, design,
+// validate, train, quantize, score, sizes, emit, verify, synth, power.
+var stepsInTotal = len(stepGroups)
 
 // Run builds the design of o.Data into o.Dir and writes the report.
 func Run(ctx context.Context, o Options) (*Result, error) {
@@ -141,30 +146,34 @@ func (b *build) run(ctx context.Context, src []byte) error {
 		return err
 	}
 
-	// 2. search (or eval of the given N, λ, κ) and the readout choice
+	// 2. search (or eval of the given N, λ, κ, with the readout choice)
 	bits := strconv.Itoa(o.Bits)
 	var win []string
 	if o.Win != "" && o.Win != "stored" {
 		win = []string{"--win", o.Win}
 	}
 	var ga []string
-	if o.Readout == ReadoutAuto {
+	if o.Readout == ReadoutAuto || o.Readout == ReadoutGA { // with ga: to say how the GA validated
 		ga = []string{"--ga", "rounded", "--ga-seed", strconv.FormatUint(o.GASeed, 10)}
 	}
-	var args []string
-	if o.searchSkipped() {
-		args = []string{"eval", "--data", b.p(train), "--arch", "intrvfl", "--n", strconv.Itoa(o.N), "--lambda", ftoa(o.Lambda),
-			"--kappa", strconv.Itoa(o.Kappa), "--regularizer", string(model.RegIdentity), "--bits", bits, "--folds", strconv.Itoa(o.Folds),
+	evalArgs := func(n int, lambda float64, kappa int, out string) []string {
+		a := []string{"eval", "--data", b.p(train), "--arch", "intrvfl", "--n", strconv.Itoa(n), "--lambda", ftoa(lambda),
+			"--kappa", strconv.Itoa(kappa), "--regularizer", string(model.RegIdentity), "--bits", bits, "--folds", strconv.Itoa(o.Folds),
 			"--seed", strconv.FormatUint(o.Seed, 10), "--seeds", "1", "--workers", strconv.Itoa(o.Workers)}
+		return append(append(append(a, win...), ga...), "-o", b.p(out))
+	}
+	var searchDef stepDef
+	if o.searchSkipped() {
+		searchDef = r.command("search", evalArgs(o.N, o.Lambda, o.Kappa, searchJSON), "", []string{splitFP}, searchJSON)
 	} else {
-		args = []string{"search", "--data", b.p(train), "--arch", "intrvfl", "--bits", bits, "--grid", o.Grid, "--folds", strconv.Itoa(o.Folds),
+		args := []string{"search", "--data", b.p(train), "--arch", "intrvfl", "--bits", bits, "--grid", o.Grid, "--folds", strconv.Itoa(o.Folds),
 			"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(partsDir)}
 		if maxN := b.extendLimit(); maxN > 0 {
 			args = append(args, "--extend-n", strconv.Itoa(maxN))
 		}
+		searchDef = r.command("search", append(append(args, win...), "-o", b.p(searchJSON)), "", []string{splitFP}, searchJSON)
 	}
-	args = append(append(append(args, win...), ga...), "-o", b.p(searchJSON))
-	searchFP, err := r.step(ctx, r.command("search", args, "", []string{splitFP}, searchJSON))
+	searchFP, err := r.step(ctx, searchDef)
 	if err != nil {
 		return err
 	}
@@ -172,21 +181,56 @@ func (b *build) run(ctx context.Context, src []byte) error {
 		return err
 	}
 	b.facts.Searched = !o.searchSkipped()
-	c := b.facts.Search.Config
 
-	// 3. the linear baseline on the same split
-	if _, err := r.step(ctx, r.command("baseline", []string{"search", "--data", b.p(train), "--test", b.p(held), "--arch", tune.Linear,
-		"--folds", strconv.Itoa(o.Folds), "-o", b.p(baselineJSON)}, "", []string{splitFP}, baselineJSON)); err != nil {
+	// 3. the baseline on the same split and folds
+	v := tune.Validation{Folds: o.Folds, Seed: b.facts.Search.Validation.SplitSeed}
+	if _, err := r.step(ctx, stepDef{
+		name: "baseline",
+		line: fmt.Sprintf("(baseline by build: %s; λ ∈ {%s} chosen on the search's %s folds of %s, fitted on every training row, scored on %s)",
+			logreg.Method, joinFloats(logreg.DefaultLambdas), v.Method(), b.p(train), b.p(held)),
+		deps:    []string{splitFP, logreg.Method, joinFloats(logreg.DefaultLambdas), v.Method(), strconv.FormatUint(v.Seed, 10)},
+		outputs: []string{baselineJSON},
+		do: func(ctx context.Context) error {
+			return writeBaseline(ctx, b.p(train), b.p(held), b.p(baselineJSON), v, o.Workers, &lockedWriter{mu: &r.mu, w: o.Progress})
+		},
+	}); err != nil {
 		return err
 	}
 	if err := readJSON(b.p(baselineJSON), &b.facts.Baseline); err != nil {
 		return err
 	}
 
+	// 4. the design: N and P together, 5. validate the chosen N, λ, κ
+	b.facts.Eval = b.facts.Search
+	evalFP := searchFP
+	if b.facts.Searched {
+		designFP, err := r.step(ctx, stepDef{
+			name:    "design",
+			line:    fmt.Sprintf("(design by build: N and P together from the search's curve and `%s power` at every P: %s)", o.Program, b.designText()),
+			deps:    []string{searchFP, b.designText(), strconv.Itoa(o.Parallel)},
+			outputs: []string{designJSON},
+			do:      func(context.Context) error { return b.writeDesign() },
+		})
+		if err != nil {
+			return err
+		}
+		if err := readJSON(b.p(designJSON), &b.facts.Design); err != nil {
+			return err
+		}
+		pt := b.facts.Design.Points[b.facts.Design.Chosen]
+		if evalFP, err = r.step(ctx, r.command("validate", evalArgs(pt.N, pt.Lambda, pt.Kappa, evalJSON), "", []string{splitFP, designFP}, evalJSON)); err != nil {
+			return err
+		}
+		if err := readJSON(b.p(evalJSON), &b.facts.Eval); err != nil {
+			return err
+		}
+	}
+	c := b.facts.Eval.Config
+
 	// 4. train (float readout) on every training row, 5. quantize
 	trainFP, err := r.step(ctx, r.command("train", append([]string{"train", "--data", b.p(train), "--holdout", "0", "--arch", "intrvfl",
 		"--n", strconv.Itoa(c.N), "--lambda", ftoa(c.Lambda), "--kappa", strconv.Itoa(c.Kappa), "--regularizer", c.Regularizer,
-		"--seed", strconv.FormatUint(o.Seed, 10), "-o", b.p(floatModel)}, win...), "", []string{splitFP, searchFP}, floatModel))
+		"--seed", strconv.FormatUint(o.Seed, 10), "-o", b.p(floatModel)}, win...), "", []string{splitFP, evalFP}, floatModel))
 	if err != nil {
 		return err
 	}
@@ -196,7 +240,7 @@ func (b *build) run(ctx context.Context, src []byte) error {
 		qargs = []string{"quantize", b.p(floatModel), "--bits", bits, "--ga", "rounded", "--seed", strconv.FormatUint(o.GASeed, 10),
 			"--data", b.p(train), "--holdout", "0", "-o", b.p(intModel)}
 	}
-	quantFP, err := r.step(ctx, r.command("quantize", qargs, "", []string{trainFP, searchFP}, intModel))
+	quantFP, err := r.step(ctx, r.command("quantize", qargs, "", []string{trainFP, evalFP}, intModel))
 	if err != nil {
 		return err
 	}
@@ -239,7 +283,6 @@ func (b *build) run(ctx context.Context, src []byte) error {
 		return err
 	}
 	b.facts.Sizes, b.facts.Chosen = sz.Candidates, sz.Chosen
-	b.facts.Curve = b.curveLUTs(sz.Candidates[sz.Chosen].P)
 	par := strconv.Itoa(sz.Candidates[sz.Chosen].P)
 
 	// 8. emit the design, and again with Icarus's vectors
@@ -269,18 +312,18 @@ func (b *build) run(ctx context.Context, src []byte) error {
 	// 9. verify (both simulators) and 10. synth, at once
 	var verilatorRun, icarusRun *VerifyRun
 	var synthFP string
-	err = parallel(
-		func() (err error) {
+	err = parallel(ctx,
+		func(ctx context.Context) (err error) {
 			verilatorRun, err = b.verify(ctx, "verify verilator", hwDir, []string{stepModel, stepLint, stepVerilator}, steps, emitFP)
 			return err
 		},
-		func() (err error) {
+		func(ctx context.Context) (err error) {
 			if steps[stepIcarus] {
 				icarusRun, err = b.verify(ctx, "verify icarus", icarusDir, []string{stepModel, stepIcarus}, steps, icarusFP)
 			}
 			return err
 		},
-		func() (err error) {
+		func(ctx context.Context) (err error) {
 			synthFP, err = r.step(ctx, r.command("synth", []string{"synth", b.p(hwDir), "--json"}, synthJSON, []string{emitFP}))
 			return err
 		},
@@ -305,16 +348,17 @@ func (b *build) run(ctx context.Context, src []byte) error {
 func (b *build) finish() (*Result, error) {
 	f := &b.facts
 	f.Steps = b.r.sortedSteps()
-	if err := b.writeConfusion(); err != nil {
-		return nil, err
+	title := fmt.Sprintf("%d-bit integer readout, held-out rows", b.o.Bits)
+	images := map[string][]byte{ConfusionSVG: f.IntHeld.Matrix().SVG(title)}
+	if len(f.Design.Points) > 0 { // a search's curve (none with a given N, λ, κ)
+		images[CurveNSVG], images[CurveLUTSVG] = curveSVG(*f, false), curveSVG(*f, true)
 	}
 	md := Report(*f)
-	files := map[string][]byte{ReportName: []byte(md), ReportHTML: []byte(HTML(md)), hwDir + "/README.md": []byte(HardwareReadme(*f))}
-	names := []string{hwDir + "/README.md", ReportHTML, ReportName}
-	if len(f.Curve) > 0 { // a search's curve (none with a given N, λ, κ)
-		files[CurveNSVG], files[CurveLUTSVG] = curveSVG(*f, false), curveSVG(*f, true)
-		names = append([]string{CurveNSVG, CurveLUTSVG}, names...)
+	files := map[string][]byte{ReportName: []byte(md), ReportHTML: []byte(HTML(md, images)), hwDir + "/README.md": []byte(HardwareReadme(*f))}
+	for name, svg := range images {
+		files[name] = svg
 	}
+	names := slices.Sorted(maps.Keys(files))
 	for _, name := range names {
 		if err := atomicfile.WriteFile(b.p(name), files[name], 0o644); err != nil {
 			return nil, err
@@ -323,20 +367,13 @@ func (b *build) finish() (*Result, error) {
 	return &Result{Steps: f.Steps, Report: b.p(ReportName), Facts: *f}, nil
 }
 
-// writeConfusion draws the held-out confusion matrix of the hardware's
-// readout (the score step's values).
-func (b *build) writeConfusion() error {
-	title := fmt.Sprintf("%d-bit integer readout, held-out rows", b.o.Bits)
-	return atomicfile.WriteFile(b.p(ConfusionSVG), b.facts.IntHeld.Matrix().SVG(title), 0o644)
-}
-
 // chooseReadout is the readout the quantize step writes: the option, or
 // with ReadoutAuto the search's choice on the validation folds.
 func (b *build) chooseReadout() string {
 	switch {
 	case b.o.Readout == ReadoutGA:
 		return ReadoutGA
-	case b.o.Readout == ReadoutAuto && b.facts.Search.Readout != nil && b.facts.Search.Readout.Chosen == tune.ReadoutGA:
+	case b.o.Readout == ReadoutAuto && b.facts.Eval.Readout != nil && b.facts.Eval.Readout.Chosen == tune.ReadoutGA:
 		return ReadoutGA
 	}
 	return ReadoutRounded
@@ -435,6 +472,34 @@ func writeJSON(p string, v any) error {
 		return fmt.Errorf("buildflow: %s: %w", p, err)
 	}
 	return atomicfile.WriteFile(p, append(b, '\n'), 0o644)
+}
+
+// writeDesign chooses N and P together from the search's curve.
+func (b *build) writeDesign() error {
+	s := b.facts.Search
+	dc, err := ChooseDesign(s.Curve, s.Validated, b.d.K(), b.d.L(), *b.o)
+	if err != nil {
+		return err
+	}
+	return writeJSON(b.p(designJSON), dc)
+}
+
+// designText says how N and P are chosen, as the command list and the
+// design step's stamp give it.
+func (b *build) designText() string {
+	tol := "one standard error of the best's validation accuracy"
+	if b.o.Tolerance > 0 {
+		tol = fmt.Sprintf("%g points (--tolerance)", b.o.Tolerance)
+	}
+	return fmt.Sprintf("among the N within %s of the best, %s", tol, b.o.choiceText(" per classification", ""))
+}
+
+func joinFloats(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = ftoa(x)
+	}
+	return strings.Join(s, ", ")
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -10,13 +10,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hdlgen/hdlgen/internal/confusion"
 
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/tune"
 )
 
 func TestSplitRoundTrips(t *testing.T) {
@@ -121,11 +126,65 @@ func TestChoose(t *testing.T) {
 	}
 	c := cands()
 	c[2].FmaxMHz = 90
-	if got, _ := Choose(c, Options{Objective: OptimizeEnergy}); got != 3 {
-		t.Errorf("a design below the clock was chosen: %d", got)
+	// P=4 misses the clock; P=8 has the least energy of the rest (6.5 nJ),
+	// P=2 is within EnergySlack of it (7 nJ) with a third of the LUTs.
+	if got, _ := Choose(c, Options{Objective: OptimizeEnergy}); got != 1 {
+		t.Errorf("a design below the clock, or a large one for 7 %% less energy, was chosen: %d", got)
+	}
+	// 6 % less energy for 50 times the LUTs: not the energy objective's choice.
+	big := []Candidate{cand(1, 100, 5, 10), cand(2, 5000, 2.6, 9.4)}
+	if got, _ := Choose(big, Options{Objective: OptimizeEnergy}); got != 0 {
+		t.Errorf("Choose took the design 50 times larger for 6 %% less energy: %d", got)
+	}
+	// A third of the device's DSPs count: the area objective weighs them.
+	dsp := []Candidate{cand(1, 900, 5, 10), cand(2, 400, 2.6, 9)}
+	dsp[1].Estimate.Resources.DSP48E1 = 70
+	if got, _ := Choose(dsp, Options{Objective: OptimizeArea}); got != 0 {
+		t.Errorf("the area objective ignored 70 DSP48E1: chose %d", got)
 	}
 	if _, err := Choose(cands(), Options{Parallel: 16}); err == nil || !strings.Contains(err.Error(), "does not fit") {
 		t.Errorf("--parallel of a design that does not fit: %v", err)
+	}
+}
+
+// TestChooseDesign: N and P together. The breast-cancer case of the issue:
+// N=150 validates 0.9719, N=900 0.9740 with a standard deviation of 0.013
+// over 4 folds: within one standard error, so the smaller design is chosen
+// (by energy and by area), and not with a tolerance of 0.1 points; a given
+// P is every N's P.
+func TestChooseDesign(t *testing.T) {
+	curve := []tune.CurvePoint{{N: 50, Kappa: 1, Lambda: 64, Accuracy: 0.9550}, {N: 150, Kappa: 1, Lambda: 256, Accuracy: 0.9719},
+		{N: 900, Kappa: 1, Lambda: 4096, Accuracy: 0.9740}}
+	best := tune.Accuracy{Mean: 0.9740, Std: 0.013, PerSeed: [][]float64{{0.96, 0.97, 0.98, 0.99}}}
+	for _, tc := range []struct {
+		name  string
+		o     Options
+		wantN int
+	}{
+		{"energy", Options{Objective: OptimizeEnergy}, 150},
+		{"area", Options{Objective: OptimizeArea}, 150},
+		{"tolerance 0.1 points", Options{Objective: OptimizeArea, Tolerance: 0.1}, 900},
+		{"tolerance 2 points", Options{Objective: OptimizeArea, Tolerance: 2}, 50},
+		{"given P", Options{Objective: OptimizeArea, Parallel: 8}, 150},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.o.Bits = 5
+			tc.o.BudgetOn = power.BudgetDynamic
+			dc, err := ChooseDesign(curve, best, 9, 2, tc.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dc.Points[dc.Chosen].N; got != tc.wantN {
+				t.Errorf("chose N=%d, want %d (tolerance %.4f)", got, tc.wantN, dc.Tolerance)
+			}
+			if tc.o.Parallel > 0 {
+				for _, pt := range dc.Points {
+					if len(pt.Sizes) != 1 || pt.Sizes[0].P != tc.o.Parallel {
+						t.Errorf("N=%d: sizes %v, want only P=%d", pt.N, pt.Sizes, tc.o.Parallel)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -167,10 +226,53 @@ func TestHTML(t *testing.T) {
 		"<pre>raw &lt;b&gt;\n</pre>\n" +
 		"<p><img src=\"c.svg\" alt=\"alt\"></p>\n" +
 		"<details><summary>more</summary>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n</details>\n</body></html>\n"
-	got := HTML(md)
+	got := HTML(md, nil)
 	_, body, _ := strings.Cut(got, "</style></head><body>\n")
 	if diff := cmp.Diff(want, body); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
+	}
+	// With the picture given, it is in the page, not beside it.
+	svg := `<svg xmlns="http://www.w3.org/2000/svg"><text>x</text></svg>` + "\n"
+	inline := HTML(md, map[string][]byte{"c.svg": []byte(svg)})
+	if !strings.Contains(inline, `<figure role="img" aria-label="alt">`+"\n"+svg+"</figure>") || strings.Contains(inline, "<img") {
+		t.Errorf("the SVG is not inline:\n%s", inline)
+	}
+}
+
+// TestHostileClassNames: class names holding a fence, a newline, a bar, HTML
+// and Markdown emphasis reach the Markdown and the page as escaped text: the
+// page keeps every section, the text matrix stays one fence.
+func TestHostileClassNames(t *testing.T) {
+	names := []string{"```\n# not a heading", "a|b", "<script>alert(1)</script>", "**x**", "plain"}
+	m := confusion.New(names)
+	for i := range names {
+		m.Counts[i][i] = i + 1
+	}
+	var f Facts
+	f.Options = Options{Name: "hostile", Bits: 5, Vectors: 10}
+	f.Data.ClassNames = names
+	f.IntHeld, f.IntTrain = m.Score(), m.Score()
+	f.Sizes = []Candidate{{P: 1}}
+	md := Report(f)
+	if strings.Count(md, "```") != 6 {
+		t.Errorf("the report has %d fence marks, want 6 (the commands, the matrix and the next step):\n%s", strings.Count(md, "```"), md)
+	}
+	for _, bad := range []string{"\n# not a heading", "<script>", "a|b", "**x**"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("the report holds %q unescaped", bad)
+		}
+	}
+	page := HTML(md, nil)
+	for _, h := range []string{"Summary", "Accuracy", "Hardware", "Verification", "Commands", "Next"} {
+		if !strings.Contains(page, "<h2>"+h) {
+			t.Errorf("the page lost its section %s", h)
+		}
+	}
+	if n := strings.Count(page, "<h1>"); n != 1 {
+		t.Errorf("the page has %d h1 headings, want 1", n)
+	}
+	if strings.Contains(page, "<script>") {
+		t.Error("the page holds a script element")
 	}
 }
 
@@ -351,5 +453,29 @@ func TestVerificationListsEveryCheck(t *testing.T) {
 	failed.Results[3].Passed = false
 	if v := b.verification(&failed, icarus, verifySteps("")); v.Passed {
 		t.Error("a failed check passed the verification")
+	}
+}
+
+// TestParallelStartsInOrder: the steps run at once print their first lines
+// in their order, even when a later one would be quicker to start.
+func TestParallelStartsInOrder(t *testing.T) {
+	var mu sync.Mutex
+	var order []int
+	step := func(i int, delay time.Duration) func(context.Context) error {
+		return func(ctx context.Context) error {
+			time.Sleep(delay)
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+			markStarted(ctx)
+			time.Sleep(delay)
+			return nil
+		}
+	}
+	if err := parallel(context.Background(), step(0, 30*time.Millisecond), step(1, 10*time.Millisecond), step(2, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{0, 1, 2}, order); diff != "" {
+		t.Errorf("start order (-want +got):\n%s", diff)
 	}
 }

@@ -1,18 +1,23 @@
 // Package buildflow is `hdlgen build`: the whole flow from a user's labelled
 // CSV file to a verified, synthesised design and a report of its
-// trade-offs — split, search (or eval of a given N, λ, κ), baseline, train,
-// quantize (rounded or GA readout, chosen on validation folds of the
-// training rows), score, sizes over P (the objective and constraints choose
-// P), emit, verify (Verilator on every test vector, Icarus on a
-// corner-complete prefix, both tops), synth, power — and DIR/REPORT.md.
+// trade-offs — split, search (or eval of a given N, λ, κ), baseline (a
+// multinomial logistic regression, package logreg), design (N and P
+// chosen together: the objective's pick among the N within a tolerance of
+// the best validation accuracy, every resource counted), validate (eval of
+// the chosen N, λ, κ with the readout choice), train, quantize (rounded or
+// GA readout, chosen on validation folds of the training rows), score,
+// sizes over P, emit, verify (Verilator on every test vector, Icarus on a
+// corner-complete prefix, both tops), synth, power — and DIR/REPORT.md
+// (REPORT.html, self-contained, with its pictures inline).
 //
-// Every step but four is one ordinary hdlgen command line, run through the
+// Every step but six is one ordinary hdlgen command line, run through the
 // Runner the caller provides (the command line runs them in-process) and
 // listed in the report exactly as run, so any step can be repeated by hand.
-// The four done here: the held-out split (two CSV files, label last, so that
-// every later command can be rerun on them), the sizes over P (hdlgen's
-// analytic power model, the numbers `hdlgen power model.json --parallel P`
-// prints), and the two verifications (package verify, the checks `hdlgen
+// The six done here: the held-out split (two CSV files, label last, so that
+// every later command can be rerun on them), the baseline (package logreg),
+// the design and the sizes over P (hdlgen's analytic power model, the
+// numbers `hdlgen power model.json --parallel P` prints), and the two
+// verifications (package verify, the checks `hdlgen
 // verify DIR --steps …` runs, whose results the report needs as values).
 // Every number in the report is read as a value: JSON written by the
 // commands (search, predict --score --json, synth --json, power --json) or

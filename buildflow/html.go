@@ -24,12 +24,16 @@ func inline(s string) string {
 // paragraphs, lists, tables, fenced code, images, and the <details> and
 // <summary> lines that fold the long tables) as a standalone page. Images
 // and code scale or scroll within the page's width.
-func HTML(md string) string {
+//
+// images maps an image's file name to its SVG: such images are written into
+// the page itself (no <img> to a file beside it), so that the page is
+// self-contained and can be mailed.
+func HTML(md string, images map[string][]byte) string {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>hdlgen build report</title>\n" +
 		"<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}" +
 		"table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}td.r{text-align:right}" +
-		"pre{background:#f4f4f4;padding:8px;overflow-x:auto;max-width:100%}img{max-width:100%;height:auto}" +
+		"pre{background:#f4f4f4;padding:8px;overflow-x:auto;max-width:100%}img,svg{max-width:100%;height:auto}figure{margin:1em 0}" +
 		"details{margin:1em 0}</style></head><body>\n")
 	lines := strings.Split(md, "\n")
 	for i := 0; i < len(lines); i++ {
@@ -50,6 +54,10 @@ func HTML(md string) string {
 			fmt.Fprintf(&b, "<h1>%s</h1>\n", inline(l[2:]))
 		case mdImage.MatchString(l):
 			m := mdImage.FindStringSubmatch(l)
+			if svg, ok := images[m[2]]; ok {
+				fmt.Fprintf(&b, "<figure role=\"img\" aria-label=\"%s\">\n%s</figure>\n", html.EscapeString(m[1]), svg)
+				break
+			}
 			fmt.Fprintf(&b, "<p><img src=\"%s\" alt=\"%s\"></p>\n", html.EscapeString(m[2]), html.EscapeString(m[1]))
 		case strings.HasPrefix(l, "| "):
 			b.WriteString("<table>\n")

@@ -66,12 +66,16 @@ type Options struct {
 	LatencyS  float64        // constraint: latency ≤ LatencyS seconds (0: none)
 	MaxLUTs   int            // constraint: LUTs (analytic estimate) ≤ MaxLUTs (0: none); also bounds the extension of N
 	BudgetJ   float64        // constraint: budgeted energy per classification ≤ BudgetJ (0: none)
-	Holdout   float64        // share of each class held out (default 0.25)
-	SplitSeed uint64         // seed of the held-out split
-	Seed      uint64         // seed of the network
-	Win       string         // W_in source: "" or "stored" (a ROM), "lfsr" (generated on chip)
-	Grid      string         // search grid: small, paper or wide (default wide)
-	Folds     int            // search: k of k-fold on the training share (default 4)
+	// Tolerance is the validation accuracy, in points, a smaller or
+	// cheaper N may lose against the best (0: one standard error of the
+	// best's validation accuracy).
+	Tolerance float64
+	Holdout   float64 // share of each class held out (default 0.25)
+	SplitSeed uint64  // seed of the held-out split
+	Seed      uint64  // seed of the network
+	Win       string  // W_in source: "" or "stored" (a ROM), "lfsr" (generated on chip)
+	Grid      string  // search grid: small, paper or wide (default wide)
+	Folds     int     // search: k of k-fold on the training share (default 4)
 	// N, Lambda and Kappa, all given, skip the search: eval validates them.
 	N      int
 	Lambda float64
@@ -175,6 +179,8 @@ func (o *Options) Check() error {
 	case o.Parallel < 0 || o.Vectors < 1 || o.IcarusVectors < 0 || o.Workers < 1:
 		return optionErrorf("--parallel %d, --vectors %d, --icarus-vectors %d, --workers %d: want P ≥ 0, vectors ≥ 1, Icarus vectors ≥ 0, workers ≥ 1",
 			o.Parallel, o.Vectors, o.IcarusVectors, o.Workers)
+	case o.Tolerance < 0 || o.Tolerance >= 100:
+		return optionErrorf("--tolerance %g: want accuracy points in [0, 100) (0: one standard error)", o.Tolerance)
 	case o.IcarusVectors > o.Vectors:
 		return optionErrorf("--icarus-vectors %d: at most --vectors (%d)", o.IcarusVectors, o.Vectors)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/hdlgen/hdlgen/board"
 	"github.com/hdlgen/hdlgen/internal/confusion"
 	"github.com/hdlgen/hdlgen/internal/svgplot"
+	"github.com/hdlgen/hdlgen/logreg"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
@@ -27,17 +28,18 @@ type Facts struct {
 	Options       Options
 	Data          tune.DataInfo
 	LabelWarnings []string
-	Search        tune.Result // search, or eval of the given N, λ, κ
-	Searched      bool        // false: N, λ, κ were given
-	Baseline      tune.Result // the linear baseline
-	Readout       string      // the readout deployed: ReadoutRounded or ReadoutGA
+	Search        tune.Result  // search, or eval of the given N, λ, κ
+	Searched      bool         // false: N, λ, κ were given
+	Design        DesignChoice // the choice of N and P (with a search)
+	Eval          tune.Result  // the chosen N, λ, κ validated (the search's eval without one), with the readout choice
+	Baseline      Baseline     // the logistic regression
+	Readout       string       // the readout deployed: ReadoutRounded or ReadoutGA
 	FloatTrain    confusion.Score
 	FloatHeld     confusion.Score
 	IntTrain      confusion.Score
 	IntHeld       confusion.Score
-	Sizes         []Candidate  // every P estimated
-	Chosen        int          // the chosen one, index into Sizes
-	Curve         []CurvePoint // accuracy against N (and LUTs)
+	Sizes         []Candidate // every P estimated
+	Chosen        int         // the chosen one, index into Sizes
 	IcarusVectors int
 	Verify        Verification
 	Synth         SynthFacts
@@ -55,13 +57,13 @@ func (f Facts) prefix() string { return plan.SanitizePrefix(f.Options.Name) }
 func Report(f Facts) string {
 	var b strings.Builder
 	o := f.Options
-	c := f.Search.Config
+	c := f.Eval.Config
 	e := f.Power
 	chosen := f.Sizes[f.Chosen]
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# hdlgen build: %s\n\n", o.Name)
-	w("Data: `%s`, %d rows, %d features, %d classes (%s), label column %q. ", nameOf(f.Data.File), f.Data.Rows, f.Data.Features, f.Data.Classes,
-		strings.Join(f.Data.ClassNames, ", "), f.Data.Label)
+	w("Data: %s, %d rows, %d features, %d classes (%s), label column %s. ", mdText(nameOf(f.Data.File)), f.Data.Rows, f.Data.Features, f.Data.Classes,
+		classList(f.Data.ClassNames), mdText(f.Data.Label))
 	w("Held out: a stratified share %g of each class's rows (split seed %d): %d rows for training, %d held out. ",
 		o.Holdout, o.SplitSeed, f.IntTrain.Total, f.IntHeld.Total)
 	w("Everything is chosen on validation folds of the training rows — N, λ, κ, the readout, P; the held-out rows only measure the result.\n\n")
@@ -73,17 +75,17 @@ func Report(f Facts) string {
 	w("| design | `%s_top`: intRVFL N=%d, κ=%d, λ=%g, %d-bit %s readout, P=%d (%s) |\n", f.prefix(), c.N, c.Kappa, c.Lambda, o.Bits,
 		readoutName(f.Readout), chosen.P, f.choiceText())
 	w("| held-out accuracy of the hardware | %.4f (%d/%d rows) |\n", f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total)
-	if f.Baseline.Tested != nil {
-		w("| linear baseline, held-out | %.4f |\n", f.Baseline.Tested.Mean)
-	}
+	w("| baseline (logistic regression), held-out | %.4f (%s) |\n", f.Baseline.Held, f.baselineVerdict())
 	r := e.Resources
-	w("| resources (Yosys) | %d LUT (%s), %d FF, %d DSP48E1, %g BRAM36 |\n", r.LUTs, pct(float64(r.LUTs), float64(board.XC7Z020.LUTs)), r.FFs, r.DSP48E1, r.BRAM36)
+	w("| resources (Yosys) | %d LUT (%s), %d FF, %d DSP48E1 (%s), %g BRAM36; %.0f LUT-equivalents |\n", r.LUTs, pct(float64(r.LUTs), float64(board.XC7Z020.LUTs)), r.FFs,
+		r.DSP48E1, pct(float64(r.DSP48E1), float64(board.XC7Z020.DSPs)), r.BRAM36, LUTEq(r))
 	w("| latency, throughput | %.3g µs, %.4g M classifications/s |\n", e.LatencyS*1e6, e.ClockHz/float64(e.II)/1e6)
 	w("| energy per classification (estimated) | %s dynamic, %s total |\n", power.FormatEnergy(e.DynamicJ), power.FormatEnergy(e.TotalJ))
 	if t := f.Synth.Timing; t != nil {
 		w("| Fmax (estimated) | %s |\n", t.Headline(e.ClockHz/1e6))
 	}
-	w("| verification | %s |\n\n", f.verdict())
+	w("| verification | %s |\n", f.verdict())
+	w("| next: on the board | `%s`, then `hdlgen-run selftest` on the board first (see Next) |\n\n", f.zynqCommand())
 	if f.IntHeld.Accuracy < f.FloatHeld.Accuracy-0.05 {
 		w("**Warning:** rounding to %d bits loses %.1f points of held-out accuracy.\n\n", o.Bits, 100*(f.FloatHeld.Accuracy-f.IntHeld.Accuracy))
 	}
@@ -109,10 +111,32 @@ func Report(f Facts) string {
 		w("Run again although their inputs were unchanged, because an output had changed: %s.\n\n", strings.Join(reruns, "; "))
 	}
 	w("## Next\n\n")
+	w("- **To the board** (ZedBoard, docs/zedboard.md): emit this design as the Zynq system — the core behind AXI DMA and AXI4-Lite registers, the Vivado project and the host driver for this model:\n\n")
+	w("```sh\n%s\nmake -C zynq/driver sim && zynq/driver/build/sim/hdlgen-run-sim selftest   # the driver against the Verilator model of the system\n```\n\n", f.zynqCommand())
+	w("  Build the bitstream with `zynq/vivado/system.tcl`, load it and the overlay on the board, and run **`./hdlgen-run selftest`** (or `python3 hdlgen.py selftest`) there first: it checks the design's identity registers, its %d test vectors against the Go model, a malformed vector, a flush and the rate, and ends with PASS or FAIL (docs/zedboard.md, steps 3–5).\n", o.Vectors)
 	w("- Open `%s/` (its README.md) in Vivado: `make -C %s vivado`, or run `make -C %s verify` again (both simulators on all %d vectors).\n", hwDir, hwDir, hwDir, o.Vectors)
 	w("- Classify new rows: `hdlgen predict %s --data new.csv`; score a labelled file: add `--score`.\n", intModel)
-	w("- Another trade-off: rerun `hdlgen build` with `--optimize area` (fewest LUTs), `--optimize latency`, or `--parallel P` from the table above; finished steps are skipped.\n")
+	w("- Another trade-off: rerun `hdlgen build` with `--optimize area` (fewest LUT-equivalents), `--optimize latency`, `--tolerance POINTS` (the validation accuracy a smaller N may lose), or `--parallel P` from the table above; finished steps are skipped.\n")
 	return b.String()
+}
+
+// zynqCommand is the command that turns this build's model into the Zynq
+// system (run in the build folder).
+func (f Facts) zynqCommand() string {
+	return fmt.Sprintf("hdlgen emit %s --system zynq --parallel %d --data %s --vectors %d -o zynq", intModel, f.Sizes[f.Chosen].P, holdoutCSV(f.Options.Name), f.Options.Vectors)
+}
+
+// baselineVerdict compares the hardware's held-out accuracy with the
+// baseline's, in points.
+func (f Facts) baselineVerdict() string {
+	d := 100 * (f.IntHeld.Accuracy - f.Baseline.Held)
+	switch {
+	case d > 0.05:
+		return fmt.Sprintf("the hardware is %.1f points better", d)
+	case d < -0.05:
+		return fmt.Sprintf("**the baseline is %.1f points better than the hardware**", -d)
+	}
+	return "equal to the hardware's"
 }
 
 func readoutName(r string) string {
@@ -168,36 +192,49 @@ func (c Check) name() string {
 func (f Facts) writeAccuracy(w func(string, ...any)) {
 	o := f.Options
 	val := "validation"
-	if v := f.Search.Validation; v.Method != "" {
+	if v := f.Eval.Validation; v.Method != "" {
 		val = fmt.Sprintf("validation (%s on the training rows)", v.Method)
 	}
+	bl := f.Baseline
 	w("## Accuracy\n\n")
 	w("| classifier | %s | training (%d rows) | held-out (%d rows) |\n| --- | ---: | ---: | ---: |\n", val, f.IntTrain.Total, f.IntHeld.Total)
-	if bl := f.Baseline; bl.Tested != nil {
-		w("| linear baseline: ridge on the normalised features, λ=%g | %.4f | — | %.4f |\n", bl.Config.Lambda, bl.Validated.Mean, bl.Tested.Mean)
-	}
+	w("| baseline: logistic regression, λ=%g | %.4f ± %.4f | %.4f | %.4f |\n", bl.Lambda, bl.Validated.Mean, bl.Validated.Std, bl.Train, bl.Held)
 	w("| intRVFL, float readout | — | %.4f | %.4f |\n", f.FloatTrain.Accuracy, f.FloatHeld.Accuracy)
-	intVal := fmt.Sprintf("%.4f", f.Search.Validated.Mean)
+	intVal := fmt.Sprintf("%.4f ± %.4f", f.Eval.Validated.Mean, f.Eval.Validated.Std)
+	rc := f.Eval.Readout
 	if f.Readout == ReadoutGA {
-		intVal = "—" // the GA without --readout auto is not validated on the folds
-		if rc := f.Search.Readout; rc != nil {
-			intVal = fmt.Sprintf("%.4f", rc.GA.Mean)
+		intVal = "—" // not validated on the folds
+		if rc != nil {
+			intVal = fmt.Sprintf("%.4f ± %.4f", rc.GA.Mean, rc.GA.Std)
 		}
 	}
 	w("| intRVFL, %d-bit %s integer readout (the hardware) | %s | %.4f | %.4f |\n\n", o.Bits, readoutName(f.Readout), intVal, f.IntTrain.Accuracy, f.IntHeld.Accuracy)
-	c := f.Search.Config
+	w("The baseline is a %s, its λ chosen among {%s} on the same %s folds of the training rows (validation %.4f ± %.4f), then fitted on every training row: a classifier of the raw features as strong as the usual linear one, so that the network is not flattered by a weak reference. On the held-out rows: %s.\n\n",
+		bl.Method, lambdaList(bl.Lambdas), bl.Validation, bl.Validated.Mean, bl.Validated.Std, f.baselineVerdict())
+	c := f.Eval.Config
 	if f.Searched {
 		s := f.Search.Search
-		w("N=%d, κ=%d, λ=%g (%s penalty) were chosen by `hdlgen search` on the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout: %.4f ± %.4f.",
-			c.N, c.Kappa, c.Lambda, c.Regularizer, s.Grid, s.Points, f.Search.Validation.Method, o.Bits, f.Search.Validated.Mean, f.Search.Validated.Std)
+		w("`hdlgen search` scored the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout; its best was N=%d, κ=%d, λ=%g (%.4f ± %.4f). ",
+			s.Grid, s.Points, f.Search.Validation.Method, o.Bits, f.Search.Config.N, f.Search.Config.Kappa, f.Search.Config.Lambda, f.Search.Validated.Mean, f.Search.Validated.Std)
+		w("The design chose N=%d, κ=%d, λ=%g (%s penalty) with P (see Accuracy against size); validated again on the same folds (`hdlgen eval`): %.4f ± %.4f.",
+			c.N, c.Kappa, c.Lambda, c.Regularizer, f.Eval.Validated.Mean, f.Eval.Validated.Std)
 	} else {
 		w("N=%d, κ=%d, λ=%g (%s penalty) were given (--n, --lambda, --kappa; no search); their %s validation accuracy with the %d-bit rounded readout: %.4f ± %.4f.",
-			c.N, c.Kappa, c.Lambda, c.Regularizer, f.Search.Validation.Method, o.Bits, f.Search.Validated.Mean, f.Search.Validated.Std)
+			c.N, c.Kappa, c.Lambda, c.Regularizer, f.Eval.Validation.Method, o.Bits, f.Eval.Validated.Mean, f.Eval.Validated.Std)
 	}
-	switch rc := f.Search.Readout; {
+	switch {
+	case rc != nil && o.Readout == ReadoutGA && rc.GACorrect < rc.RoundedCorrect:
+		w(" Readout: **the GA-refined readout did worse than rounding on the validation folds** (%d against %d of %d rows correct, each fold's GA fitted on its own training rows); it is deployed because --readout ga asked for it (--readout auto would deploy the rounded one).\n\n",
+			rc.GACorrect, rc.RoundedCorrect, rc.ValRows)
+	case rc != nil && o.Readout == ReadoutGA:
+		w(" Readout: GA-refined (--readout ga); on the validation folds it predicted %d and rounding %d of %d rows correctly.\n\n", rc.GACorrect, rc.RoundedCorrect, rc.ValRows)
 	case rc != nil:
-		w(" Readout: on the same validation splits (each fitted on its own training rows), rounding predicted %d and the GA-refined readout %d of %d rows correctly: build deploys the %s readout (--readout auto).\n\n",
-			rc.RoundedCorrect, rc.GACorrect, rc.ValRows, readoutName(f.Readout))
+		why := "it validated strictly better"
+		if f.Readout != ReadoutGA {
+			why = "the GA did not validate strictly better, and rounding is simpler"
+		}
+		w(" Readout: on the same validation splits (each fitted on its own training rows), rounding predicted %d and the GA-refined readout %d of %d rows correctly: build deploys the %s readout (--readout auto: %s).\n\n",
+			rc.RoundedCorrect, rc.GACorrect, rc.ValRows, readoutName(f.Readout), why)
 	case o.Readout == ReadoutGA:
 		w(" Readout: the GA-refined one (--readout ga), fitted on the training rows.\n\n")
 	default:
@@ -210,17 +247,31 @@ func (f Facts) writeAccuracy(w func(string, ...any)) {
 	w("<details><summary>The same matrix as text</summary>\n\n```\n%s```\n\n</details>\n\n", t.String())
 }
 
+func lambdaList(s []logreg.Scored) string {
+	v := make([]string, len(s))
+	for i, x := range s {
+		v[i] = fmt.Sprintf("%g", x.Lambda)
+	}
+	return strings.Join(v, ", ")
+}
+
+// resourceCells are a design's LUT, FF, DSP, BRAM and LUT-equivalent cells.
+func resourceCells(r power.Resources) string {
+	return fmt.Sprintf("%d | %d | %d | %g | %.0f", r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36, LUTEq(r))
+}
+
 func (f Facts) writeCurve(w func(string, ...any)) {
-	if len(f.Curve) == 0 {
+	dc := f.Design
+	if len(dc.Points) == 0 {
 		return
 	}
 	o := f.Options
-	c := f.Search.Config
-	p := f.Sizes[f.Chosen].P
 	w("## Accuracy against size\n\n")
-	w("The search's best %s validation accuracy of the %d-bit rounded readout at each N (each N's best κ and λ), against N and against the LUTs of that network's design at P=%d (at most N; hdlgen's analytic model, the declared readout width). The line is the linear baseline's validation accuracy.\n\n",
-		f.Search.Validation.Method, o.Bits, p)
-	w("![accuracy against N](%s)\n\n![accuracy against LUTs](%s)\n\n", CurveNSVG, CurveLUTSVG)
+	w("N and P are chosen together. For each N the search scored (its best κ and λ), the %s validation accuracy of the %d-bit rounded readout, and the design the objective picks at that N among P = 1, 2, 4, …, N, with every resource, estimated by hdlgen's analytic model (`hdlgen power` at each P; the declared readout width, so an upper bound). ",
+		f.Search.Validation.Method, o.Bits)
+	w("The tolerance is %s: %.4f, so every N with a validation accuracy of at least %.4f − %.4f = %.4f is accepted, and among their designs the chosen one has %s.\n\n",
+		dc.From, dc.Tolerance, dc.Best, dc.Tolerance, dc.Best-dc.Tolerance, strings.TrimPrefix(f.objectiveText(), "P with "))
+	w("![accuracy against N](%s)\n\n![accuracy against LUT-equivalents](%s)\n\n", CurveNSVG, CurveLUTSVG)
 	if ext := f.Search.Extension; ext != nil {
 		if len(ext.Extended) > 0 {
 			w("The best N sat at the grid's edge, so the search scored larger N too: %s; it stopped because %s.\n\n", joinInts(ext.Extended), ext.Stopped)
@@ -228,15 +279,42 @@ func (f Facts) writeCurve(w func(string, ...any)) {
 			w("No extension of N beyond the grid: %s.\n\n", ext.Stopped)
 		}
 	}
-	w("<details><summary>The curve as a table</summary>\n\n| N | κ | λ | validation accuracy | LUT (P=%d) |\n| ---: | ---: | ---: | ---: | ---: |\n", p)
-	for _, pt := range f.Curve {
-		mark := ""
-		if pt.N == c.N {
-			mark = " (chosen)"
+	w("| N | κ | λ | validation accuracy | within tolerance | P | LUT | FF | DSP | BRAM36 | LUT-eq | %s energy | notes |\n| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n", o.BudgetOn)
+	for i, pt := range dc.Points {
+		within := "no"
+		if pt.Within {
+			within = "yes"
 		}
-		w("| %d%s | %d | %g | %.4f | %d |\n", pt.N, mark, pt.Kappa, pt.Lambda, pt.Accuracy, pt.LUTs)
+		note := ""
+		if i == dc.Chosen {
+			note = "**chosen**"
+		}
+		if i == f.searchBest() {
+			note = strings.TrimPrefix(note+"; the search's best", "; ")
+		}
+		c := pt.BestSize()
+		if c == nil {
+			var why []string
+			for _, s := range pt.Sizes {
+				why = append(why, fmt.Sprintf("P=%d: %s", s.P, s.Why))
+			}
+			w("| %d | %d | %g | %.4f | %s | — | — | — | — | — | — | — | no P meets the constraints (%s) %s |\n", pt.N, pt.Kappa, pt.Lambda, pt.Accuracy, within, strings.Join(why, "; "), note)
+			continue
+		}
+		w("| %d | %d | %g | %.4f | %s | %d | %s | %s | %s |\n", pt.N, pt.Kappa, pt.Lambda, pt.Accuracy, within, c.P, resourceCells(c.Estimate.Resources), power.FormatEnergy(c.Estimate.BudgetedJ), note)
 	}
-	w("\n</details>\n\n")
+	w("\nLUT-equivalents weigh each resource by its share of the %s: a DSP48E1 counts %.0f LUTs, a BRAM36 %.0f, a FF half a LUT.\n\n",
+		board.XC7Z020.Part, float64(board.XC7Z020.LUTs)/float64(board.XC7Z020.DSPs), float64(board.XC7Z020.LUTs)/float64(board.XC7Z020.BRAM36))
+}
+
+// searchBest is the index of the search's best N in the curve (-1: none).
+func (f Facts) searchBest() int {
+	for i, pt := range f.Design.Points {
+		if pt.N == f.Search.Config.N {
+			return i
+		}
+	}
+	return -1
 }
 
 func (f Facts) writeSizes(w func(string, ...any)) {
@@ -244,7 +322,7 @@ func (f Facts) writeSizes(w func(string, ...any)) {
 	w("## Design space over P\n\n")
 	w("Every P for this network, estimated by hdlgen's analytic model (`hdlgen power %s --parallel P`; resources before synthesis, energy by the power model of docs/energy-model.md). P is chosen as the one with %s.\n\n",
 		intModel, strings.TrimPrefix(f.objectiveText(), "P with "))
-	w("| P | LUT | FF | latency | throughput (M/s) | dynamic energy | total energy | Fmax (est.) | notes |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	w("| P | LUT | FF | DSP | BRAM36 | LUT-eq | latency | throughput (M/s) | dynamic energy | total energy | Fmax (est.) | notes |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	dyn := bestBy(f.Sizes, func(e power.Estimate) float64 { return e.DynamicJ })
 	tot := bestBy(f.Sizes, func(e power.Estimate) float64 { return e.TotalJ })
 	for i, c := range f.Sizes {
@@ -261,9 +339,16 @@ func (f Facts) writeSizes(w func(string, ...any)) {
 		}
 		if !c.Feasible && c.Why != "" {
 			notes = append(notes, c.Why)
+		} else if !c.Fits {
+			notes = append(notes, "does not fit the device: "+c.Over)
 		}
-		w("| %d | %d | %d | %.3g µs | %.4g | %s | %s | %.0f MHz | %s |\n", c.P, e.Resources.LUTs, e.Resources.FFs, e.LatencyS*1e6,
+		w("| %d | %s | %.3g µs | %.4g | %s | %s | %.0f MHz | %s |\n", c.P, resourceCells(e.Resources), e.LatencyS*1e6,
 			e.ClockHz/float64(e.II)/1e6, power.FormatEnergy(e.DynamicJ), power.FormatEnergy(e.TotalJ), c.FmaxMHz, strings.Join(notes, "; "))
+	}
+	if r := f.Power.Resources; r.Source == "yosys" && r.LUTs+r.LUTRAM > 0 {
+		est := f.Sizes[f.Chosen].Estimate.Resources
+		w("\nEvery row is an estimate (nothing here is synthesised but the chosen design): at the chosen P the estimate's LUTs are %+.0f %% off Yosys's (%d against %d); the model is documented at ±15 %% on its calibration set (docs/energy-model.md) and can be further off for designs unlike it (a large P, a small network).\n",
+			100*(float64(est.LUTs+est.LUTRAM)/float64(r.LUTs+r.LUTRAM)-1), est.LUTs+est.LUTRAM, r.LUTs+r.LUTRAM)
 	}
 	w("\nThe energy objective (the default) minimises the %s energy per classification, the energy a `--budget` constrains (`--budget-on dynamic|total`); the total adds the PL's static power over the latency.\n\n", o.BudgetOn)
 }
@@ -289,6 +374,11 @@ func (f Facts) writeHardware(w func(string, ...any)) {
 	w("| DSP48E1 | %d | %d | %s |\n", r.DSP48E1, dev.DSPs, pct(float64(r.DSP48E1), float64(dev.DSPs)))
 	w("| BRAM36 | %g | %d | %s |\n", r.BRAM36, dev.BRAM36, pct(r.BRAM36, float64(dev.BRAM36)))
 	w("| LUTRAM/SRL | %d | %d | %s |\n\n", r.LUTRAM, dev.LUTRAM, pct(float64(r.LUTRAM), float64(dev.LUTRAM)))
+	if est := f.Sizes[f.Chosen].Estimate.Resources; r.Source == "yosys" && r.LUTs > 0 {
+		ea := est.LUTs + est.LUTRAM
+		w("These counts are **Yosys's**. The analytic estimate of the same P (the tables above) was %d LUTs, %d FF, %d DSP48E1, %g BRAM36: its LUTs are %+.0f %% off Yosys's here. The estimates in the tables above are the analytic model's, not synthesised; the model is documented at ±15 %% on its calibration set (docs/energy-model.md), and a design far from it (large P or N) can be further off.\n\n",
+			ea, est.FFs, est.DSP48E1, est.BRAM36, 100*(float64(ea)-float64(r.LUTs+r.LUTRAM))/float64(r.LUTs+r.LUTRAM))
+	}
 	w("Latency: %d cycles = %.3g µs at %.4g MHz (exact, from the design's pipeline plan). Throughput: one classification every %d cycles = %.4g million per second.\n\n",
 		e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II, e.ClockHz/float64(e.II)/1e6)
 	if t := f.Synth.Timing; t != nil {
@@ -342,40 +432,68 @@ func joinInts(v []int) string {
 	return strings.Join(s, ", ")
 }
 
-// curveSVG plots the curve's validation accuracy against N (or the LUTs),
-// with the linear baseline's validation accuracy as a reference.
+// mdText is a name from the user's data as the report prints it (see
+// confusion.Label): nothing in it can break the Markdown or the page.
+func mdText(s string) string { return confusion.Label(s) }
+
+// classList lists class names, each as mdText prints it.
+func classList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = mdText(n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// curveSVG plots the validation accuracy of each N of the curve against N
+// (or the LUT-equivalents of its design) as points, with the Pareto front,
+// the tolerance's threshold and the baseline as references, and the chosen
+// design marked.
 func curveSVG(f Facts, luts bool) []byte {
-	var xs, ys []float64
-	lo, hi := 1.0, 0.0
-	for _, p := range f.Curve {
-		x := float64(p.N)
+	dc := f.Design
+	var pts []svgplot.Point
+	lo, hi, xmax := dc.Best-dc.Tolerance, dc.Best, 0.0
+	var mark []svgplot.Mark
+	for i, pt := range dc.Points {
+		x := float64(pt.N)
+		c := pt.BestSize()
 		if luts {
-			x = float64(p.LUTs)
+			if c == nil {
+				continue // no design at this N meets the constraints
+			}
+			x = LUTEq(c.Estimate.Resources)
 		}
-		xs, ys = append(xs, x), append(ys, p.Accuracy)
-		lo, hi = math.Min(lo, p.Accuracy), math.Max(hi, p.Accuracy)
+		label := fmt.Sprintf("N=%d κ=%d λ=%g: %.4f", pt.N, pt.Kappa, pt.Lambda, pt.Accuracy)
+		if c != nil {
+			label += fmt.Sprintf(", P=%d, %.0f LUT-eq", c.P, LUTEq(c.Estimate.Resources))
+		}
+		pts = append(pts, svgplot.Point{X: x, Y: pt.Accuracy, Label: label})
+		lo, hi, xmax = math.Min(lo, pt.Accuracy), math.Max(hi, pt.Accuracy), math.Max(xmax, x)
+		if i == dc.Chosen {
+			text := fmt.Sprintf("chosen: N=%d", pt.N)
+			if c != nil {
+				text += fmt.Sprintf(", P=%d", c.P)
+			}
+			mark = append(mark, svgplot.Mark{X: x, Y: pt.Accuracy, Label: text})
+		}
 	}
-	var refs []svgplot.Reference
-	if bl := f.Baseline; bl.Config.Network == tune.Linear {
-		refs = append(refs, svgplot.Reference{Name: fmt.Sprintf("linear baseline %.4f", bl.Validated.Mean), Y: bl.Validated.Mean})
-		lo, hi = math.Min(lo, bl.Validated.Mean), math.Max(hi, bl.Validated.Mean)
+	refs := []svgplot.Reference{{Name: fmt.Sprintf("best − tolerance %.4f", dc.Best-dc.Tolerance), Y: dc.Best - dc.Tolerance}}
+	bl := f.Baseline.Validated.Mean
+	if bl > 0 {
+		refs = append(refs, svgplot.Reference{Name: fmt.Sprintf("logistic regression %.4f", bl), Y: bl})
+		lo, hi = math.Min(lo, bl), math.Max(hi, bl)
 	}
-	if lo > hi {
-		lo, hi = 0, 1
-	}
-	pad := math.Max(0.01, (hi-lo)*0.1)
-	xmax := 0.0
-	for _, x := range xs {
-		xmax = math.Max(xmax, x)
-	}
-	x := svgplot.Axis{Label: "hidden neurons N", Min: 0, Max: xmax * 1.05}
+	pad := math.Max(0.005, (hi-lo)*0.1)
+	x := svgplot.Axis{Label: "hidden neurons N", Min: 0, Max: math.Max(xmax*1.05, 1)}
 	title := "validation accuracy against N"
+	series := svgplot.PointSeries{Name: "each N (best κ, λ)", Points: pts}
 	if luts {
-		x.Label = fmt.Sprintf("LUTs at P=%d (analytic)", f.Sizes[f.Chosen].P)
-		title = "validation accuracy against LUTs"
+		x.Label = "LUT-equivalents of the N's design (analytic)"
+		title = "validation accuracy against LUT-equivalents"
+		series.Front = true
 	}
 	y := svgplot.Axis{Label: fmt.Sprintf("validation accuracy (%d-bit rounded)", f.Options.Bits), Min: math.Max(0, lo-pad), Max: math.Min(1, hi+pad)}
-	return svgplot.Lines(title, x, y, []svgplot.Series{{Name: "best κ, λ at each N", X: xs, Y: ys}}, refs)
+	return svgplot.Points(title, x, y, []svgplot.PointSeries{series}, refs, mark)
 }
 
 // HardwareReadme renders the README.md of the emitted design directory.
@@ -397,7 +515,12 @@ func HardwareReadme(f Facts) string {
 	w("## Files\n\n")
 	w("- `rtl/`: Verilog-2005 — `%s_top` (valid/ready stream), `%s_axis` (AXI4-Stream), `%s_core`; `mem/`: ROM images; `vectors/`: %d test vectors and the Go simulator's expected outputs.\n", pre, pre, pre, o.Vectors)
 	w("- `make verify`: lint, Verilator and Icarus against the Go simulator (all %d vectors on both simulators; `hdlgen build` ran Icarus on %d of them, in ../%s); `make synth`: Yosys; `make vivado`: the Vivado flow (`vivado/`, `constraints/`).\n", o.Vectors, f.IcarusVectors, icarusDir)
-	w("- Latency %d cycles (%.3g µs at %.4g MHz); a new vector every %d cycles.\n", e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II)
+	w("- Latency %d cycles (%.3g µs at %.4g MHz); a new vector every %d cycles.\n\n", e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II)
+	w("`make verify` checks the design against the Go simulator on its %d test vectors (simulation: it checks, on those vectors, it does not prove); the formal proofs are those of the Zynq system's AXI4-Lite slave and stream framing (Yosys's SAT and ABC, the `formal` package; docs/system-interface.md).\n\n", o.Vectors)
+	w("## To the board\n\n")
+	w("In the build folder (..), emit the Zynq system of this design — the core behind AXI DMA and AXI4-Lite registers, the Vivado project (`vivado/system.tcl`) and the host driver for this model — and run the driver's self-test against the Verilator model of the system:\n\n")
+	w("    %s\n    make -C zynq/driver sim && zynq/driver/build/sim/hdlgen-run-sim selftest\n\n", f.zynqCommand())
+	w("Then build the bitstream, load it and the overlay, and run `./hdlgen-run selftest` (or `python3 hdlgen.py selftest`) on the board before anything else: PASS or FAIL on the design's identity, its test vectors, a malformed vector, a flush and the rate (docs/zedboard.md).\n")
 	return b.String()
 }
 

@@ -35,9 +35,10 @@ func NextN(n int) int { return tune.NextN(n) }
 type Candidate struct {
 	P        int            `json:"p"`
 	Estimate power.Estimate `json:"estimate"`
-	FmaxMHz  float64        `json:"fmax_mhz"` // analytic estimate (power.AnalyticFmaxMHz)
-	Fits     bool           `json:"fits"`     // fits the device
-	Feasible bool           `json:"feasible"` // fits, meets the clock and every constraint
+	FmaxMHz  float64        `json:"fmax_mhz"`       // analytic estimate (power.AnalyticFmaxMHz)
+	Fits     bool           `json:"fits"`           // fits the device
+	Over     string         `json:"over,omitempty"` // the resources over the device's capacity
+	Feasible bool           `json:"feasible"`       // fits, meets the clock and every constraint
 	Why      string         `json:"why,omitempty"`
 }
 
@@ -80,8 +81,26 @@ func estimate(m *model.Model, par int, params power.Params) (Candidate, error) {
 	if err != nil {
 		return Candidate{}, err
 	}
-	c := Candidate{P: par, Estimate: e, FmaxMHz: power.AnalyticFmaxMHz(des), Fits: power.CheckFits(r, synth.XC7Z020) == nil}
-	return c, nil
+	return candidateOf(par, e, power.AnalyticFmaxMHz(des)), nil
+}
+
+// candidateOf is the candidate of estimate e, with whether it fits the
+// device and, if not, the resources over its capacity.
+func candidateOf(par int, e power.Estimate, fmaxMHz float64) Candidate {
+	r := e.Resources
+	ok, over := synth.XC7Z020.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36)
+	return Candidate{P: par, Estimate: e, FmaxMHz: fmaxMHz, Fits: ok, Over: over}
+}
+
+// LUT-equivalents weigh each resource by its share of the device: a
+// DSP48E1 counts as the LUTs of the same share of the xc7z020 (53,200 / 220
+// ≈ 242 LUTs), a BRAM36 as 53,200 / 140 = 380 LUTs, a FF as half a LUT (two
+// per LUT site). The area objective and the trade-off curve count them, so
+// that a design using a third of the DSPs is not "small".
+func LUTEq(r power.Resources) float64 {
+	dev := board.XC7Z020
+	return float64(r.LUTs+r.LUTRAM) + float64(r.FFs)*float64(dev.LUTs)/float64(dev.FFs) +
+		float64(r.DSP48E1)*float64(dev.LUTs)/float64(dev.DSPs) + r.BRAM36*float64(dev.LUTs)/float64(dev.BRAM36)
 }
 
 // writeSizes estimates every candidate P of the model and chooses one.
@@ -116,12 +135,84 @@ func (b *build) writeSizes() error {
 // the smaller P). With none feasible the error lists what the candidates
 // reach.
 func Choose(cands []Candidate, o Options) (int, error) {
+	markFeasible(cands, o)
+	if o.Parallel > 0 {
+		for i, c := range cands {
+			if c.P == o.Parallel {
+				if !c.Fits {
+					return -1, fmt.Errorf("buildflow: --parallel %d: %s (%d LUTs by the analytic model)", c.P, c.Why, c.Estimate.Resources.LUTs)
+				}
+				return i, nil
+			}
+		}
+		return -1, fmt.Errorf("buildflow: --parallel %d is not a candidate", o.Parallel)
+	}
+	if best := pick(cands, o.Objective); best >= 0 {
+		return best, nil
+	}
+	var lines []string
+	for _, c := range cands {
+		e := c.Estimate
+		lines = append(lines, fmt.Sprintf("P=%d: latency %.3g µs, %d LUTs, Fmax %.0f MHz, %s %s (%s)", c.P, e.LatencyS*1e6, e.Resources.LUTs, c.FmaxMHz,
+			e.BudgetOn, power.FormatEnergy(e.BudgetedJ), c.Why))
+	}
+	return -1, fmt.Errorf("buildflow: no P meets %s (estimated by hdlgen power's analytic model):\n  %s", o.constraintText(), strings.Join(lines, "\n  "))
+}
+
+// EnergySlack is how much more energy than the least the energy objective
+// accepts for a smaller design: among the feasible designs within this
+// share of the least budgeted energy, it takes the fewest LUT-equivalents
+// (a design twice the size for 6 % less energy is not what anyone asks for).
+const EnergySlack = 0.10
+
+// pick is the index of the feasible candidate the objective chooses (-1 for
+// none): energy — the fewest LUT-equivalents within EnergySlack of the least
+// budgeted energy; latency — the shortest latency; area — the fewest
+// LUT-equivalents. Ties go to fewer LUT-equivalents, less energy, then the
+// earlier candidate.
+func pick(cands []Candidate, objective string) int {
+	minJ := math.Inf(1)
+	for _, c := range cands {
+		if c.Feasible {
+			minJ = math.Min(minJ, c.Estimate.BudgetedJ)
+		}
+	}
+	best := -1
+	for i, c := range cands {
+		if !c.Feasible || objective == OptimizeEnergy && c.Estimate.BudgetedJ > minJ*(1+EnergySlack) {
+			continue
+		}
+		if best < 0 || better(c, cands[best], objective) {
+			best = i
+		}
+	}
+	return best
+}
+
+// better reports whether a comes before b by the objective (after the
+// energy objective's slack): the key, then fewer LUT-equivalents, then less
+// energy.
+func better(a, b Candidate, objective string) bool {
+	ea, eb := a.Estimate, b.Estimate
+	if objective == OptimizeLatency && ea.LatencyS != eb.LatencyS {
+		return ea.LatencyS < eb.LatencyS
+	}
+	if la, lb := LUTEq(ea.Resources), LUTEq(eb.Resources); la != lb {
+		return la < lb
+	}
+	return ea.BudgetedJ < eb.BudgetedJ
+}
+
+// markFeasible marks the candidates that fit the device, meet the clock
+// (analytic Fmax) and, unless P is given, every constraint of o, with why
+// the others do not.
+func markFeasible(cands []Candidate, o Options) {
 	for i := range cands {
 		c := &cands[i]
 		e := c.Estimate
 		var why []string
 		if !c.Fits {
-			why = append(why, "does not fit the device")
+			why = append(why, "does not fit the device: "+c.Over)
 		}
 		if c.FmaxMHz > 0 && c.FmaxMHz < clockMHz {
 			why = append(why, fmt.Sprintf("Fmax %.0f MHz < %g MHz", c.FmaxMHz, clockMHz))
@@ -139,55 +230,6 @@ func Choose(cands []Candidate, o Options) (int, error) {
 		}
 		c.Feasible, c.Why = len(why) == 0, strings.Join(why, ", ")
 	}
-	if o.Parallel > 0 {
-		for i, c := range cands {
-			if c.P == o.Parallel {
-				if !c.Fits {
-					return -1, fmt.Errorf("buildflow: --parallel %d: %s (%d LUTs by the analytic model)", c.P, c.Why, c.Estimate.Resources.LUTs)
-				}
-				return i, nil
-			}
-		}
-		return -1, fmt.Errorf("buildflow: --parallel %d is not a candidate", o.Parallel)
-	}
-	best := -1
-	for i, c := range cands {
-		if c.Feasible && (best < 0 || better(c, cands[best], o.Objective)) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		return best, nil
-	}
-	var lines []string
-	for _, c := range cands {
-		e := c.Estimate
-		lines = append(lines, fmt.Sprintf("P=%d: latency %.3g µs, %d LUTs, Fmax %.0f MHz, %s %s (%s)", c.P, e.LatencyS*1e6, e.Resources.LUTs, c.FmaxMHz,
-			e.BudgetOn, power.FormatEnergy(e.BudgetedJ), c.Why))
-	}
-	return -1, fmt.Errorf("buildflow: no P meets %s (estimated by hdlgen power's analytic model):\n  %s", o.constraintText(), strings.Join(lines, "\n  "))
-}
-
-// better reports whether a beats b by the objective (ties: fewer LUTs, then
-// the smaller P).
-func better(a, b Candidate, objective string) bool {
-	ea, eb := a.Estimate, b.Estimate
-	key := func(e power.Estimate) float64 {
-		switch objective {
-		case OptimizeLatency:
-			return e.LatencyS
-		case OptimizeArea:
-			return float64(e.Resources.LUTs)
-		}
-		return e.BudgetedJ
-	}
-	if ka, kb := key(ea), key(eb); ka != kb {
-		return ka < kb
-	}
-	if ea.Resources.LUTs != eb.Resources.LUTs {
-		return ea.Resources.LUTs < eb.Resources.LUTs
-	}
-	return a.P < b.P
 }
 
 // practical reports whether c can be built: it fits the device and its
@@ -235,36 +277,9 @@ func (o Options) choiceText(energyNote, tieNote string) string {
 	if o.Parallel > 0 {
 		return fmt.Sprintf("P = %d given (--parallel)", o.Parallel)
 	}
-	obj := map[string]string{OptimizeEnergy: fmt.Sprintf("the least %s energy%s", o.BudgetOn, energyNote),
-		OptimizeLatency: "the shortest latency", OptimizeArea: "the fewest LUTs"}[o.Objective]
+	obj := map[string]string{OptimizeEnergy: fmt.Sprintf("the fewest LUT-equivalents within %.0f %% of the least %s energy%s", 100*EnergySlack, o.BudgetOn, energyNote),
+		OptimizeLatency: "the shortest latency", OptimizeArea: "the fewest LUT-equivalents"}[o.Objective]
 	return fmt.Sprintf("P with %s (--optimize %s%s) among those meeting: %s", obj, o.Objective, tieNote, o.constraintText())
-}
-
-// CurvePoint is a point of the accuracy-versus-size curve: the search's best
-// validation result at N, and the analytic LUTs of that network's design at
-// the chosen P (at most N).
-type CurvePoint struct {
-	tune.CurvePoint
-	P    int `json:"p"`
-	LUTs int `json:"luts"`
-}
-
-// curveLUTs adds to the search's curve the LUTs of each N at P = par
-// (declared readout width: an upper bound, as the network of that N has no
-// trained readout here).
-func (b *build) curveLUTs(par int) []CurvePoint {
-	var out []CurvePoint
-	for _, c := range b.facts.Search.Curve {
-		p := min(par, c.N)
-		pt := CurvePoint{CurvePoint: c, P: p}
-		if s, err := power.ShapeOf(model.IntRVFL, b.d.K(), b.d.L(), c.Kappa, b.o.Bits); err == nil {
-			if r, err := power.Analytic(power.Design{Shape: s, N: c.N, P: p}); err == nil {
-				pt.LUTs = r.LUTs + r.LUTRAM
-			}
-		}
-		out = append(out, pt)
-	}
-	return out
 }
 
 // Icarus's share of the test vectors. Icarus, the second and independent

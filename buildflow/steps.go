@@ -71,11 +71,11 @@ func newRunner(o *Options, total int) *runner {
 
 // stepGroups are the steps' groups (a step name's first word) in the order
 // the flow runs them: the progress lines' numbers.
-var stepGroups = []string{"split", "search", "baseline", "train", "quantize", "score", "sizes", "emit", "verify", "synth", "power"}
+var stepGroups = []string{"split", "search", "baseline", "design", "validate", "train", "quantize", "score", "sizes", "emit", "verify", "synth", "power"}
 
 // stepOrder is every step's place in the report's command list (the steps
 // that run at once finish in any order).
-var stepOrder = []string{"split", "search", "baseline", "train", "quantize", "score float-train", "score float-holdout", "score int-train",
+var stepOrder = []string{"split", "search", "baseline", "design", "validate", "train", "quantize", "score float-train", "score float-holdout", "score int-train",
 	"score int-holdout", "sizes", "emit", "emit icarus", "verify verilator", "verify icarus", "synth", "power"}
 
 // sortedSteps returns the steps in stepOrder.
@@ -116,6 +116,7 @@ func (r *runner) step(ctx context.Context, def stepDef) (string, error) {
 		path, why := rec.Outputs.Changed(r.o.Dir)
 		if path == "" {
 			r.progress(def.name, ": unchanged, skipped")
+			markStarted(ctx)
 			r.add(Step{Name: def.name, Command: def.line, Skipped: true})
 			return fp, nil
 		}
@@ -129,6 +130,7 @@ func (r *runner) step(ctx context.Context, def stepDef) (string, error) {
 		return "", err
 	}
 	r.progress(def.name, " …")
+	markStarted(ctx)
 	t0 := time.Now()
 	if err := def.do(ctx); err != nil {
 		return "", err
@@ -187,8 +189,8 @@ func (r *runner) command(name string, args []string, stdoutFile string, deps []s
 			stdout = logf
 		}
 		stderr := io.Writer(logf)
-		if name == "search" || name == "readout" {
-			// Minutes on a large grid: show the parts' progress.
+		if name == "search" || name == "validate" || name == "quantize" {
+			// Minutes on a large grid, or the GA: show their progress.
 			stderr = io.MultiWriter(logf, &lockedWriter{mu: &r.mu, w: r.o.Progress})
 		}
 		if err := r.o.Run(ctx, args, stdout, stderr); err != nil {
@@ -226,16 +228,34 @@ func quoteArgs(args []string) string {
 }
 
 // parallel runs fs at once and returns the first error (all finish first).
-func parallel(fs ...func() error) error {
+func parallel(ctx context.Context, fs ...func(ctx context.Context) error) error {
 	errs := make([]error, len(fs))
 	var wg sync.WaitGroup
 	for i, f := range fs {
+		// Each starts once the one before has printed its first progress
+		// line (or ended), so that the lines come in the steps' order.
+		started := make(chan struct{})
+		var once sync.Once
+		mark := func() { once.Do(func() { close(started) }) }
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = f()
+			defer mark()
+			errs[i] = f(context.WithValue(ctx, startedKey{}, mark))
 		}()
+		<-started
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// startedKey holds, in the context of a step run by parallel, the function
+// that lets the next one start.
+type startedKey struct{}
+
+// markStarted tells parallel that the step of ctx has printed its first line.
+func markStarted(ctx context.Context) {
+	if f, ok := ctx.Value(startedKey{}).(func()); ok {
+		f()
+	}
 }

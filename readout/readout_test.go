@@ -187,3 +187,47 @@ func ExampleQuantize() {
 	// training accuracy: float 0.9733, integer 0.9800
 	// warning: ""
 }
+
+// TestGARowsBoundTheGA: with more rows than GARows, the GA fits GASample's
+// rows — the readout of a run on that sample by hand — and with every row
+// (GARows −1) another one; at most GARows rows, nothing changes. The sample
+// keeps each class's share even when the classes alternate row by row (an
+// evenly spaced sample would take one class only).
+func TestGARowsBoundTheGA(t *testing.T) {
+	ga := quant.DefaultGAOptions()
+	ga.Generations = 30
+	m0, d := iris(t) // 150 rows, 50 per class
+	quantize := func(d *Data, rows int) []int32 {
+		m := *m0
+		if _, err := Quantize(context.Background(), &m, d, Options{Bound: 3, Method: GARounded, GA: ga, GARows: rows}); err != nil {
+			t.Fatal(err)
+		}
+		return m.Readout.Q
+	}
+	sample := GASample(d, 40, ga.Seed)
+	bounded, byHand, all := quantize(d, 40), quantize(sample, -1), quantize(d, -1)
+	if diff := cmp.Diff(byHand, bounded); diff != "" {
+		t.Errorf("GARows 40 is not the GA of GASample's rows (-by hand +bounded):\n%s", diff)
+	}
+	if cmp.Equal(all, bounded) {
+		t.Error("the GA on every row gave the sample's readout: the bound is not exercised")
+	}
+	if diff := cmp.Diff(all, quantize(d, 150)); diff != "" {
+		t.Errorf("GARows 150 on 150 rows changed the GA (-all +bounded):\n%s", diff)
+	}
+	// Classes alternating row by row: every class keeps its share.
+	alt := &Data{Rows: 300, X: make([]float64, 300), Y: make([]int, 300)}
+	for r := range alt.Y {
+		alt.Y[r] = r % 3
+	}
+	counts := map[int]int{}
+	for _, y := range GASample(alt, 30, 1).Y {
+		counts[y]++
+	}
+	if diff := cmp.Diff(map[int]int{0: 10, 1: 10, 2: 10}, counts); diff != "" {
+		t.Errorf("the sample's classes (-want +got):\n%s", diff)
+	}
+	if DefaultGARows < 1000 {
+		t.Errorf("DefaultGARows %d", DefaultGARows)
+	}
+}

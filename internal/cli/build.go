@@ -45,19 +45,25 @@ only measure the result.
             keeps its finished parts in DIR/search-parts (an interrupted
             build resumes them) and shows its progress with the time left.
             With --n, --lambda and --kappa: no search, hdlgen eval validates
-            them. With --readout auto (the default) it also validates the
-            GA-refined readout on the same folds;
-  baseline  a linear classifier (ridge on the normalised features) on the
-            same split, for comparison;
+            them;
+  baseline  a multinomial logistic regression on the normalised features,
+            its penalty chosen on the same folds, for comparison;
+  design    N and P together: among the N whose validation accuracy is
+            within --tolerance (default one standard error) of the best, the
+            design --optimize picks over every P, every resource counted;
+  validate  hdlgen eval of the chosen N, λ, κ on the same folds; with
+            --readout auto (the default) it also validates the GA-refined
+            readout there;
   train     on the training rows only (the model is not refitted on all rows,
             so the held-out accuracy is that of the design you get);
   quantize  the B-bit integer readout: rounded, or GA-refined when that
             validated better (--readout auto), or as --readout says;
   score     hdlgen predict --score: float and integer readout, training and
             held-out rows, with the confusion matrix;
-  sizes     every P = 1, 2, 4, …, N by the analytic model (LUT, FF, latency,
-            throughput, energy, Fmax): P is --parallel, or the best by
-            --optimize (energy, the default: the least dynamic energy per
+  sizes     every P = 1, 2, 4, …, N by the analytic model (LUT, FF, DSP,
+            BRAM, latency, throughput, energy, Fmax): P is --parallel, or the
+            best by --optimize (energy, the default: the fewest
+            LUT-equivalents within 10 % of the least dynamic energy per
             classification, or --budget-on total) among those that meet
             --latency-us, --max-luts and --budget, fit the device and 100 MHz;
   emit      the design to DIR/hw (stream and AXI4-Stream tops, named after
@@ -89,7 +95,8 @@ stderr, each step's own output to DIR/logs/.`,
 	f.BoolVar(&o.Force, "force", false, "build into a non-empty folder that is not an earlier build (its files may be replaced)")
 	f.IntVar(&o.Bits, "bits", 5, fmt.Sprintf("readout bits (%d…%d)", quant.MinBits, quant.MaxBits))
 	f.IntVar(&o.Parallel, "parallel", 0, "P: hidden neurons computed per clock (0: chosen by --optimize)")
-	f.StringVar(&o.Objective, "optimize", buildflow.OptimizeEnergy, "what chooses P among the designs meeting the constraints: energy (the least energy per classification), latency or area (the fewest LUTs)")
+	f.StringVar(&o.Objective, "optimize", buildflow.OptimizeEnergy, "what chooses N and P among the designs meeting the constraints and the --tolerance: energy (the fewest LUT-equivalents within 10 % of the least energy per classification), latency or area (the fewest LUT-equivalents)")
+	f.Float64Var(&o.Tolerance, "tolerance", 0, "validation accuracy, in points, a smaller or cheaper N may lose against the best N (0: one standard error of the best's validation accuracy)")
 	f.StringVar(&b.budgetOn, "budget-on", string(power.BudgetDynamic), "the energy --budget and --optimize energy mean: dynamic or total (dynamic + PL static)")
 	floatAtLeast(f, &b.latencyUS, "latency-us", 0, 0, "constraint on P: latency at most this many µs (0: none)")
 	intIn(f, &o.MaxLUTs, "max-luts", 0, 0, math.MaxInt32, "constraint on P: at most this many LUTs (analytic estimate; 0: none); also bounds the search's extension of N")
@@ -195,7 +202,7 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 		return asUsage(err)
 	}
 	f := res.Facts
-	fmt.Fprintf(app.Err, "built in %.1fs: held-out accuracy %.4f (%d-bit integer readout; float %.4f; linear baseline %s) on %d rows; %s; verification: %s\n",
+	fmt.Fprintf(app.Err, "built in %.1fs: held-out accuracy %.4f (%d-bit integer readout; float %.4f; logistic-regression baseline %s) on %d rows; %s; verification: %s\n",
 		time.Since(t0).Seconds(), f.IntHeld.Accuracy, o.Bits, f.FloatHeld.Accuracy, baselineText(f), f.IntHeld.Total, f.Power.Design, verdictWord(f))
 	fmt.Fprintln(app.Out, res.Report)
 	return nil
@@ -211,10 +218,7 @@ func asUsage(err error) error {
 }
 
 func baselineText(f buildflow.Facts) string {
-	if f.Baseline.Tested == nil {
-		return "—"
-	}
-	return fmt.Sprintf("%.4f", f.Baseline.Tested.Mean)
+	return fmt.Sprintf("%.4f", f.Baseline.Held)
 }
 
 func verdictWord(f buildflow.Facts) string {

@@ -13,9 +13,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hdlgen/hdlgen/buildflow"
+	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/internal/confusion"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/logreg"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/tune"
@@ -24,11 +27,14 @@ import (
 // TestBuildReportMatchesCommands runs hdlgen build on the project's own CSV
 // (label in the first column, string class names) and checks its REPORT.md:
 // every number against the individual commands run by hand (the search's
-// configuration, train's and quantize's accuracies, predict --score's
-// confusion matrix, the linear baseline, synth's LUTs and Fmax estimate,
-// power's latency and energy), and that it lists every verification check
-// with its vector count, the accuracy-against-size curve and the table over
-// P with the chosen and the energy-optimal design marked. A second run skips
+// best, the chosen design's eval, train's and quantize's accuracies,
+// predict --score's confusion matrix, the logistic-regression baseline
+// fitted again by package logreg, power's LUT, FF, DSP, BRAM and
+// LUT-equivalents of the chosen P, synth's LUTs and Fmax estimate, power's
+// latency and energy), and that it lists every verification check with its
+// vector count, the accuracy-against-size curve with every resource and the
+// table over P with the chosen design marked; the board step's command
+// emits the Zynq system. A second run skips
 // every step and writes the same report; a third, after the design's
 // readout ROM image was deleted, runs emit again (and the design verifies),
 // where the old stamps skipped everything and reported PASS.
@@ -68,9 +74,40 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &sr); err != nil {
 		t.Fatal(err)
 	}
+	find(regexp.QuoteMeta(fmt.Sprintf("its best was N=%d, κ=%d, λ=%g (%.4f ± %.4f)", sr.Config.N, sr.Config.Kappa, sr.Config.Lambda, sr.Validated.Mean, sr.Validated.Std)))
+	// The design: the curve's row marked chosen is the design's N, κ, λ,
+	// within the tolerance; every row's resources are the analytic model's.
+	tol := find(`so every N with a validation accuracy of at least [0-9.]+ − [0-9.]+ = ([0-9.]+) is accepted`)[1]
+	row := find(`\| (\d+) \| (\d+) \| ([0-9.e+]+) \| ([0-9.]+) \| yes \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| ([0-9.]+) \| (\d+) \| [^|]+ \| \*\*chosen\*\*`)
+	if row[4] < tol {
+		t.Errorf("the chosen N's validation accuracy %s is below the accepted %s", row[4], tol)
+	}
 	c := sr.Config
+	fmt.Sscan(row[1], &c.N)
+	fmt.Sscan(row[2], &c.Kappa)
+	fmt.Sscan(row[3], &c.Lambda)
 	find(regexp.QuoteMeta(fmt.Sprintf("`sensors_top`: intRVFL N=%d, κ=%d, λ=%g,", c.N, c.Kappa, c.Lambda)))
-	find(regexp.QuoteMeta(fmt.Sprintf("4-fold validation accuracy of the 5-bit rounded readout: %.4f ± %.4f", sr.Validated.Mean, sr.Validated.Std)))
+	code, ej, errs := run(t, "eval", "--data", trainCSV, "--arch", "intrvfl", "--n", row[1], "--lambda", row[3], "--kappa", row[2], "--bits", "5", "--seeds", "1", "--json")
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errs)
+	}
+	var er tune.Result
+	if err := json.Unmarshal([]byte(ej), &er); err != nil {
+		t.Fatal(err)
+	}
+	find(regexp.QuoteMeta(fmt.Sprintf("validated again on the same folds (`hdlgen eval`): %.4f ± %.4f", er.Validated.Mean, er.Validated.Std)))
+	chosenP := row[5]
+	code, pwr, errs := run(t, "power", filepath.Join(out, "model.json"), "--parallel", chosenP, "--json")
+	if code != 0 {
+		t.Fatalf("power --parallel %s: exit %d: %s", chosenP, code, errs)
+	}
+	var pe power.Estimate
+	if err := json.Unmarshal([]byte(pwr), &pe); err != nil {
+		t.Fatal(err)
+	}
+	r := pe.Resources
+	// The P table's row of the chosen P: LUT, FF, DSP, BRAM36 and LUT-equivalents.
+	find(regexp.QuoteMeta(fmt.Sprintf("| %s | %d | %d | %d | %g | %.0f |", chosenP, r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36, buildflow.LUTEq(r))))
 
 	// train and quantize on the original file, with their default held-out
 	// split (the rows build held out).
@@ -90,7 +127,7 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		t.Fatalf("accuracy tables: train %q, quantize %q", terrs, qerrs)
 	}
 	find(regexp.QuoteMeta(fmt.Sprintf("| intRVFL, float readout | — | %s | %s |", tr[0][2], tr[0][3])))
-	hw := find(`\| intRVFL, 5-bit (rounded|GA-refined) integer readout \(the hardware\) \| [0-9.]+ \| ([0-9.]+) \| ([0-9.]+) \|`)
+	hw := find(`\| intRVFL, 5-bit (rounded|GA-refined) integer readout \(the hardware\) \| [0-9.]+ ± [0-9.]+ \| ([0-9.]+) \| ([0-9.]+) \|`)
 	if hw[1] == "rounded" && (hw[2] != qr[1][2] || hw[3] != qr[1][3]) {
 		t.Errorf("the hardware's accuracies %s, %s; quantize by hand %s, %s", hw[2], hw[3], qr[1][2], qr[1][3])
 	}
@@ -113,16 +150,30 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		}
 	}
 
-	// The linear baseline, by hand.
-	code, bj, errs := run(t, "search", "--data", trainCSV, "--test", holdCSV, "--arch", "linear", "--json")
-	if code != 0 {
-		t.Fatalf("search --arch linear: exit %d: %s", code, errs)
-	}
-	var bl tune.Result
-	if err := json.Unmarshal([]byte(bj), &bl); err != nil {
+	// The baseline, by hand: the logistic regression on the same folds of
+	// the training file, fitted on every training row.
+	train, held := readCSVFile(t, trainCSV), readCSVFile(t, holdCSV)
+	folds, err := tune.Validation{Folds: 4}.Splits(train)
+	if err != nil {
 		t.Fatal(err)
 	}
-	find(regexp.QuoteMeta(fmt.Sprintf("| linear baseline: ridge on the normalised features, λ=%g | %.4f | — | %.4f |", bl.Config.Lambda, bl.Validated.Mean, bl.Tested.Mean)))
+	scored, best, err := logreg.Validate(context.Background(), train, folds, nil, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, err := logreg.Fit(context.Background(), train, nil, scored[best].Lambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	right := 0
+	for i := range held.M() {
+		if train.ClassNames[lm.Predict(held.Row(i))] == held.ClassNames[held.Y[i]] {
+			right++
+		}
+	}
+	find(regexp.QuoteMeta(fmt.Sprintf("| baseline: logistic regression, λ=%g | %.4f ± %.4f | %.4f | %.4f |", scored[best].Lambda, scored[best].Validated.Mean,
+		scored[best].Validated.Std, float64(lm.Correct(train, nil))/float64(train.M()), float64(right)/float64(held.M()))))
+	find(`multinomial logistic regression`)
 
 	// Resources, Fmax, latency and energy: synth and power on the design.
 	code, sj, errs := run(t, "synth", filepath.Join(out, "hw"), "--json")
@@ -168,25 +219,41 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		find(re)
 	}
 
-	// The curve: one row per N of the search, its accuracy the search's.
+	// The curve: one row per N of the search, its accuracy the search's,
+	// with the resources of its design.
 	if len(sr.Curve) != 3 {
 		t.Fatalf("the search's curve has %d points, want one per N of the small grid", len(sr.Curve))
 	}
 	for _, pt := range sr.Curve {
-		find(fmt.Sprintf(`\| %d( \(chosen\))? \| %d \| %g \| %.4f \| \d+ \|`, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy))
+		find(fmt.Sprintf(`\| %d \| %d \| %g \| %.4f \| (yes|no) \| \d+ \| \d+ \| \d+ \| \d+ \| [0-9.]+ \| \d+ \|`, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy))
 	}
 	find(`!\[accuracy against N\]\(accuracy-vs-n.svg\)`)
-	// The table over P: the chosen design is the one with the least dynamic
-	// energy (the default objective), marked; its row's P is the design's.
-	chosen := find(`\| (\d+) \| (\d+) \| \d+ \| [^|]+ \| [^|]+ \| ([^|]+) \| [^|]+ \| \d+ MHz \| \*\*chosen\*\*; least dynamic energy`)
-	if chosen[1] != fmt.Sprint(e.Design.P) {
-		t.Errorf("the table marks P=%s chosen, the design has P=%d", chosen[1], e.Design.P)
+	// The table over P: the chosen design marked, its P the design's, its
+	// energy within 10 % of every feasible row's.
+	chosen := find(`(?m)^\| (\d+) \| \d+ \| \d+ \| \d+ \| [0-9.]+ \| \d+ \| [^|]+ \| [^|]+ \| ([^|]+) \| [^|]+ \| \d+ MHz \| \*\*chosen\*\*`)
+	if chosen[1] != fmt.Sprint(e.Design.P) || chosen[1] != chosenP {
+		t.Errorf("the table marks P=%s chosen, the design has P=%d, the curve P=%s", chosen[1], e.Design.P, chosenP)
 	}
-	for _, m := range regexp.MustCompile(`(?m)^\| \d+ \| \d+ \| \d+ \| [^|]+ \| [^|]+ \| ([^|]+) \|`).FindAllStringSubmatch(rep, -1) {
-		if lessEnergy(m[1], chosen[3]) {
-			t.Errorf("a row has less dynamic energy (%s) than the chosen one (%s)", m[1], chosen[3])
+	for _, m := range regexp.MustCompile(`(?m)^\| \d+ \| \d+ \| \d+ \| \d+ \| [0-9.]+ \| \d+ \| [^|]+ \| [^|]+ \| ([^|]+) \| [^|]+ \| \d+ MHz \| ([^|]*)\|`).FindAllStringSubmatch(rep, -1) {
+		if !strings.Contains(m[2], "does not") && !strings.Contains(m[2], "Fmax") && lessEnergy(m[1]+"*1.1", chosen[2]) {
+			t.Errorf("a row has less than 1/1.1 of the chosen one's dynamic energy (%s against %s)", m[1], chosen[2])
 		}
 	}
+
+	// The step to the board: the report's command emits the Zynq system.
+	zynq := find("`(hdlgen emit model.json --system zynq [^`]+)`")[1]
+	zargs := strings.Fields(zynq)[1:]
+	for i, a := range zargs {
+		if a == "model.json" || strings.HasPrefix(a, "data/") || i > 0 && zargs[i-1] == "-o" {
+			zargs[i] = filepath.Join(out, a)
+		}
+	}
+	if code, _, errs := run(t, zargs...); code != 0 {
+		t.Errorf("%s: exit %d: %s", zynq, code, errs)
+	} else if _, err := os.Stat(filepath.Join(out, "zynq", "driver")); err != nil {
+		t.Errorf("%s wrote no driver: %v", zynq, err)
+	}
+	find(`run \*\*` + "`./hdlgen-run selftest`" + `\*\*`)
 
 	// The HTML page and the pictures.
 	page, err := os.ReadFile(filepath.Join(out, "REPORT.html"))
@@ -212,7 +279,7 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build again: exit %d: %s", code, errs)
 	}
-	if n, want := strings.Count(errs, "unchanged, skipped"), 16; n != want {
+	if n, want := strings.Count(errs, "unchanged, skipped"), 18; n != want {
 		t.Errorf("second build skipped %d steps, want %d:\n%s", n, want, errs)
 	}
 	again, _ := os.ReadFile(reportPath)
@@ -248,9 +315,16 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	}
 }
 
-// lessEnergy reports whether the energy a (e.g. "3.09 nJ") is below b.
+// lessEnergy reports whether the energy a (e.g. "3.09 nJ", or "3.09 nJ*1.1"
+// for 1.1 times it) is below b.
 func lessEnergy(a, b string) bool {
+	scale := 1.0
+	if v, f, ok := strings.Cut(a, "*"); ok {
+		a = v
+		fmt.Sscan(f, &scale)
+	}
 	pa, err1 := power.ParseEnergy(strings.ReplaceAll(strings.TrimSpace(a), " ", ""))
+	pa *= scale
 	pb, err2 := power.ParseEnergy(strings.ReplaceAll(strings.TrimSpace(b), " ", ""))
 	return err1 == nil && err2 == nil && pa < pb
 }
@@ -326,7 +400,7 @@ func TestBuildResumesAnInterruptedSearch(t *testing.T) {
 	}
 	finished := kept[len(kept)-1][1]
 	// The rerun: stopped once the search is done (the rest needs the simulators).
-	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[3/11] baseline") }, args...)
+	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[3/13] baseline") }, args...)
 	if code != exitCanceled {
 		t.Fatalf("second build: exit %d:\n%s", code, errs)
 	}
@@ -379,7 +453,7 @@ func TestBuildGuardsItsFolder(t *testing.T) {
 		}
 	}
 	// With --force it goes ahead (stopped here after the split).
-	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[1/11] split: done") },
+	code, errs = runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[1/13] split: done") },
 		"build", "--data", "example:iris", "-o", mine, "--grid", "small", "--force")
 	if code != exitCanceled || !strings.Contains(errs, "split: done") {
 		t.Errorf("build --force: exit %d, %s", code, errs)
@@ -483,17 +557,18 @@ func TestScoreJSON(t *testing.T) {
 }
 
 // TestBuildChoicesSeeOnlyTrainingRows: every step that chooses or fits —
-// the search with its GA/rounding choice, the train and the quantize steps —
-// is given the training rows only (its command names no held-out file), and
-// the search records the readout choice it made on its folds.
+// the search, the validation of the chosen design with its GA/rounding
+// choice, the train and the quantize steps — is given the training rows
+// only (its command names no held-out file), and the validate step records
+// the readout choice it made on its folds.
 func TestBuildChoicesSeeOnlyTrainingRows(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "b")
-	code, errs := runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[6/11] score") },
+	code, errs := runUntil(t, func(l string) bool { return strings.HasPrefix(l, "[8/13] score") },
 		"build", "--data", "../../examples/sensors.csv", "--label-column", "condition", "-o", out, "--grid", "small", "--readout", "auto")
 	if code != exitCanceled {
 		t.Fatalf("build: exit %d:\n%s", code, errs)
 	}
-	for _, step := range []string{"search", "train", "quantize"} {
+	for _, step := range []string{"search", "validate", "train", "quantize"} {
 		var rec struct {
 			Command string `json:"command"`
 		}
@@ -505,10 +580,59 @@ func TestBuildChoicesSeeOnlyTrainingRows(t *testing.T) {
 		}
 	}
 	var sr tune.Result
-	if err := readJSONFile(filepath.Join(out, "search.json"), &sr); err != nil {
+	if err := readJSONFile(filepath.Join(out, "validate.json"), &sr); err != nil {
 		t.Fatal(err)
 	}
 	if rc := sr.Readout; rc == nil || rc.ValRows != 180 || (rc.Chosen != tune.ReadoutRounded && rc.Chosen != tune.ReadoutGA) {
-		t.Errorf("the search's readout choice %+v, want one made on the 180 training rows", rc)
+		t.Errorf("the validate step's readout choice %+v, want one made on the 180 training rows", rc)
+	}
+}
+
+// readCSVFile reads a labelled CSV file (label last).
+func readCSVFile(t *testing.T, path string) *dataset.Dataset {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := dataset.ReadCSV(bytes.NewReader(b), path, dataset.CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestPredictWarnsOfClampedValues: values outside the training range are
+// counted, per feature, and the warning says they are clamped; in range,
+// no warning.
+func TestPredictWarnsOfClampedValues(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	if code, _, errs := run(t, "train", "--data", "../../examples/sensors.csv", "--label-column", "condition", "--n", "20", "--lambda", "1", "--kappa", "1", "-o", m); code != 0 {
+		t.Fatalf("train: %s", errs)
+	}
+	src, err := os.ReadFile("../../examples/sensors.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
+	in := filepath.Join(dir, "in.csv")
+	os.WriteFile(in, []byte(strings.Join(lines[:6], "\n")+"\n"), 0o644)
+	if code, _, errs := run(t, "predict", m, "--data", in, "--score"); code != 0 || strings.Contains(errs, "warning") {
+		t.Errorf("in range: exit %d, %s", code, errs)
+	}
+	// Two values of the third column far outside the range, in two rows.
+	for _, i := range []int{2, 4} {
+		f := strings.Split(lines[i], ",")
+		f[2] = "1e9"
+		lines[i] = strings.Join(f, ",")
+	}
+	os.WriteFile(in, []byte(strings.Join(lines[:6], "\n")+"\n"), 0o644)
+	header := strings.Split(lines[0], ",")
+	for _, args := range [][]string{{"predict", m, "--data", in, "--score"}} {
+		_, _, errs := run(t, args...)
+		if want := fmt.Sprintf("2 values in 2 of 5 rows lie outside the training rows' range and are clamped to it (as the host encoding of the hardware does): %s 2", header[2]); !strings.Contains(errs, want) {
+			t.Errorf("%v: stderr %q, want %q", args, errs, want)
+		}
 	}
 }

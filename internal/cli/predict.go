@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -92,7 +93,7 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 	if o.score {
 		// Reading and scoring take no context: the command returns as
 		// soon as it ends (interruptible), whatever the phase.
-		cm, err := interruptible(ctx, func() (*confusion.Matrix, error) { return scoreFile(m, o.data, o.labelCol, o.byPosition) })
+		cm, err := interruptible(ctx, func() (*confusion.Matrix, error) { return scoreFile(m, o.data, o.labelCol, o.byPosition, app.Err) })
 		if err != nil {
 			return err
 		}
@@ -111,6 +112,7 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 	if err != nil {
 		return err
 	}
+	warnOutOfRange(app.Err, m, d, o.data)
 	w := bufio.NewWriter(app.Out)
 	defer w.Flush()
 	pred, err := interruptible(ctx, func() ([]int, error) { return predictAll(m, d), nil })
@@ -144,7 +146,7 @@ func (o *predictOptions) run(ctx context.Context, app *App, modelPath string) er
 // The label column is labelCol, else the training data's label name, else
 // the last column; features are matched to the model's names unless
 // byPosition, classes by name.
-func scoreFile(m *model.Model, path, labelCol string, byPosition bool) (*confusion.Matrix, error) {
+func scoreFile(m *model.Model, path, labelCol string, byPosition bool, warn io.Writer) (*confusion.Matrix, error) {
 	if labelCol == "" {
 		labelCol = m.Training.LabelName
 	}
@@ -162,7 +164,48 @@ func scoreFile(m *model.Model, path, labelCol string, byPosition bool) (*confusi
 	if d, err = matchColumns(want, d); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	warnOutOfRange(warn, m, d, path)
 	return confusion.Of(m.ClassNames, d.Y, predictAll(m, d)), nil
+}
+
+// OutOfRange counts the feature values of d outside the training rows'
+// range that m's normalisation clamps (NaN included), per feature, and the
+// rows holding any.
+func OutOfRange(m *model.Model, d *dataset.Dataset) (perFeature []int, rows int) {
+	nz := m.Norm
+	perFeature = make([]int, d.K())
+	for r := range d.M() {
+		out := false
+		for j, v := range d.Row(r) {
+			if j < len(nz.Min) && (v < nz.Min[j] || v > nz.Max[j] || v != v) {
+				perFeature[j]++
+				out = true
+			}
+		}
+		if out {
+			rows++
+		}
+	}
+	return perFeature, rows
+}
+
+// warnOutOfRange warns, on w, of the values predict clamps to the training
+// range (the host encoding does the same), with their count per feature.
+func warnOutOfRange(w io.Writer, m *model.Model, d *dataset.Dataset, path string) {
+	per, rows := OutOfRange(m, d)
+	if rows == 0 {
+		return
+	}
+	total := 0
+	var parts []string
+	for j, n := range per {
+		if n > 0 {
+			total += n
+			parts = append(parts, fmt.Sprintf("%s %d", d.FeatureNames[j], n))
+		}
+	}
+	fmt.Fprintf(w, "hdlgen: warning: --data %s: %d values in %d of %d rows lie outside the training rows' range and are clamped to it (as the host encoding of the hardware does): %s\n",
+		path, total, rows, d.M(), strings.Join(parts, ", "))
 }
 
 // predictAll classifies every row of d with m: the batch path

@@ -640,6 +640,20 @@ func robustnessRows(w workspace) []robustRow {
 	issue36Rows(w, add, job)
 	issue36DriverRows(w, job)
 
+	// 36.8: class names that would break a report (a Markdown fence and a
+	// newline, a bar, HTML): the confusion matrix (predict --score, and
+	// build's REPORT.md and REPORT.html) prints them escaped.
+	w.write("hostile.csv", "a,b,class\n1,2,\"```\n# x\"\n1,3,\"```\n# x\"\n5,6,a|<b>\n5,7,a|<b>\n")
+	job(func() robustRow {
+		w.must("train", "--data", "hostile.csv", "--n", "5", "--kappa", "1", "--lambda", "1", "--holdout", "0", "-o", "hostile.json")
+		args := []string{"predict", "hostile.json", "--data", "hostile.csv", "--score"}
+		o := w.hd(args...)
+		held := o.code == 0 && strings.Contains(o.stdout, `"\x60\x60\x60\n\x23 x"`) && strings.Contains(o.stdout, `"a\x7c\x3cb\x3e"`) &&
+			!strings.Contains(o.stdout, "```") && !strings.Contains(o.stdout, "<b>")
+		return robustRow{item: "36.8", class: "class names with a Markdown fence and a newline, a bar and HTML", cmd: "hdlgen " + strings.Join(args, " "),
+			want: "exit 0, the names escaped", o: o, msg: strings.Split(o.stdout, "\n")[1], held: held}
+	})
+
 	rows := make([]robustRow, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup

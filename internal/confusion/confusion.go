@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -87,8 +88,9 @@ func (m *Matrix) Accuracy() float64 {
 // WriteText writes the accuracy line and the matrix as an aligned table:
 // one row per true class, one column per predicted class.
 func (m *Matrix) WriteText(w io.Writer) error {
+	names := m.labels()
 	width := len("true \\ predicted")
-	for _, c := range m.Classes {
+	for _, c := range names {
 		width = max(width, len(c))
 	}
 	for _, r := range m.Counts {
@@ -99,12 +101,12 @@ func (m *Matrix) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "accuracy %.4f (%d/%d)\n", m.Accuracy(), m.Correct(), m.Total())
 	fmt.Fprintf(&b, "%-*s", width, "true \\ predicted")
-	for _, c := range m.Classes {
+	for _, c := range names {
 		fmt.Fprintf(&b, "  %*s", width, c)
 	}
 	b.WriteByte('\n')
 	for i, r := range m.Counts {
-		fmt.Fprintf(&b, "%-*s", width, m.Classes[i])
+		fmt.Fprintf(&b, "%-*s", width, names[i])
 		for _, c := range r {
 			fmt.Fprintf(&b, "  %*d", width, c)
 		}
@@ -118,8 +120,9 @@ func (m *Matrix) WriteText(w io.Writer) error {
 // columns: predicted class).
 func (m *Matrix) Markdown() string {
 	var b strings.Builder
+	names := m.labels()
 	b.WriteString("| true \\ predicted |")
-	for _, c := range m.Classes {
+	for _, c := range names {
 		fmt.Fprintf(&b, " %s |", c)
 	}
 	b.WriteString("\n| --- |")
@@ -128,7 +131,7 @@ func (m *Matrix) Markdown() string {
 	}
 	b.WriteByte('\n')
 	for i, r := range m.Counts {
-		fmt.Fprintf(&b, "| %s |", m.Classes[i])
+		fmt.Fprintf(&b, "| %s |", names[i])
 		for _, c := range r {
 			fmt.Fprintf(&b, " %d |", c)
 		}
@@ -145,15 +148,32 @@ func (m *Matrix) Markdown() string {
 // measured at a generous 0.6 em per character (so nothing is clipped with
 // two or three classes).
 func (m *Matrix) SVG(title string) []byte {
-	const cell, top = 48, 70
+	// Cells of 48 pixels up to 12 classes, else 28 (room for 3 digits at
+	// 12 pixels): 26 classes stay within a page's width, so no browser
+	// scales the labels down.
 	n := len(m.Classes)
+	cell := 48
+	if n > 12 {
+		cell = 28
+	}
+	labels := m.labels()
 	names := 0
-	for _, c := range m.Classes {
+	for _, c := range labels {
 		names = max(names, utf8.RuneCountInString(c))
+	}
+	// Column labels longer than a cell is wide are written at 45°, above
+	// their column, with room for them.
+	slanted := textWidth(names, 12) > cell-6
+	top := 70
+	if slanted {
+		top = 50 + textWidth(names, 12)*3/4
 	}
 	left := max(120, 30+textWidth(names, 12))
 	footer := fmt.Sprintf("accuracy %.4f (%d/%d)", m.Accuracy(), m.Correct(), m.Total())
 	w := max(left+n*cell+20, 10+textWidth(utf8.RuneCountInString(title), 14)+10, left+textWidth(len(footer), 12)+10)
+	if slanted {
+		w = max(w, left+n*cell+textWidth(names, 12)*3/4+10)
+	}
 	h := top + n*cell + 40
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
@@ -161,8 +181,13 @@ func (m *Matrix) SVG(title string) []byte {
 	fmt.Fprintf(&b, `<text x="10" y="18" font-size="14">%s</text>`+"\n", xmlEscape(title))
 	fmt.Fprintf(&b, `<text x="%d" y="40" text-anchor="middle">predicted</text>`+"\n", left+n*cell/2)
 	fmt.Fprintf(&b, `<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">true</text>`+"\n", top+n*cell/2, top+n*cell/2)
-	for i, c := range m.Classes {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", left+i*cell+cell/2, top-8, xmlEscape(c))
+	for i, c := range labels {
+		if slanted {
+			x := left + i*cell + cell/2
+			fmt.Fprintf(&b, `<text x="%d" y="%d" transform="rotate(-45 %d %d)">%s</text>`+"\n", x, top-8, x, top-8, xmlEscape(c))
+		} else {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", left+i*cell+cell/2, top-8, xmlEscape(c))
+		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", left-6, top+i*cell+cell/2+4, xmlEscape(c))
 	}
 	for i, r := range m.Counts {
@@ -199,4 +224,69 @@ func xmlEscape(s string) string {
 	var b strings.Builder
 	_ = xml.EscapeText(&b, []byte(s))
 	return b.String()
+}
+
+// Label is a class name as reports print it: unchanged when it is plain
+// (letters, digits, spaces and punctuation that means nothing to Markdown,
+// HTML or a text table), else in double quotes with every other character
+// escaped as in Go (\n, \t, \x60 for a backtick, \x7c for a bar, …), so that
+// a name can break neither a Markdown fence or table nor a page.
+func Label(name string) string {
+	plain := name != "" && strings.TrimSpace(name) == name
+	for _, r := range name {
+		if !safeRune(r) {
+			plain = false
+		}
+	}
+	if plain {
+		return name
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range name {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case safeRune(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unicode.IsPrint(r) && !unicode.IsSpace(r):
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// safeRune reports whether r prints as itself in Markdown, HTML and a text
+// table.
+func safeRune(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		return true
+	case strings.ContainsRune(" .,:;-+=/()'?!@%^~{}", r):
+		return true
+	case r >= 0x80:
+		return unicode.IsPrint(r) && !unicode.IsSpace(r) && r != '\u2028' && r != '\u2029'
+	}
+	return false
+}
+
+// labels are the matrix's class names as Label prints them.
+func (m *Matrix) labels() []string {
+	out := make([]string, len(m.Classes))
+	for i, c := range m.Classes {
+		out[i] = Label(c)
+	}
+	return out
 }

@@ -40,7 +40,7 @@ func TestSVG(t *testing.T) {
 	if err := xml.Unmarshal(svg, new(struct{})); err != nil {
 		t.Fatalf("not well-formed XML: %v", err)
 	}
-	for _, want := range []string{"a&lt;b", "held-out &amp; more", ">2</text>", "accuracy 0.6000 (3/5)"} {
+	for _, want := range []string{`&#34;a\x3cb&#34;`, "held-out &amp; more", ">2</text>", "accuracy 0.6000 (3/5)"} {
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("SVG lacks %q", want)
 		}
@@ -84,6 +84,25 @@ func TestSVGFitsItsText(t *testing.T) {
 			if tx.X < 0 || (tx.Body == title || strings.HasPrefix(tx.Body, "accuracy")) && tx.X+len(tx.Body)*size*6/10 > svg.Width {
 				t.Errorf("%d classes: %q at x=%d (font %d) overflows the width %d", len(classes), tx.Body, tx.X, size, svg.Width)
 			}
+		}
+	}
+}
+
+func TestLabel(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"setosa", "setosa"},
+		{"Iris-versicolor (2)", "Iris-versicolor (2)"},
+		{"naïve", "naïve"},
+		{"a\nb", `"a\nb"`},
+		{"```", `"\x60\x60\x60"`},
+		{"a|b", `"a\x7cb"`},
+		{"<b>", `"\x3cb\x3e"`},
+		{"**x**", `"\x2a\x2ax\x2a\x2a"`},
+		{` say "hi"\`, `" say \"hi\"\\"`},
+		{"", `""`},
+	} {
+		if got := Label(tc.in); got != tc.want {
+			t.Errorf("Label(%q) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 }

@@ -51,6 +51,7 @@ var (
 	Tclsh          = Need{name: "tclsh", tools: []string{"tclsh"}}
 	Python         = Need{name: "python3", tools: []string{"python3"}}
 	Awk            = Need{name: "awk", tools: []string{"awk"}}
+	Chromium       = Need{name: "a headless Chromium (a page as a browser renders it)", tools: []string{"chromium"}, heavy: true}
 	Collection     = Need{name: "the UCI-121 collection", env: CollectionEnv, heavy: true}
 )
 

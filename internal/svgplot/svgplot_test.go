@@ -3,8 +3,11 @@ package svgplot
 import (
 	"bytes"
 	"encoding/xml"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func wellFormed(t *testing.T, svg []byte) {
@@ -44,5 +47,40 @@ func TestLines(t *testing.T) {
 	wellFormed(t, svg)
 	if got := strings.Count(string(svg), "<polyline"); got != 2 {
 		t.Errorf("%d polylines, want 2", got)
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   []string
+	}{
+		{0.962, 0.985, []string{"0.965", "0.970", "0.975", "0.980", "0.985"}},
+		{0.2, 0.8, []string{"0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8"}},
+		{0, 3150, []string{"0", "500", "1000", "1500", "2000", "2500", "3000"}},
+	} {
+		ticks, dec := NiceTicks(tc.lo, tc.hi, 5)
+		var got []string
+		for _, v := range ticks {
+			got = append(got, strconv.FormatFloat(v, 'f', dec, 64))
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("NiceTicks(%g, %g) (-want +got):\n%s", tc.lo, tc.hi, diff)
+		}
+		seen := map[string]bool{}
+		for _, s := range got {
+			if seen[s] {
+				t.Errorf("NiceTicks(%g, %g): %s twice", tc.lo, tc.hi, s)
+			}
+			seen[s] = true
+		}
+	}
+}
+
+func TestFront(t *testing.T) {
+	got := front([]Point{{X: 3, Y: 0.9}, {X: 1, Y: 0.8}, {X: 2, Y: 0.7}, {X: 4, Y: 0.95}, {X: 5, Y: 0.9}})
+	want := []Point{{X: 1, Y: 0.8}, {X: 3, Y: 0.9}, {X: 4, Y: 0.95}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("front (-want +got):\n%s", diff)
 	}
 }
