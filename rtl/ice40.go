@@ -47,14 +47,14 @@ const (
 // ice40View is what ice40_top.v.tmpl and the testbench's parameters see.
 type ice40View struct {
 	view
-	Baud, Divider, CountW, ClockMHz int
-	LevelBytes, ScoreBytes          int
-	ReqCountW, BodyBytes, BodyCountW int
-	IdentityBytes, TimeoutW         int
-	TimeoutCycles                   int
+	Baud, Divider, CountW, ClockMHz   int
+	LevelBytes, ScoreBytes            int
+	ReqCountW, BodyBytes, BodyCountW  int
+	IdentityBytes, TimeoutW           int
+	TimeoutCycles                     int
 	IdentityHex, BadCRCHex, BadCmdHex string
-	ClassByte, ScoreExt             string
-	PadBits, ResultPad              bool
+	ClassByte, ScoreExt               string
+	PadBits, ResultPad                bool
 }
 
 // checkBoard validates Options.Board against the plan.
