@@ -171,6 +171,7 @@ func addICE40Files(files map[string][]byte, m *model.Model, pl *plan.Plan, rtlFi
 		{"tb_ice40.v.tmpl", ice40TBPath},
 		{"ice40_params.vh.tmpl", ice40ParamsPath},
 		{"ice40.mk.tmpl", ice40MakePath},
+		{"ice40_carry.py.tmpl", "ice40/ice40_carry.py"},
 	} {
 		data := struct {
 			ice40View

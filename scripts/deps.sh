@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, the tools hdlgen's demo and tests need when they are
 # missing: the simulators, Yosys, a C++ compiler for Verilator's models, and the
-# host driver's cross-compiler, qemu-arm, tclsh and python3. Does nothing when
+# host driver's cross-compiler, qemu-arm, tclsh, python3 and the iCE40 flow
+# (nextpnr-ice40, icepack). Does nothing when
 # everything is present. `make deps`, `make demo`, `make test` and .ci/run call it.
 set -euo pipefail
 
@@ -17,6 +18,8 @@ pairs=(
   qemu-arm:qemu-user
   tclsh:tcl
   python3:python3
+  nextpnr-ice40:nextpnr-ice40
+  icepack:fpga-icestorm
 )
 need=()
 for pair in "${pairs[@]}"; do
