@@ -41,7 +41,7 @@ const (
 	ice40StatusBadCmd = 0x81
 	// ice40RoutedVectors is how many of the design's vectors the routed
 	// netlist's simulation sends by default (make ROUTED_VECTORS=N changes it).
-	ice40RoutedVectors = 64
+	ice40RoutedVectors = 16
 )
 
 // ice40View is what ice40_top.v.tmpl and the testbench's parameters see.
