@@ -42,6 +42,10 @@ const (
 	// ice40RoutedVectors is how many of the design's vectors the routed
 	// netlist's simulation sends by default (make ROUTED_VECTORS=N changes it).
 	ice40RoutedVectors = 16
+	// ice40UARTVectors is how many the UART top's RTL testbench sends by
+	// default (make ICE40_VECTORS=N): at 1 Mbaud a vector is thousands of
+	// clocks, and the stream top's testbenches check every vector.
+	ice40UARTVectors = 64
 )
 
 // ice40View is what ice40_top.v.tmpl and the testbench's parameters see.
@@ -180,12 +184,13 @@ func addICE40Files(files map[string][]byte, m *model.Model, pl *plan.Plan, rtlFi
 			UARTRTL        string
 			Mem            []string
 			RoutedVectors  int
+			UARTVectors    int
 			Device         board.ICE40Device
 			FreqMHz        int
 			PCF            string
 			ResultBytes    int
 			IdentityBytes1 int
-		}{v, top, rtlFiles, strings.Join(append(ice40RTL, "rtl/"+top+".v"), " "), memFiles, ice40RoutedVectors, board.IceBreaker.Device,
+		}{v, top, rtlFiles, strings.Join(append(ice40RTL, "rtl/"+top+".v"), " "), memFiles, ice40RoutedVectors, ice40UARTVectors, board.IceBreaker.Device,
 			v.ClockMHz, constraints.PCFPath, 2 + pl.L*v.ScoreBytes, 1 + ice40IdentityLen}
 		b, err := render(t.tmpl, data)
 		if err != nil {
