@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hdlgen/hdlgen/board"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/rtl"
@@ -31,6 +32,7 @@ type optionRow struct {
 	reloadable   bool   // --reloadable-readout
 	noScores     bool   // --no-scores
 	gateLevel    bool   // also verify the synthesised netlist (gate level, both simulators)
+	icebreaker   bool   // --board icebreaker: also the iCE40 UART top (lint, its Icarus testbench)
 	compare      string // "", compareHold or compareSums: synthesise the design without that option and compare
 }
 
@@ -65,16 +67,16 @@ const (
 // Rows with block-RAM ROMs or a comparison are synthesised with Yosys.
 // docs/testing.md maps the earlier one-file-per-option tests onto these rows.
 var optionMatrix = []optionRow{
-	{shape: shape{arch: model.IntRVFL, k: 16, n: 97, l: 4, kappa: 3, bits: 5, p: 40, win: model.WinPRBS31}, registerSums: true},
+	{shape: shape{arch: model.IntRVFL, k: 16, n: 97, l: 4, kappa: 3, bits: 5, p: 40, win: model.WinPRBS31}, registerSums: true, icebreaker: true},
 	{shape: shape{arch: model.IntRVFL, k: 5, n: 37, l: 3, kappa: 3, bits: 5, p: 4}, holdInput: true, blockROMs: true, compare: compareHold},
 	{shape: shape{arch: model.IntRVFL, k: 5, n: 37, l: 3, kappa: 3, bits: 5, p: 8}, registerSums: true, compare: compareSums},
-	{shape: shape{arch: model.RVFL8, k: 3, n: 16, l: 3, p: 1}, holdInput: true, registerSums: true, adderLevels: 1},
-	{shape: shape{arch: model.RVFL8, k: 3, n: 13, l: 3, p: 4}, blockROMs: true, adderLevels: 1},
+	{shape: shape{arch: model.RVFL8, k: 3, n: 16, l: 3, p: 1}, holdInput: true, registerSums: true, adderLevels: 1, icebreaker: true},
+	{shape: shape{arch: model.RVFL8, k: 3, n: 13, l: 3, p: 4}, blockROMs: true, adderLevels: 1, icebreaker: true},
 	{shape: shape{arch: model.IntRVFL, k: 7, n: 24, l: 5, kappa: 15, bits: 6, p: 0}, holdInput: true, registerSums: true, adderLevels: 1},
 	{shape: shape{arch: model.IntRVFL, k: 3, n: 9, l: 2, kappa: 1, bits: 3, p: 1}, registerSums: true},
 	{shape: shape{arch: model.IntRVFL, k: 16, n: 64, l: 3, kappa: 3, bits: 5, p: 1, win: model.WinPRBS31}},
 	{shape: shape{arch: model.IntRVFL, k: 1, n: 20, l: 2, kappa: 1, bits: 3, p: 4, win: model.WinPRBS31}, holdInput: true, adderLevels: 1},
-	{shape: shape{arch: model.IntRVFL, k: 2, n: 3, l: 2, kappa: 1, bits: 2, p: 2, win: model.WinPRBS31}, holdInput: true, registerSums: true, blockROMs: true, gateLevel: true},
+	{shape: shape{arch: model.IntRVFL, k: 2, n: 3, l: 2, kappa: 1, bits: 2, p: 2, win: model.WinPRBS31}, holdInput: true, registerSums: true, blockROMs: true, gateLevel: true, icebreaker: true},
 	{shape: shape{arch: model.RVFL8, k: 7, n: 20, l: 4, p: 20}, holdInput: true},
 	{shape: shape{arch: model.IntRVFL, k: 3, n: 7, l: 3, kappa: 15, bits: 5, p: 3}, system: true, reloadable: true, adderLevels: 1},
 	{shape: shape{arch: model.RVFL8, k: 65, n: 13, l: 10, p: 4}, system: true, noScores: true, registerSums: true, blockROMs: true},
@@ -100,6 +102,7 @@ func (r optionRow) String() string {
 	}{
 		{r.holdInput, "hold"}, {r.registerSums, "sums"}, {r.blockROMs, "block"}, {r.adderLevels != 0, fmt.Sprintf("adder%d", r.adderLevels)},
 		{r.system, "system"}, {r.reloadable, "reload"}, {r.noScores, "noscores"}, {r.gateLevel, "gate"},
+		{r.icebreaker, "ice40"},
 	} {
 		if o.on {
 			b.WriteString("_" + o.name)
@@ -115,6 +118,9 @@ func (r optionRow) options(n int) rtl.Options {
 		p = n
 	}
 	o := rtl.Options{Options: plan.Options{Parallel: p, HoldInput: r.holdInput, RegisterSums: r.registerSums, AdderLevelsPerStage: r.adderLevels, ReloadableReadout: r.reloadable}, Axis: !r.system, Vectors: optionVectors, Seed: 5, SystemNoScores: r.noScores}
+	if r.icebreaker {
+		o.Board = board.NameIceBreaker
+	}
 	if r.blockROMs {
 		o.ROMStyle = plan.ROMStyleBlock
 	}
@@ -140,6 +146,7 @@ func (r optionRow) factors() map[string]string {
 		"network": string(r.arch), "win": win, "hold-input": yes(r.holdInput), "register-sums": yes(r.registerSums),
 		"rom-style block": yes(r.blockROMs), "adder-levels 1": yes(r.adderLevels == 1), "top": top,
 		"reloadable": yes(r.reloadable), "no-scores": yes(r.noScores), "gate level": yes(r.gateLevel),
+		"board": map[bool]string{false: board.NameZedBoard, true: board.NameIceBreaker}[r.icebreaker],
 	}
 }
 
@@ -149,6 +156,7 @@ var optionValues = map[string][]string{
 	"hold-input": {"false", "true"}, "register-sums": {"false", "true"}, "rom-style block": {"false", "true"},
 	"adder-levels 1": {"false", "true"}, "top": {"axis", "system"}, "reloadable": {"false", "true"},
 	"no-scores": {"false", "true"}, "gate level": {"false", "true"},
+	"board": {board.NameZedBoard, board.NameIceBreaker},
 }
 
 // legalPair reports whether two option values can be combined: a generated
@@ -163,6 +171,8 @@ func legalPair(f1, v1, f2, v2 string) bool {
 	case has("hold-input", "true") && has("top", "system"):
 		return false
 	case (has("reloadable", "true") || has("no-scores", "true")) && (has("top", "axis") || has("hold-input", "true")):
+		return false
+	case has("board", board.NameIceBreaker) && (has("top", "system") || has("reloadable", "true") || has("no-scores", "true")):
 		return false
 	}
 	return true
@@ -281,6 +291,10 @@ func checkOptionSteps(t *testing.T, r optionRow, rep verified) {
 		for _, st := range []verify.Step{verify.StepLint, verify.StepVerilator, verify.StepIcarus} {
 			want[string(st)+"/"+top] = true
 		}
+	}
+	if r.icebreaker {
+		want[string(verify.StepLint)+"/ice40"] = true
+		want[string(verify.StepIcarus)+"/ice40"] = true
 	}
 	if r.gateLevel {
 		want[string(verify.StepGateVerilator)+"/stream"] = true

@@ -55,6 +55,10 @@ type Options struct {
 	System string
 	// SystemNoScores sends one-beat records (class only) from the system top.
 	SystemNoScores bool
+	// Board is the target board (board.Names): "" or board.NameZedBoard for
+	// the ZedBoard, board.NameIceBreaker for the iCEBreaker's UART top and
+	// iCE40 flow (ice40.go).
+	Board string
 }
 
 // Report describes an emitted design.
@@ -119,6 +123,9 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 		return nil, nil, fmt.Errorf("rtl: %w", err)
 	}
 	if err := checkSystem(pl, &opts); err != nil {
+		return nil, nil, err
+	}
+	if err := checkBoard(pl, &opts); err != nil {
 		return nil, nil, err
 	}
 	modelJSON, err := model.Marshal(m)
@@ -235,6 +242,11 @@ func Generate(ctx context.Context, m *model.Model, opts Options) (map[string][]b
 	}
 	if sys != nil && systemExtraFiles != nil {
 		if err := systemExtraFiles(files, m, pl, sys.id, rep.SystemTop, rtlNames, memNames); err != nil {
+			return nil, nil, err
+		}
+	}
+	if opts.Board == board.NameIceBreaker && rep.Testbench {
+		if err := addICE40Files(files, m, pl, d.StreamRTLFiles, memNames); err != nil {
 			return nil, nil, err
 		}
 	}

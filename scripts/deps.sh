@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, the tools hdlgen's demo and tests need when they are
 # missing: the simulators, Yosys, a C++ compiler for Verilator's models, and the
-# host driver's cross-compiler, qemu-arm, tclsh, python3 and chromium (the build
-# report's rendered-page test). Does nothing when
+# host driver's cross-compiler, qemu-arm, tclsh, python3, chromium (the build
+# report's rendered-page test) and the iCE40 flow (nextpnr-ice40, icepack).
+# Does nothing when
 # everything is present. `make deps`, `make demo`, `make test` and .ci/run call it.
 set -euo pipefail
 
@@ -19,6 +20,8 @@ pairs=(
   tclsh:tcl
   python3:python3
   chromium:chromium
+  nextpnr-ice40:nextpnr-ice40
+  icepack:fpga-icestorm
 )
 need=()
 for pair in "${pairs[@]}"; do

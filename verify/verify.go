@@ -299,9 +299,6 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTools(steps); err != nil {
-		return nil, err
-	}
 	targets := []string{"stream"}
 	if _, err := os.Stat(filepath.Join(abs, "tb", "tb_axis.v")); err == nil {
 		targets = append(targets, "axis")
@@ -309,8 +306,17 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 	if _, err := os.Stat(filepath.Join(abs, "tb", "tb_system.v")); err == nil {
 		targets = append(targets, "system")
 	}
+	if exists(filepath.Join(abs, filepath.FromSlash(ice40TB))) {
+		targets = append(targets, targetICE40)
+		if len(opts.Steps) == 0 && !opts.GateLevel {
+			steps = append(steps, StepRouted)
+		}
+	}
 	if targets, err = selectTargets(targets, opts.Targets); err != nil {
 		return nil, fmt.Errorf("verify: %s: %w", abs, err)
+	}
+	if err := checkTools(steps); err != nil {
+		return nil, err
 	}
 
 	rep := &Report{Dir: abs, Targets: targets}
@@ -339,6 +345,9 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 		for _, target := range targets {
 			if step.IsGate() && target != "stream" {
 				continue // the gate-level netlist is the stream top's
+			}
+			if skipJob(step, target) {
+				continue
 			}
 			gate = gate || step.IsGate()
 			jobs = append(jobs, job{step, target})
@@ -398,7 +407,7 @@ func normalizeSteps(in []Step) ([]Step, error) {
 	want := map[Step]bool{}
 	for _, s := range in {
 		if _, ok := stepTools[s]; !ok {
-			return nil, fmt.Errorf("verify: unknown step %q (want model, lint, verilator, icarus, gate-verilator or gate-icarus)", s)
+			return nil, fmt.Errorf("verify: unknown step %q (want model, lint, verilator, icarus, gate-verilator, gate-icarus or routed)", s)
 		}
 		want[s] = true
 	}
@@ -475,7 +484,7 @@ func buildCleanup(dir string) func() {
 	build := filepath.Join(dir, testbench.BuildDir)
 	var created []string
 	buildExisted := exists(build)
-	for _, sub := range []string{"verilator", "icarus", "gate"} {
+	for _, sub := range []string{"verilator", "icarus", "gate", "ice40"} {
 		p := filepath.Join(build, sub)
 		if !exists(p) {
 			created = append(created, p)

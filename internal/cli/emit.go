@@ -28,6 +28,7 @@ type emitOptions struct {
 	force         bool
 	system        string
 	noScores      bool
+	board         string
 }
 
 // defaultVectorSeed seeds the test vectors of "hdlgen emit" and of the demo, so
@@ -75,6 +76,7 @@ Then run "hdlgen verify DIR".`,
 	f.BoolVar(&o.axis, "axis", false, "also emit the AXI4-Stream wrapper")
 	f.StringVar(&o.system, "system", "", "also emit a system top: zynq (AXI DMA streams and AXI4-Lite registers)")
 	f.BoolVar(&o.noScores, "no-scores", false, "with --system: records carry the class only, not the L scores")
+	f.StringVar(&o.board, "board", board.NameZedBoard, "target board: "+strings.Join(board.Names, ", ")+" (icebreaker: the iCE40 UART top, pins and flow, docs/ice40.md)")
 	f.IntVar(&o.vectors, "vectors", rtl.DefaultVectors, fmt.Sprintf("number of test vectors (1…%d)", maxVectors))
 	f.Uint64Var(&o.seed, "seed", defaultVectorSeed, "seed of the random vectors, gaps and back-pressure")
 	f.Float64Var(&o.ready, "ready", rtl.DefaultReadyProbability, "probability that out_ready is 1 in a cycle, in (0, 1] (1: no back-pressure)")
@@ -106,6 +108,10 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 		return usagef("--reloadable-readout needs --system %s", rtl.SystemZynq)
 	case o.system == "" && o.noScores:
 		return usagef("--no-scores needs --system %s", rtl.SystemZynq)
+	case !slices.Contains(board.Names, o.board):
+		return usagef("--board %q: want %s", o.board, strings.Join(board.Names, ", "))
+	case o.system != "" && o.board != board.NameZedBoard:
+		return usagef("--system %s is the ZedBoard's; --board %s has its UART top", o.system, o.board)
 	case o.system != "" && o.design.HoldInput:
 		return usagef("--hold-input is for the stream and AXI4-Stream tops; --system %s keeps the input register", o.system)
 	}
@@ -134,7 +140,7 @@ func (o *emitOptions) run(ctx context.Context, app *App, modelPath string) error
 		return err
 	}
 	opt := rtl.Options{Options: o.design, Axis: o.axis, Vectors: o.vectors, Seed: o.seed, ReadyProbability: o.ready,
-		Force: o.force, System: o.system, SystemNoScores: o.noScores}
+		Force: o.force, System: o.system, SystemNoScores: o.noScores, Board: o.board}
 	if o.data != "" {
 		d, err := loadLabelledColumn(o.data, o.dataset, o.labelCol)
 		if err != nil {

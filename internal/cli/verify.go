@@ -59,7 +59,7 @@ changed; --clean removes them afterwards).`,
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, app, args[0]) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.steps, "steps", "", "comma-separated steps: model, lint, verilator, icarus, gate-verilator, gate-icarus (default: model,lint,verilator,icarus)")
+	f.StringVar(&o.steps, "steps", "", "comma-separated steps: model, lint, verilator, icarus, gate-verilator, gate-icarus, routed (default: model,lint,verilator,icarus, and routed for an --board icebreaker design)")
 	f.BoolVar(&o.gateLevel, "gate-level", false, "run the testbenches against the synthesised netlist (gate-verilator, gate-icarus)")
 	f.StringVar(&o.targets, "targets", "", "comma-separated tops: stream, axis (default: all emitted)")
 	f.BoolVar(&o.trace, "trace", false, "write a VCD trace of the Verilator run")

@@ -44,15 +44,17 @@ var (
 	Icarus         = Need{name: "Icarus Verilog", tools: []string{"iverilog", "vvp"}}
 	Yosys          = Need{name: "Yosys synthesis", tools: []string{"yosys"}, heavy: true}
 	Formal         = Need{name: "formal proofs (Yosys's SAT solver and its ABC)", tools: []string{"yosys", "yosys-abc"}, heavy: true}
-	Qemu           = Need{name: "the ARM cross-compiler and qemu-arm", tools: []string{"arm-linux-gnueabihf-gcc", "qemu-arm"}, heavy: true}
-	Make           = Need{name: "make", tools: []string{"make"}}
-	CC             = Need{name: "a C compiler", tools: []string{"cc"}}
-	CXX            = Need{name: "a C++ compiler", tools: []string{"c++"}}
-	Tclsh          = Need{name: "tclsh", tools: []string{"tclsh"}}
-	Python         = Need{name: "python3", tools: []string{"python3"}}
-	Awk            = Need{name: "awk", tools: []string{"awk"}}
-	Chromium       = Need{name: "a headless Chromium (a page as a browser renders it)", tools: []string{"chromium"}, heavy: true}
-	Collection     = Need{name: "the UCI-121 collection", env: CollectionEnv, heavy: true}
+	// ICE40 is the iCE40 flow: place and route (nextpnr-ice40) and the bitstream (icepack).
+	ICE40      = Need{name: "the iCE40 flow (nextpnr-ice40, icepack)", tools: []string{"yosys", "nextpnr-ice40", "icepack", "python3"}, heavy: true}
+	Qemu       = Need{name: "the ARM cross-compiler and qemu-arm", tools: []string{"arm-linux-gnueabihf-gcc", "qemu-arm"}, heavy: true}
+	Make       = Need{name: "make", tools: []string{"make"}}
+	CC         = Need{name: "a C compiler", tools: []string{"cc"}}
+	CXX        = Need{name: "a C++ compiler", tools: []string{"c++"}}
+	Tclsh      = Need{name: "tclsh", tools: []string{"tclsh"}}
+	Python     = Need{name: "python3", tools: []string{"python3"}}
+	Awk        = Need{name: "awk", tools: []string{"awk"}}
+	Chromium   = Need{name: "a headless Chromium (a page as a browser renders it)", tools: []string{"chromium"}, heavy: true}
+	Collection = Need{name: "the UCI-121 collection", env: CollectionEnv, heavy: true}
 )
 
 // CollectionEnv names the folder of the UCI-121 collection.

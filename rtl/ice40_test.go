@@ -1,0 +1,76 @@
+package rtl
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/constraints"
+	"github.com/hdlgen/hdlgen/internal/hwtest"
+	testmodel "github.com/hdlgen/hdlgen/internal/randmodel"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+)
+
+// TestICE40Files: --board icebreaker adds the UART top, its testbench, the
+// board's pins and the flow, and the Makefile includes the flow; the
+// ZedBoard's design has none of them; a bad board or a Zynq system on the
+// iCEBreaker is refused.
+func TestICE40Files(t *testing.T) {
+	m := testmodel.Random(intShape(5, 20, 3, 3, 5), "ice", 1)
+	files, rep, err := Generate(context.Background(), m, Options{Vectors: 4, Board: board.NameIceBreaker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := rep.Plan.Prefix + "_ice40"
+	for _, name := range []string{"rtl/" + top + ".v", "rtl/hdlgen_uart_rx.v", "rtl/hdlgen_uart_tx.v", ice40TBPath,
+		ice40ParamsPath, ice40MakePath, "ice40/ice40_carry.py", constraints.PCFPath} {
+		if _, ok := files[name]; !ok {
+			t.Errorf("no %s", name)
+		}
+	}
+	pcf := string(files[constraints.PCFPath])
+	for _, want := range []string{"set_io -nowarn clk_i 35", "set_io -nowarn rx_i 6", "set_io -nowarn tx_o 9", "btn_ni 10"} {
+		if !strings.Contains(pcf, want) {
+			t.Errorf("PCF lacks %q:\n%s", want, pcf)
+		}
+	}
+	if mk := string(files["Makefile"]); !strings.HasSuffix(mk, "include "+ice40MakePath+"\n") {
+		t.Errorf("the Makefile does not include %s", ice40MakePath)
+	}
+	// The identity starts with STATUS 02 and "HDLG" (low byte first).
+	if v := strings.ReplaceAll(string(files["rtl/"+top+".v"]), "_", ""); !strings.Contains(v, "474c444802;") {
+		t.Errorf("%s.v: no identity starting with STATUS 02 and HDLG", top)
+	}
+	zed, _, err := Generate(context.Background(), m, Options{Vectors: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := zed[ice40MakePath]; ok {
+		t.Error("the ZedBoard design has the iCE40 flow")
+	}
+	for _, o := range []Options{
+		{Vectors: 4, Board: "icestick"},
+		{Vectors: 4, Board: board.NameIceBreaker, System: SystemZynq},
+	} {
+		if _, _, err := Generate(context.Background(), m, o); err == nil {
+			t.Errorf("board %q system %q: no error", o.Board, o.System)
+		}
+	}
+}
+
+// TestICE40Routed: a small design through the whole iCE40 flow — bitstream
+// at 12 MHz, the routed netlist's simulation through the UART against the
+// vectors and the RTL's tx_o (make routed-ice40), the UART top's RTL
+// testbench. About a minute of nextpnr and Icarus.
+func TestICE40Routed(t *testing.T) {
+	hwtest.Require(t, hwtest.ICE40, hwtest.Icarus, hwtest.Slow("one design placed, routed and simulated"))
+	m := testmodel.Random(intShape(3, 12, 3, 3, 4), "ice", 2)
+	dir, _ := emitted(t, m, Options{Options: plan.Options{Parallel: 2, ROMStyle: "block"}, Vectors: 8, Board: board.NameIceBreaker})
+	out := run(t, dir, 10*time.Minute, "make", "--no-print-directory", "bitstream", "routed-ice40", "ROUTED_VECTORS=8")
+	checkPass(t, "routed-ice40", out)
+	if !strings.Contains(out, "change in the same cycles") {
+		t.Errorf("routed-ice40 did not compare tx_o:\n%s", out)
+	}
+}
