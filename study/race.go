@@ -411,11 +411,16 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 	}
 	best := protocol.Best{Correct: -1}
 	bestLUTs := 0.0
+	var noEstimate error // the last configuration the power model could not estimate
 	for _, n := range opt.Ns {
 		for _, kappa := range kappas {
 			luts, err := raceLUTs(m, k, l, n, kappa, b)
-			if err != nil || luts > budget {
-				continue // no estimate (outside the power model's range) or over the budget
+			if err != nil {
+				noEstimate = fmt.Errorf("grid point N=%d%s: %w", n, kappaText(kappa), err)
+				continue // outside the power model's range: not a hardware configuration
+			}
+			if luts > budget {
+				continue
 			}
 			e.Configs++
 			correct := make([]int, len(opt.Grid.Lambdas))
@@ -448,6 +453,9 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 	}
 	if best.Correct < 0 {
 		e.Impossible = fmt.Sprintf("no N of %v fits %.0f LUT-equivalents", opt.Ns, budget)
+		if noEstimate != nil {
+			e.Impossible += fmt.Sprintf(" (no estimate for %v)", noEstimate)
+		}
 		return e, nil
 	}
 	for _, sp := range units {
