@@ -7,7 +7,7 @@ UCI121  ?= $(abspath ../shared/uci121)
 BIN     := bin/hdlgen
 DEMO    ?= build/demo
 
-.PHONY: all build demo test check check-go vet staticcheck fmt-check bench bench-report deps clean
+.PHONY: all build demo test check check-go vet staticcheck fmt-check bench bench-report deps baselines-deps baselines clean
 
 all: build
 
@@ -18,6 +18,18 @@ build:
 ## qemu-arm, tclsh, python3) with apt-get; demo and test run it first.
 deps:
 	@bash scripts/deps.sh
+
+## baselines-deps: Debian's scikit-learn, for scripts/baselines.py only (no
+## test needs it).
+baselines-deps:
+	@bash scripts/deps.sh --baselines
+
+## baselines: the same-protocol baselines (random forest, logistic regression,
+## MLP, RBF SVM) over the collection into results/baselines, resumable; then
+## their summary beside hdlgen (results/baselines/README.md).
+baselines: baselines-deps
+	nice -n 19 scripts/baselines.py --data $(UCI121) --out results/baselines
+	$(GO) run scripts/baselines-summary.go -data $(UCI121) -out results/baselines/summary.md
 
 ## demo: the main job on the embedded iris data set.
 demo: deps build

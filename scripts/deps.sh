@@ -5,7 +5,19 @@
 # report's rendered-page test) and the iCE40 flow (nextpnr-ice40, icepack).
 # Does nothing when
 # everything is present. `make deps`, `make demo`, `make test` and .ci/run call it.
+#
+# `scripts/deps.sh --baselines` (`make baselines-deps`) installs instead what
+# only scripts/baselines.py needs: Debian's scikit-learn for the system
+# python3 (python3-sklearn). Nothing else in the repository, and no test,
+# needs it.
 set -euo pipefail
+
+if [ "${1:-}" = "--baselines" ]; then
+  if /usr/bin/python3 -c 'import sklearn' >/dev/null 2>&1; then
+    exit 0
+  fi
+  need=(python3-sklearn)
+else
 
 # command:package — Debian's package names.
 pairs=(
@@ -30,6 +42,7 @@ done
 # Headers: the C library for Verilator's C++ build and for the ARM target.
 [ -f /usr/include/stdio.h ] || need+=(libc6-dev)
 [ -f /usr/arm-linux-gnueabihf/include/stdio.h ] || need+=(libc6-dev-armhf-cross)
+fi
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0

@@ -26,10 +26,11 @@ const (
 	StageReadout  = "readout"  // Fig. 6 (RunReadout), from the accuracy stage's intRVFL results
 	StageRetune   = "retune"   // λ re-chosen for the integer readout (RunRetune), from them too
 	StageBudget   = "budget"   // Fig. 7 (RunBudget)
+	StageRace     = "race"     // the hardware networks' race under a LUT budget (RunRace)
 )
 
 // Stages are the stages in the order Reproduce runs them.
-var Stages = []string{StageAccuracy, StageReadout, StageRetune, StageBudget}
+var Stages = []string{StageAccuracy, StageReadout, StageRetune, StageBudget, StageRace}
 
 // ReproduceOptions configures Reproduce: the settings of `hdlgen reproduce`.
 type ReproduceOptions struct {
@@ -49,6 +50,8 @@ type ReproduceOptions struct {
 	ReadoutGA       bool         // readout stage: also the two GA strategies
 	RetuneBits      int          // retune stage
 	RetuneGA        bool         // retune stage: the GA lever (RetuneOptions.GA)
+	RaceBits        []int        // race stage: readout widths (RaceOptions.Bits)
+	RaceBudget      float64      // race stage: budget factor (RaceOptions.Budget)
 	// Shard runs this share of every stage's jobs and writes no report (the
 	// merge does); the zero value runs everything.
 	Shard jobs.Shard
@@ -67,7 +70,7 @@ type ReproduceOptions struct {
 func ParseStages(names []string) ([]string, error) {
 	for _, s := range names {
 		if !slices.Contains(Stages, s) {
-			return nil, fmt.Errorf("unknown stage %q (want accuracy, readout, retune, budget)", s)
+			return nil, fmt.Errorf("unknown stage %q (want %s)", s, strings.Join(Stages, ", "))
 		}
 	}
 	return names, nil
@@ -89,6 +92,9 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 	}
 	if o.Win != model.WinStored && slices.ContainsFunc(o.Stages, func(s string) bool { return s != StageAccuracy }) {
 		return fmt.Errorf("reproduce: a generated W_in (%s) is an option of the accuracy stage only", o.Win)
+	}
+	if slices.Contains(o.Stages, StageRace) && slices.Contains(o.Stages, StageAccuracy) {
+		return fmt.Errorf("reproduce: the race writes its own accuracy.tsv and summary into --out; run it into a folder of its own, not with the accuracy stage")
 	}
 	if len(o.Merge) > 0 && o.Shard.Count > 1 {
 		return fmt.Errorf("reproduce: a merge is not a shard's run")
@@ -140,7 +146,32 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 			return err
 		}
 	}
+	if run[StageRace] {
+		opt := RaceOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RaceBits, Budget: o.RaceBudget,
+			Grid: o.Grid, Regularizer: o.Regularizer, Seeds: o.Seeds, Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress,
+			Shard: o.Shard, ReuseOnly: reuseOnly}
+		if err := o.race(ctx, opt); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// race runs the race stage and writes its report.
+func (o ReproduceOptions) race(ctx context.Context, opt RaceOptions) error {
+	var res *RaceStudy
+	return o.stage(StageRace, o.OutDir, func() (r *stageRun, err error) { res, err = RunRace(ctx, opt); return res.run(), err },
+		func(failed bool) error {
+			sum, err := WriteRaceReport(o.OutDir, res, o.Command, time.Now())
+			if err != nil || failed {
+				return err
+			}
+			for _, w := range sum.Widths {
+				fmt.Fprintf(o.Out, "race, %d-bit readout, %d datasets: %.4f at %.0f LUT-equivalents (oracle %.4f)\n", w.Bits, w.Datasets, w.Accuracy, w.LUTs, w.Oracle)
+			}
+			fmt.Fprintf(o.Out, "report: %s/summary.md\n", o.OutDir)
+			return nil
+		})
 }
 
 // stageRun is what a stage's run did, for finish.

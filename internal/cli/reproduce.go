@@ -2,6 +2,7 @@ package cli
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,6 +36,8 @@ type reproduceOptions struct {
 	solver    solverFlags
 	retuneGA  bool
 	win       string
+	raceBits  string
+	raceBudg  float64
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -66,6 +69,16 @@ readout that the hardware runs; it evaluates the float and rounded readouts at
 both λ and writes OUT/runs/intrvfl/<dataset>.retune.json, OUT/retune.tsv and
 OUT/retune-summary.{json,md}.
 
+The race stage (--stages race, a folder of its own) lets every hardware network
+of the registries (each protocol variant whose type has a power model, with
+each W_in source it offers) choose N, κ and λ under a LUT-equivalent budget
+(--race-budget times the plain intRVFL with N=1500, κ=15, at P=1) by
+validation on the training folds only, for each --race-bits width; the one
+with the most correct validation predictions wins. It writes
+OUT/runs/race/<dataset>.json, OUT/accuracy.tsv (every member's choice, its
+test accuracy and LUT-equivalents, the winner marked), OUT/summary.{json,md}
+and OUT/accuracy-vs-luts-<bits>bit.svg.
+
 A second run into the same OUT fails at once and says who holds it (an
 advisory lock on OUT/.hdlgen.lock). To spread a study over machines, run
 each stage as shards with --shard i/n (a balanced share of the jobs each, no
@@ -77,6 +90,7 @@ so a changed dataset is computed again, not reused.`,
   hdlgen reproduce --data ../shared/uci121 --out /tmp/r --datasets iris,wine,seeds --grid small
   hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity --stages budget --budgets 3.2uJ,median --regularizer identity
   hdlgen reproduce --data ../shared/uci121 --out results/uci121-identity-wide --stages retune
+  hdlgen reproduce --data ../shared/uci121 --out results/accuracy-race --stages race --grid wide --regularizer identity --test-norm auto
   hdlgen reproduce --data ../shared/uci121 --out /shared/r --stages accuracy --shard 0/8   # one of 8 shards
   hdlgen reproduce --data ../shared/uci121 --out /shared/r --stages accuracy --merge /shared/r`,
 		Args: cobra.NoArgs,
@@ -87,7 +101,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVarP(&o.out, "out", "o", "results/uci121", "output folder")
 	f.StringVar(&o.datasets, "datasets", "", "comma-separated subset of datasets (default: all)")
 	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage, of "+protocol.NetworksHelp()+" (default: "+networkList(protocol.AccuracyNetworks)+")")
-	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), retune (λ re-chosen for the integer readout, needs them too), budget (Fig. 7)")
+	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), retune (λ re-chosen for the integer readout, needs them too), budget (Fig. 7), race (hardware networks under a LUT budget; a folder of its own)")
 	f.IntVar(&o.bits, "retune-bits", study.DefaultRetuneBits, "retune stage: bits of the rounded readout λ is chosen for")
 	f.StringVar(&o.budgets, "budgets", study.DefaultBudgets, "budget stage: comma-separated energies per classification with a unit (3.2uJ, 4nJ) or median (the energy of the median intRVFL, K=16 N=512 L=4 κ=3 5-bit, at its best P)")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper, wide (the paper's with λ up to 2^15) or small")
@@ -100,6 +114,8 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.shard, "shard", "", "run only shard i of n of every stage's jobs (i/n, 0 ≤ i < n; balanced by estimated cost) and write no report; docs/cluster.md")
 	f.StringVar(&o.merge, "merge", "", "comma-separated shard folders: gather their stored jobs into --out, compute nothing, and write the reports of one run (give the shards' other flags, without --shard)")
 	f.BoolVar(&o.retuneGA, "retune-ga", false, "retune stage: also refine the rounded readout at the retuned λ with the GA (seeded with it) where that validates better (issue 15's 5-bit lever; docs/protocol.md)")
+	f.StringVar(&o.raceBits, "race-bits", "5", "race stage: comma-separated readout widths of the networks that take one (a race per width)")
+	f.Float64Var(&o.raceBudg, "race-budget", study.DefaultRaceBudget, "race stage: LUT-equivalent budget, times the plain intRVFL with N=1500, κ=15 and the race's width at P=1")
 	f.StringVar(&o.win, "win", "stored", "accuracy stage, --networks intrvfl only: "+winHelp)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
@@ -140,6 +156,25 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	if slices.Contains(stages, study.StageRetune) && (o.bits < quant.MinBits || o.bits > quant.MaxBits) {
 		return usagef("--retune-bits %d: want %d…%d", o.bits, quant.MinBits, quant.MaxBits)
+	}
+	var raceBits []int
+	if slices.Contains(stages, study.StageRace) {
+		for _, b := range study.List(o.raceBits) {
+			v, err := strconv.Atoi(b)
+			if err != nil || v < quant.MinBits || v > quant.MaxBits {
+				return usagef("--race-bits %q: want widths %d…%d", b, quant.MinBits, quant.MaxBits)
+			}
+			raceBits = append(raceBits, v)
+		}
+		if len(raceBits) == 0 {
+			return usagef("--race-bits %q names no width", o.raceBits)
+		}
+		if !(o.raceBudg > 0) {
+			return usagef("--race-budget %v: want > 0", o.raceBudg)
+		}
+		if slices.Contains(stages, study.StageAccuracy) {
+			return usagef("--stages: the race writes its own accuracy.tsv; run it into a folder of its own, not with the accuracy stage")
+		}
 	}
 	reg, err := model.ParseRegularizer(o.reg)
 	if err != nil {
@@ -199,6 +234,7 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	return study.Reproduce(cmd.Context(), study.ReproduceOptions{DataDir: o.data, OutDir: o.out,
 		Datasets: datasets, Stages: stages, Shard: shard, Merge: merge, Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers,
 		TestNorm: tn, Fixed: fixed, Regularizer: reg, Solver: sv, Win: win, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits, RetuneGA: o.retuneGA,
+		RaceBits: raceBits, RaceBudget: o.raceBudg,
 		Command: "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " "), Out: app.Out, Progress: app.Err})
 }
 

@@ -1,0 +1,294 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/protocol"
+)
+
+// TestRaceMembers checks that the members come from the registries: every
+// network type with a power model races under its own name, with a generated
+// W_in exactly where its traits offer one, and nothing without a power model
+// races.
+func TestRaceMembers(t *testing.T) {
+	members := RaceMembers()
+	var names []string
+	for _, m := range members {
+		names = append(names, m.Name())
+		if !slices.Contains(power.Networks(), m.Network.Arch()) {
+			t.Errorf("member %s: network type %s has no power model", m.Name(), m.Network.Arch())
+		}
+	}
+	for _, arch := range power.Networks() {
+		tr, err := model.TraitsOf(arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(names, string(arch)) {
+			t.Errorf("network type %s has a power model but does not race (members %v)", arch, names)
+		}
+		if gen := slices.Contains(names, string(arch)+"+"+string(model.WinPRBS31)); gen != tr.GeneratedWin {
+			t.Errorf("network type %s: generated-W_in member %v, trait %v", arch, gen, tr.GeneratedWin)
+		}
+	}
+	for _, want := range []string{"intrvfl", "intrvfl+prbs31", "rvfl8"} { // today's members at least
+		if !slices.Contains(names, want) {
+			t.Errorf("members %v lack %s", names, want)
+		}
+	}
+}
+
+// writeRaceCollection writes a collection of two small synthetic datasets:
+// "blobs" (4-fold, K=3, L=3, 96 rows) and "pair" (a train file of 64 rows and
+// a test file of 32, K=2, L=2), classes separated along the features.
+func writeRaceCollection(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(rel, content string) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := func(m, k, l, salt int) string {
+		var b strings.Builder
+		for i := 1; i <= k; i++ {
+			fmt.Fprintf(&b, "\tf%d", i)
+		}
+		b.WriteString("\tclase\n")
+		for r := 0; r < m; r++ {
+			c := (r*r + r/3) % l // not periodic in r: positions in a list tell rows apart
+			fmt.Fprintf(&b, "%d", r+1)
+			for i := 0; i < k; i++ {
+				noise := math.Sin(float64(7*r+13*i+salt)) * 0.8
+				fmt.Fprintf(&b, "\t%.4f", float64(c)*float64(i+1)+noise)
+			}
+			fmt.Fprintf(&b, "\t%d\n", c)
+		}
+		return b.String()
+	}
+	seq := func(from, to int) string {
+		var f []string
+		for i := from; i < to; i++ {
+			f = append(f, fmt.Sprint(i))
+		}
+		return strings.Join(f, " ")
+	}
+	write("blobs/blobs.txt", "n_entradas= 3\nn_clases= 3\nn_arquivos= 1\nfich1= blobs_R.dat\nn_patrons1= 96\nn_patrons_entrena= 48\nn_patrons_valida= 48\nn_conxuntos= 1\n")
+	write("blobs/blobs_R.dat", rows(96, 3, 3, 0))
+	write("blobs/conxuntos.dat", seq(0, 48)+"\n"+seq(48, 96)+"\n")
+	var kf strings.Builder
+	for f := 0; f < 4; f++ {
+		lo, hi := 24*f, 24*(f+1)
+		fmt.Fprintf(&kf, "%s\n%s\n", strings.TrimSpace(seq(0, lo)+" "+seq(hi, 96)), seq(lo, hi))
+	}
+	write("blobs/conxuntos_kfold.dat", kf.String())
+	write("pair/pair.txt", "n_entradas= 2\nn_clases= 2\nn_arquivos= 2\nfich1= pair_train_R.dat\nn_patrons1= 64\nfich2= pair_test_R.dat\nn_patrons2= 32\nn_patrons_entrena= 32\nn_patrons_valida= 32\nn_conxuntos= 1\n")
+	write("pair/pair_train_R.dat", rows(64, 2, 2, 1))
+	write("pair/pair_test_R.dat", rows(32, 2, 2, 2))
+	write("pair/conxuntos.dat", seq(0, 32)+"\n"+seq(32, 64)+"\n")
+	write("pair/conxuntos_kfold.dat", "0 1\n2 3\n0 2\n1 3\n0 3\n1 2\n1 2\n0 3\n")
+	return dir
+}
+
+// raceTestOptions is a small race for the tests.
+func raceTestOptions(dir, out string, names []string) RaceOptions {
+	return RaceOptions{DataDir: dir, OutDir: out, Datasets: names, Bits: []int{3, 5}, Ns: []int{20, 40},
+		Grid: protocol.Grid{Lambdas: []float64{1.0 / 16, 1, 64}, Kappas: []int{1, 3}}, Seeds: []uint64{0, 1}, Workers: 1}
+}
+
+// checkRace checks what holds by construction in every race: one winner per
+// dataset and width, the winner has the most correct validation predictions
+// (ties to fewer LUT-equivalents), every choice is within the budget and
+// from the grid, and the accuracies are accuracies.
+func checkRace(t *testing.T, s *RaceStudy) {
+	t.Helper()
+	o := s.Options
+	for _, r := range s.Results {
+		if len(r.Widths) != len(o.Bits) {
+			t.Fatalf("%s: %d widths, want %d", r.Dataset, len(r.Widths), len(o.Bits))
+		}
+		for wi, w := range r.Widths {
+			if w.Bits != o.Bits[wi] || w.Budget != o.Budget*w.Reference || !(w.Reference > 0) {
+				t.Errorf("%s: width %+v", r.Dataset, w)
+			}
+			if len(w.Entries) != len(RaceMembers()) {
+				t.Errorf("%s %d bits: %d entries, want one per member", r.Dataset, w.Bits, len(w.Entries))
+			}
+			var chosen []RaceEntry
+			for _, e := range w.Entries {
+				if e.Chosen {
+					chosen = append(chosen, e)
+				}
+			}
+			if len(chosen) != 1 {
+				t.Fatalf("%s %d bits: %d chosen, want 1", r.Dataset, w.Bits, len(chosen))
+			}
+			for _, e := range w.Entries {
+				if e.Impossible != "" {
+					continue
+				}
+				c := chosen[0]
+				if e.Best.Correct > c.Best.Correct || (e.Best.Correct == c.Best.Correct && e.LUTs < c.LUTs) {
+					t.Errorf("%s %d bits: %s (%d correct, %.0f LUT-eq) beats the chosen %s (%d, %.0f)", r.Dataset, w.Bits,
+						e.Config(), e.Best.Correct, e.LUTs, c.Config(), c.Best.Correct, c.LUTs)
+				}
+				if e.LUTs > w.Budget || !slices.Contains(o.Ns, e.Best.N) || !slices.Contains(o.Grid.Lambdas, e.Best.Lambda) {
+					t.Errorf("%s %d bits: %s at %.0f LUT-eq, budget %.0f", r.Dataset, w.Bits, e.Config(), e.LUTs, w.Budget)
+				}
+				if !(e.Accuracy >= 0 && e.Accuracy <= 1) || e.Best.ValRows != r.ValRows {
+					t.Errorf("%s %d bits: %s accuracy %v, %d validation rows of %d", r.Dataset, w.Bits, e.Config(), e.Accuracy, e.Best.ValRows, r.ValRows)
+				}
+			}
+		}
+	}
+}
+
+// TestRaceSynthetic runs the race on two synthetic datasets (one 4-fold, one
+// two-file): the invariants, the inner splits, the report, a rerun that
+// reuses everything, and a budget that nothing fits.
+func TestRaceSynthetic(t *testing.T) {
+	dir := writeRaceCollection(t)
+	out := t.TempDir()
+	opt := raceTestOptions(dir, out, nil)
+	s, err := RunRace(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Results) != 2 || len(s.Skipped) != 0 {
+		t.Fatalf("%d results, skipped %v", len(s.Results), s.Skipped)
+	}
+	checkRace(t, s)
+	// blobs: 4 folds of 72 training rows, 18 of them validate in each; pair:
+	// the train file's 64 rows, 16 validate.
+	got := map[string]int{}
+	for _, r := range s.Results {
+		got[r.Dataset] = r.ValRows
+	}
+	if diff := cmp.Diff(map[string]int{"blobs": 72, "pair": 16}, got); diff != "" {
+		t.Errorf("validation rows (-want +got):\n%s", diff)
+	}
+	sum, err := WriteRaceReport(out, s, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tsv, err := os.ReadFile(filepath.Join(out, "accuracy.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(tsv)), "\n")
+	if lines[0] != "dataset\tconfig\treadout_bits\taccuracy\tlut_eq\tchosen" {
+		t.Errorf("header %q", lines[0])
+	}
+	if chosen := strings.Count(string(tsv), "\ttrue\n"); chosen != 2*len(opt.Bits) {
+		t.Errorf("%d chosen rows, want one per dataset and width (%d):\n%s", chosen, 2*len(opt.Bits), tsv)
+	}
+	for _, b := range opt.Bits {
+		if _, err := os.Stat(filepath.Join(out, fmt.Sprintf("accuracy-vs-luts-%dbit.svg", b))); err != nil {
+			t.Error(err)
+		}
+	}
+	if len(sum.Widths) != 2 || sum.Widths[0].Datasets != 2 || sum.Widths[0].Oracle < sum.Widths[0].Accuracy {
+		t.Errorf("summary widths %+v", sum.Widths)
+	}
+	again, err := RunRace(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Reused != 2 || !cmp.Equal(again.Results, s.Results) {
+		t.Errorf("rerun reused %d of 2, same results %v", again.Reused, cmp.Equal(again.Results, s.Results))
+	}
+	tiny := opt
+	tiny.OutDir, tiny.Budget = t.TempDir(), 1e-3
+	if _, err := RunRace(context.Background(), tiny); err == nil || !strings.Contains(err.Error(), "fits the budget") {
+		t.Errorf("a budget nothing fits: err %v", err)
+	}
+}
+
+// TestRaceUnits checks the inner splits: every validation and training row
+// of a unit is a training row of its fold, never a test row, and every
+// raceValEvery-th one validates.
+func TestRaceUnits(t *testing.T) {
+	dir := writeRaceCollection(t)
+	u, err := dataset.LoadUCI(dir, "blobs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	units := raceUnits(u)
+	if len(units) != len(u.Folds) {
+		t.Fatalf("%d units for %d folds", len(units), len(u.Folds))
+	}
+	for f, sp := range units {
+		n := len(u.Folds[f].Train)
+		if sp.MVal != n/raceValEvery || sp.MTrain != n-n/raceValEvery {
+			t.Errorf("fold %d: %d training and %d validation rows of the fold's %d", f+1, sp.MTrain, sp.MVal, n)
+		}
+		// The rows of a fold's test part are labelled in turn like the others;
+		// the validation labels must be those of the training list's positions.
+		var want []int
+		for i, r := range u.Folds[f].Train {
+			if i%raceValEvery == raceValEvery-1 {
+				want = append(want, u.Data.Y[r])
+			}
+		}
+		if diff := cmp.Diff(want, sp.YVal); diff != "" {
+			t.Errorf("fold %d validation labels (-want +got):\n%s", f+1, diff)
+		}
+	}
+}
+
+// TestRaceCollection races on two small collection datasets (one with a
+// separate test file) and checks the invariants and that the winner's test
+// accuracy is the protocol's evaluation of its configuration.
+func TestRaceCollection(t *testing.T) {
+	dir := collection(t)
+	opt := raceTestOptions(dir, t.TempDir(), []string{"balloons", "hayes-roth"})
+	opt.Bits, opt.Regularizer, opt.TestNorm = []int{5}, model.RegIdentity, protocol.TestNormAuto
+	s, err := RunRace(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Results) != 2 {
+		t.Fatalf("%d results, skipped %v", len(s.Results), s.Skipped)
+	}
+	checkRace(t, s)
+	for _, r := range s.Results {
+		u, err := dataset.LoadUCI(dir, r.Dataset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range r.Widths[0].Entries {
+			if !e.Chosen {
+				continue
+			}
+			cfg := e.Member.Network.Config(e.Best.N, e.Best.Lambda, e.Best.Kappa)
+			cfg.Win, cfg.Regularizer = e.Member.Win, model.RegIdentity
+			if e.Member.Network.Traits().ReadoutBits() {
+				cfg.ReadoutBits = 5
+			}
+			ev, err := protocol.EvaluateBaseline(context.Background(), u, cfg, protocol.EvalOptions{Seeds: opt.Seeds, TestNorm: opt.TestNorm})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Mean != e.Accuracy {
+				t.Errorf("%s: %s accuracy %v, the protocol's baseline evaluation %v", r.Dataset, e.Config(), e.Accuracy, ev.Mean)
+			}
+		}
+	}
+}
