@@ -318,8 +318,8 @@ func cutIdent(p string) (dir, name string, ok bool) {
 // a name with a folder of the repository; designExts are the extensions of
 // the files the emitter writes there.
 var (
-	designFolders = []string{"rtl", "vivado"}
-	designExts    = []string{".v", ".sv", ".tcl", ".xdc", ".mem", ".hex", ".vh"}
+	designFolders = []string{"rtl", "vivado", "constraints"}
+	designExts    = []string{".v", ".sv", ".tcl", ".xdc", ".pcf", ".mem", ".hex", ".vh"}
 )
 
 // designFile reports whether p names a file of an emitted design folder

@@ -35,7 +35,7 @@ var layers = []layer{
 		"linalg", "quant", "ridge",
 	}},
 	{"learning", "the network types, training, readouts, the paper's protocol and the search on a CSV", []string{
-		"internal/randmodel", "model", "protocol", "readout", "tune",
+		"internal/randmodel", "logreg", "model", "protocol", "readout", "tune",
 	}},
 	{"hardware description", "what a design is, before any file: the plan (widths, stages, ROMs), its register map, the cycle-accurate simulator, the templates, the boards and the analytic power model", []string{
 		"board", "internal/planflags", "power", "rtl/plan", "rtl/regmap", "rtl/sim", "rtl/templates",
