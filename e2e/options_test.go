@@ -84,11 +84,11 @@ var optionMatrix = []optionRow{
 	{shape: shape{arch: model.IntRVFL, k: 16, n: 512, l: 4, kappa: 3, bits: 5, p: 8, win: model.WinPRBS31}, system: true, reloadable: true},
 	{shape: shape{arch: model.RVFL8, k: 5, n: 9, l: 3, p: 4}, system: true, reloadable: true, noScores: true, adderLevels: 1, gateLevel: true},
 	{shape: shape{arch: model.IntRVFL, k: 7, n: 33, l: 10, kappa: 15, bits: 8, p: 0, win: model.WinPRBS31}, system: true, noScores: true, adderLevels: 1},
-	// The two-layer intRVFL: one group holding both layers (N1 = 2, P = N = 3:
-	// S = 0 = G−1), a register after every adder level, gate level; P = 1 with
-	// a second-layer tree register (N1 = 40); the system top with group 3
-	// split (N1 = 15, P = 4).
-	{shape: shape{arch: model.IntRVFL2, k: 3, n: 3, l: 2, kappa: 1, bits: 3, p: 3}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true},
+	// The two-layer intRVFL: group 0 holding both layers (N1 = 3, P = 4: S = 0;
+	// two groups, so the block-RAM ROMs have two words), a register after every
+	// adder level, gate level; P = 1 with a second-layer tree register
+	// (N1 = 40); the system top with group 3 split (N1 = 15, P = 4).
+	{shape: shape{arch: model.IntRVFL2, k: 3, n: 5, l: 2, kappa: 1, bits: 3, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true},
 	{shape: shape{arch: model.IntRVFL2, k: 7, n: 80, l: 4, kappa: 7, bits: 6, p: 1}},
 	{shape: shape{arch: model.IntRVFL2, k: 5, n: 30, l: 3, kappa: 3, bits: 5, p: 4}, system: true, reloadable: true, noScores: true},
 }

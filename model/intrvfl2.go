@@ -174,7 +174,7 @@ var intrvfl2Type = &netType{
 			return fmt.Errorf("κ=%d outside [1, %d]", c.Kappa, MaxKappa)
 		}
 		if c.N < int2MinHidden {
-			return fmt.Errorf("N=%d: the intrvfl2 needs at least %d hidden neurons (one per layer)", c.N, int2MinHidden)
+			return fmt.Errorf("the intrvfl2 needs at least %d hidden neurons (one per layer), not N=%d", int2MinHidden, c.N)
 		}
 		if c.Win != WinStored {
 			return fmt.Errorf("the intrvfl2 takes a stored W_in only, not %q", c.Win)
