@@ -46,7 +46,7 @@ TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE
 # Timeouts from results/tests/after.md (make test, 2026-11-27): three times the
 # package's wall time there, at least TEST_TIMEOUT (e2e 395 s, formal 113 s,
 # internal/cli 100 s, power 54 s, verify 52 s, the others ≤ 32 s).
-SLOW_TESTS   := e2e,20m formal,10m internal/cli,10m power,10m verify,10m campaign,10m synth,10m testbench,10m hostdrv,10m rtl,10m power/activity,10m
+SLOW_TESTS   := e2e,30m formal,20m internal/cli,15m power,10m verify,10m campaign,10m synth,10m testbench,10m hostdrv,10m rtl,10m power/activity,10m
 TEST_TIMEOUT ?= 10m
 comma        := ,
 SLOW_PKGS    := $(foreach t,$(SLOW_TESTS),./$(firstword $(subst $(comma), ,$(t))))

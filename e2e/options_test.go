@@ -88,7 +88,7 @@ var optionMatrix = []optionRow{
 	// two groups, so the block-RAM ROMs have two words), a register after every
 	// adder level, gate level; P = 1 with a second-layer tree register
 	// (N1 = 40); the system top with group 3 split (N1 = 15, P = 4).
-	{shape: shape{arch: model.IntRVFL2, k: 3, n: 5, l: 2, kappa: 1, bits: 3, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true},
+	{shape: shape{arch: model.IntRVFL2, k: 3, n: 5, l: 2, kappa: 1, bits: 3, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true, icebreaker: true},
 	{shape: shape{arch: model.IntRVFL2, k: 7, n: 80, l: 4, kappa: 7, bits: 6, p: 1}},
 	{shape: shape{arch: model.IntRVFL2, k: 5, n: 30, l: 3, kappa: 3, bits: 5, p: 4}, system: true, reloadable: true, noScores: true},
 }

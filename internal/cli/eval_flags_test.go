@@ -71,7 +71,7 @@ func TestEvalFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--data", "x.csv", "--n", "50", "--arch", "rvfl", "--ga", "rounded"}, "give --arch intrvfl and --bits"},
+		{[]string{"--data", "x.csv", "--n", "50", "--arch", "rvfl", "--ga", "rounded"}, "the GA refines an integer readout"},
 		{[]string{"--data", "x.csv", "--n", "50", "--test-norm", "train"}, "--test-norm does not apply with a CSV file"},
 		{[]string{"--data", "d", "--dataset", "iris", "--n", "50", "--seed", "3"}, "--seed does not apply with a collection dataset"},
 		{[]string{"--data", "d", "--dataset", "iris", "--n", "50", "--seeds", "0"}, "--seeds 0"},

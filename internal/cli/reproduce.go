@@ -101,7 +101,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVarP(&o.out, "out", "o", "results/uci121", "output folder")
 	f.StringVar(&o.datasets, "datasets", "", "comma-separated subset of datasets (default: all)")
 	f.StringVar(&o.networks, "networks", "", "comma-separated networks of the accuracy stage, of "+protocol.NetworksHelp()+" (default: "+networkList(protocol.AccuracyNetworks)+")")
-	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), retune (λ re-chosen for the integer readout, needs them too), budget (Fig. 7), race (hardware networks under a LUT budget; a folder of its own)")
+	f.StringVar(&o.stages, "stages", "accuracy,readout", "comma-separated stages: accuracy (Fig. 5), readout (Fig. 6, needs the intrvfl accuracy results), retune (λ re-chosen for the integer readout, needs them too), budget (Fig. 7), race (hardware networks under a LUT budget; not with accuracy)")
 	f.IntVar(&o.bits, "retune-bits", study.DefaultRetuneBits, "retune stage: bits of the rounded readout λ is chosen for")
 	f.StringVar(&o.budgets, "budgets", study.DefaultBudgets, "budget stage: comma-separated energies per classification with a unit (3.2uJ, 4nJ) or median (the energy of the median intRVFL, K=16 N=512 L=4 κ=3 5-bit, at its best P)")
 	f.StringVar(&o.grid, "grid", "paper", "grid: paper, wide (the paper's with λ up to 2^15) or small")

@@ -80,16 +80,15 @@ func TestSearchFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--data", "d", "--dataset", "iris", "--arch", "rvfl", "--bits", "5"}, "for --arch intrvfl, not rvfl"},
-		{[]string{"--data", "x.csv", "--arch", "rvfl", "--bits", "5", "--ga", "rounded"}, "for --arch intrvfl, not rvfl"},
-		{[]string{"--data", "x.csv", "--ga", "rounded"}, "give --arch intrvfl and --bits"},
+		{[]string{"--data", "d", "--dataset", "iris", "--arch", "rvfl", "--bits", "5"}, "not rvfl"},
+		{[]string{"--data", "x.csv", "--arch", "rvfl", "--bits", "5", "--ga", "rounded"}, "not rvfl"},
+		{[]string{"--data", "x.csv", "--ga", "rounded"}, "the GA refines an integer readout"},
 		{[]string{"--data", "x.csv", "--arch", "rvfl8", "--win", "lfsr"}, "not rvfl8"},
 		{[]string{"--data", "d", "--dataset", "iris", "--folds", "3"}, "--folds does not apply with a collection dataset"},
 		{[]string{"--data", "d", "--dataset", "iris", "--grid", "small", "--shard", "3/4"}, "only 3 values of N"},
 		{[]string{"--data", "x.csv", "--shard", "0/2"}, "--shard does not apply with a CSV file"},
 		{[]string{"--data", "x.csv", "--arch", "linear", "--bits", "5"}, "--bits does not apply to --arch linear"},
 		{[]string{"--data", "x.csv", "--extend-n", "100"}, "want at least the grid's largest N"},
-		{[]string{"--data", "x.csv", "--workers", "0"}, "--workers 0"},
 		{[]string{"--dataset", "iris"}, `required flag(s) "data" not set`},
 	} {
 		_, err := parseSearch(t, tc.args...)

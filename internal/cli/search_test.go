@@ -254,7 +254,7 @@ func TestCSVUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"eval", "--data", data, "--n", "10", "--holdout", "-0.5"}, "holdout share -0.5"},
 		{[]string{"eval", "--data", dir, "--dataset", "x", "--n", "10", "--folds", "3"}, "--folds does not apply"},
 		{[]string{"eval", "--data", data, "--n", "10", "--seeds", "0"}, "--seeds 0"},
-		{[]string{"search", "--data", data, "--ga", "rounded"}, "give --arch intrvfl and --bits"},
+		{[]string{"search", "--data", data, "--ga", "rounded"}, "the GA refines an integer readout"},
 		{[]string{"search", "--data", data, "--bits", "5", "--ga", "random"}, `--ga "random"`},
 		{[]string{"search", "--data", data, "--arch", "rvfl", "--extend-n", "3000"}, "extending N is for --arch intrvfl"},
 		{[]string{"search", "--data", data, "--grid", "small", "--extend-n", "100"}, "want at least the grid's largest N, 150"},
@@ -262,7 +262,7 @@ func TestCSVUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"search", "--data", data, "--arch", "linear", "--bits", "5"}, "does not apply to --arch linear"},
 		{[]string{"search", "--data", dir, "--dataset", "x", "--arch", "linear"}, "the linear baseline is for a CSV file"},
 		{[]string{"search", "--data", dir, "--dataset", "x", "--parts", dir}, "--parts does not apply"},
-		{[]string{"eval", "--data", data, "--n", "10", "--ga", "rounded"}, "give --arch intrvfl and --bits"},
+		{[]string{"eval", "--data", data, "--n", "10", "--ga", "rounded"}, "the GA refines an integer readout"},
 		{[]string{"eval", "--data", dir, "--dataset", "x", "--n", "10", "--seed", "3"}, "--seed does not apply"},
 	}
 	for _, tc := range tests {

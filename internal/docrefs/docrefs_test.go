@@ -339,7 +339,9 @@ func topLevel(t *testing.T) map[string]bool {
 	}
 	top := map[string]bool{}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") {
+		// Hidden entries and the git-ignored output folders (bin/, build/)
+		// are not the repository's: a path under them names a user's output.
+		if !strings.HasPrefix(e.Name(), ".") && e.Name() != "bin" && e.Name() != "build" {
 			top[e.Name()] = true
 		}
 	}
