@@ -320,7 +320,10 @@ func TestSignalNearTheEnd(t *testing.T) {
 		}
 		took := time.Since(sent)
 		code := cmd.ProcessState.ExitCode()
-		if code == 0 && took < 5*time.Millisecond {
+		// A run that exits 0 within 50 ms of the signal had finished its
+		// work as it came (a loaded machine takes a few ms to exit); the
+		// defect this pins ran on for 250–450 ms after it.
+		if code == 0 && took < 50*time.Millisecond {
 			t.Logf("%.0f%% of %v: ended as the signal came", 100*share, whole)
 			continue // it had finished: the signal found nothing to stop
 		}
