@@ -322,6 +322,8 @@ func normalizeMessage(s string) string {
 		{`\bpid \d+`, "pid <n>"},
 		{`\.tmp-\d+`, ".tmp-<n>"},
 		{`on host \S+ since \S+:`, "on host <h> since <time>:"},
+		// A shard records its data's path, a temporary folder's.
+		{`which ends at byte \d+`, "which ends at byte <n>"},
 		// Where a signal lands in a long command depends on the machine's
 		// speed: keep the signal and the command's first stage only.
 		{`(interrupted \(SIG[A-Z]+\): [a-z]+):.*(context canceled)$`, "$1: … $2"},
@@ -930,8 +932,8 @@ func issue36Rows(w workspace, add func(item, class, want string, held func(o out
 	job(func() robustRow {
 		w.write("rare.csv", w.read("iris.csv")+"5.0,3.0,1.0,0.1,rare\n")
 		args := []string{"--data", "rare.csv", "-o", "b36rare", "--holdout", "0.5", "--n", "20", "--lambda", "1", "--kappa", "3"}
-		lines, reached := buildUntil(w.t, w.dir, nil, "[4/", args...)
-		msg := "stopped before step 4: " + strings.Join(lines, " ")
+		lines, reached := buildUntil(w.t, w.dir, nil, "[3/13] baseline: done", args...)
+		msg := "stopped before the baseline was done: " + strings.Join(lines, " ")
 		if reached {
 			msg = "past the baseline (then interrupted); " + lines[0]
 		}
