@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -477,5 +478,45 @@ func TestParallelStartsInOrder(t *testing.T) {
 	}
 	if diff := cmp.Diff([]int{0, 1, 2}, order); diff != "" {
 		t.Errorf("start order (-want +got):\n%s", diff)
+	}
+}
+
+// TestReportStatesTheMeasuredBand: beside the estimates, the report states
+// the error band measured over the estimate's P range (power.BandOf, from the
+// committed calibration), with its command, and names the designs outside
+// every measured range; the chosen design's counts are said to be Yosys's.
+func TestReportStatesTheMeasuredBand(t *testing.T) {
+	design := func(n, p int) power.Design {
+		return power.Design{Shape: power.Shape{Arch: model.IntRVFL, K: 16, L: 3, Kappa: 3, Bits: 5}, N: n, P: p}
+	}
+	in, out := design(300, 2), design(5000, 1024)
+	band, ok := power.BandOf(in)
+	if !ok {
+		t.Fatalf("no measured band covers %s (power.Bands: %+v)", in, power.Bands(model.IntRVFL))
+	}
+	if _, ok := power.BandOf(out); ok {
+		t.Fatalf("a measured band covers %s", out)
+	}
+	var f Facts
+	f.Options = Options{Name: "band", Bits: 5, Vectors: 10}
+	f.Data.ClassNames = []string{"a", "b", "c"}
+	m := confusion.New(f.Data.ClassNames)
+	f.IntHeld, f.IntTrain = m.Score(), m.Score()
+	f.Sizes = []Candidate{{P: 2, Estimate: power.Estimate{Design: in}}, {P: 1024, Estimate: power.Estimate{Design: out}}}
+	f.Power.Resources = power.Resources{LUTs: 1000, Source: "yosys"}
+	md := Report(f)
+	for _, want := range []string{
+		fmt.Sprintf("P %d…%d: %s", band.PMin, band.PMax, band.Text()),
+		"outside the range its error was measured over",
+		"P=1024 (N=5000)",
+		"These counts are **Yosys's**.",
+		"`" + band.Command + "` on " + band.Date,
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "±15 %") {
+		t.Error("the report still states the old ±15 %")
 	}
 }

@@ -269,6 +269,13 @@ func (f Facts) writeCurve(w func(string, ...any)) {
 	w("## Accuracy against size\n\n")
 	w("N and P are chosen together. For each N the search scored (its best κ and λ), the %s validation accuracy of the %d-bit rounded readout, and the design the objective picks at that N among P = 1, 2, 4, …, N, with every resource, estimated by hdlgen's analytic model (`hdlgen power` at each P; the declared readout width, so an upper bound). ",
 		f.Search.Validation.Method, o.Bits)
+	var curveDesigns []power.Design
+	for _, pt := range dc.Points {
+		if c := pt.BestSize(); c != nil {
+			curveDesigns = append(curveDesigns, c.Estimate.Design)
+		}
+	}
+	w("%s\n\n", bandNote(curveDesigns))
 	w("The tolerance is %s: %.4f, so every N with a validation accuracy of at least %.4f − %.4f = %.4f is accepted, and among their designs the chosen one has %s.\n\n",
 		dc.From, dc.Tolerance, dc.Best, dc.Tolerance, dc.Best-dc.Tolerance, strings.TrimPrefix(f.objectiveText(), "P with "))
 	w("![accuracy against N](%s)\n\n![accuracy against LUT-equivalents](%s)\n\n", CurveNSVG, CurveLUTSVG)
@@ -345,12 +352,56 @@ func (f Facts) writeSizes(w func(string, ...any)) {
 		w("| %d | %s | %.3g µs | %.4g | %s | %s | %.0f MHz | %s |\n", c.P, resourceCells(e.Resources), e.LatencyS*1e6,
 			e.ClockHz/float64(e.II)/1e6, power.FormatEnergy(e.DynamicJ), power.FormatEnergy(e.TotalJ), c.FmaxMHz, strings.Join(notes, "; "))
 	}
+	var ds []power.Design
+	for _, c := range f.Sizes {
+		ds = append(ds, c.Estimate.Design)
+	}
+	w("\nEvery row is an estimate (nothing here is synthesised but the chosen design: its Yosys counts are under Hardware). %s\n", bandNote(ds))
 	if r := f.Power.Resources; r.Source == "yosys" && r.LUTs+r.LUTRAM > 0 {
 		est := f.Sizes[f.Chosen].Estimate.Resources
-		w("\nEvery row is an estimate (nothing here is synthesised but the chosen design): at the chosen P the estimate's LUTs are %+.0f %% off Yosys's (%d against %d); the model is documented at ±15 %% on its calibration set (docs/energy-model.md) and can be further off for designs unlike it (a large P, a small network).\n",
+		w("\nAt the chosen P the estimate's LUTs are %+.0f %% off Yosys's (%d estimated against %d by Yosys).\n",
 			100*(float64(est.LUTs+est.LUTRAM)/float64(r.LUTs+r.LUTRAM)-1), est.LUTs+est.LUTRAM, r.LUTs+r.LUTRAM)
 	}
 	w("\nThe energy objective (the default) minimises the %s energy per classification, the energy a `--budget` constrains (`--budget-on dynamic|total`); the total adds the PL's static power over the latency.\n\n", o.BudgetOn)
+}
+
+// bandNote says how far the analytic estimates of designs ds are from
+// Yosys's counts: the error band measured over each P range they fall in
+// (power.BandOf, from the committed calibration), and which of them lie
+// outside every measured range.
+func bandNote(ds []power.Design) string {
+	var parts, outside []string
+	seen := map[string]bool{}
+	for _, d := range ds {
+		b, ok := power.BandOf(d)
+		if !ok {
+			if t := fmt.Sprintf("P=%d (N=%d)", d.P, d.N); !seen[t] {
+				seen[t] = true
+				outside = append(outside, t)
+			}
+			continue
+		}
+		if t := b.Text(); !seen[t] {
+			seen[t] = true
+			parts = append(parts, fmt.Sprintf("P %d…%d: %s", b.PMin, b.PMax, t))
+		}
+	}
+	var out []string
+	if len(parts) > 0 {
+		out = append(out, "Estimated by hdlgen's analytic model — "+strings.Join(parts, "; ")+".")
+	}
+	if len(outside) > 0 {
+		var ranges []string
+		for _, b := range power.Bands(ds[0].Arch) {
+			ranges = append(ranges, fmt.Sprintf("N %d…%d at P %d…%d", b.NMin, b.NMax, b.PMin, b.PMax))
+		}
+		measured := "none"
+		if len(ranges) > 0 {
+			measured = strings.Join(ranges, ", ")
+		}
+		out = append(out, fmt.Sprintf("Estimated by hdlgen's analytic model outside the range its error was measured over (%s): %s; their error is not known.", measured, strings.Join(outside, ", ")))
+	}
+	return strings.Join(out, " ")
 }
 
 // objectiveText says how P was chosen.
@@ -376,8 +427,8 @@ func (f Facts) writeHardware(w func(string, ...any)) {
 	w("| LUTRAM/SRL | %d | %d | %s |\n\n", r.LUTRAM, dev.LUTRAM, pct(float64(r.LUTRAM), float64(dev.LUTRAM)))
 	if est := f.Sizes[f.Chosen].Estimate.Resources; r.Source == "yosys" && r.LUTs > 0 {
 		ea := est.LUTs + est.LUTRAM
-		w("These counts are **Yosys's**. The analytic estimate of the same P (the tables above) was %d LUTs, %d FF, %d DSP48E1, %g BRAM36: its LUTs are %+.0f %% off Yosys's here. The estimates in the tables above are the analytic model's, not synthesised; the model is documented at ±15 %% on its calibration set (docs/energy-model.md), and a design far from it (large P or N) can be further off.\n\n",
-			ea, est.FFs, est.DSP48E1, est.BRAM36, 100*(float64(ea)-float64(r.LUTs+r.LUTRAM))/float64(r.LUTs+r.LUTRAM))
+		w("These counts are **Yosys's**. The analytic estimate of the same P (the tables above) was %d LUTs, %d FF, %d DSP48E1, %g BRAM36: its LUTs are %+.0f %% off Yosys's here. The estimates in the tables above are the analytic model's, not synthesised: %s\n\n",
+			ea, est.FFs, est.DSP48E1, est.BRAM36, 100*(float64(ea)-float64(r.LUTs+r.LUTRAM))/float64(r.LUTs+r.LUTRAM), bandNote([]power.Design{f.Sizes[f.Chosen].Estimate.Design}))
 	}
 	w("Latency: %d cycles = %.3g µs at %.4g MHz (exact, from the design's pipeline plan). Throughput: one classification every %d cycles = %.4g million per second.\n\n",
 		e.Cycles, e.LatencyS*1e6, e.ClockHz/1e6, e.II, e.ClockHz/float64(e.II)/1e6)

@@ -16,21 +16,37 @@ import (
 // structural count itself) in FitLUTFactors.
 const LUTFitPull = 0.01
 
+// LUTFit is one network type's fitted LUT factors per block and the α of
+// its few-groups scale (power.LUTGroupScale).
+type LUTFit struct {
+	Factors map[string]float64
+	Alpha   float64
+}
+
+// lutAlphaStep and lutAlphaMax are the grid FitLUTFactors searches α over.
+const (
+	lutAlphaStep = 0.01
+	lutAlphaMax  = 1.0
+)
+
 // FitLUTFactors fits the analytic model's per-block LUT factors
-// (power.LUTFactors) to the Yosys LUT counts of a calibration's rows, for each
-// architecture separately: the factors f ≥ 0 that minimise
+// (power.LUTFactors) and the few-groups scale's α (power.LUTGroupScale) to
+// the Yosys LUT counts of a calibration's rows, for each architecture
+// separately: for each α on a grid of step 0.01 over [0, 1], the factors
+// f ≥ 0 that minimise
 //
-//	max_rows |Σ_blocks f_b·raw_b / LUT_yosys − 1| + μ·Σ_blocks |f_b − 1|
+//	max_rows |s_α(G)·Σ_blocks f_b·raw_b / LUT_yosys − 1| + μ·Σ_blocks |f_b − 1|
 //
-// with raw_b the block's structural LUT count (power.Breakdown) and μ =
-// LUTFitPull: the largest relative error, which is what a tolerance claims,
-// plus a weak pull towards 1 that settles the blocks the rows cannot tell
-// apart (a block with no raw count in any row keeps 1). It is a linear
-// program (lp.Simplex). Only the seed-1 row of each shape is used: the other
-// seeds measure Yosys's own spread. FF, CARRY4, DSP48E1 and block RAM are
-// structural counts and have no factors.
-func FitLUTFactors(rows []CalibrationRow, mu float64) (map[model.Arch]map[string]float64, error) {
-	out := map[model.Arch]map[string]float64{}
+// with raw_b the block's structural LUT count (power.Breakdown), s_α the
+// few-groups scale and μ = LUTFitPull, and of those the α with the least
+// objective (ties: the smaller α): the largest relative error, which is what
+// a tolerance claims, plus a weak pull towards 1 that settles the blocks the
+// rows cannot tell apart (a block with no raw count in any row keeps 1). Each
+// step is a linear program (lp.Simplex). Only the seed-1 row of each shape is
+// used: the other seeds measure Yosys's own spread. FF, CARRY4, DSP48E1 and
+// block RAM are structural counts and have no factors.
+func FitLUTFactors(rows []CalibrationRow, mu float64) (map[model.Arch]LUTFit, error) {
+	out := map[model.Arch]LUTFit{}
 	for _, arch := range power.Networks() {
 		var names []string
 		for name := range power.LUTFactors(arch) {
@@ -38,6 +54,7 @@ func FitLUTFactors(rows []CalibrationRow, mu float64) (map[model.Arch]map[string
 		}
 		slices.Sort(names)
 		var x [][]float64 // per row: raw LUT count per block over the Yosys count
+		var logG []float64
 		for _, r := range rows {
 			if r.Design.Arch != arch || r.Seed != 1 {
 				continue
@@ -58,18 +75,51 @@ func FitLUTFactors(rows []CalibrationRow, mu float64) (map[model.Arch]map[string
 				row[j] = raw[name] / float64(r.Yosys.LUTs)
 			}
 			x = append(x, row)
+			logG = append(logG, math.Log2(float64((r.Design.N+r.Design.P-1)/r.Design.P)))
 		}
 		if len(x) == 0 {
 			continue
 		}
-		f, err := fitMinimax(x, mu)
-		if err != nil {
-			return nil, fmt.Errorf("hwstudy: fit %s LUT factors: %w", arch, err)
+		best, bestObj := LUTFit{}, math.Inf(1)
+		var lastErr error
+		for k := 0; float64(k)*lutAlphaStep <= lutAlphaMax+1e-9; k++ {
+			alpha := float64(k) * lutAlphaStep
+			xs := make([][]float64, len(x))
+			for i, row := range x {
+				sc := 1 / (1 + alpha*math.Max(0, power.FewGroupsLog2-logG[i]))
+				xs[i] = make([]float64, len(row))
+				for j, v := range row {
+					xs[i][j] = v * sc
+				}
+			}
+			f, err := fitMinimax(xs, mu)
+			if err != nil {
+				lastErr = fmt.Errorf("hwstudy: fit %s LUT factors (α = %g): %w", arch, alpha, err)
+				continue // a degenerate program at this α; the grid goes on
+			}
+			obj := 0.0
+			for _, row := range xs {
+				e := -1.0
+				for j, v := range row {
+					e += v * f[j]
+				}
+				obj = math.Max(obj, math.Abs(e))
+			}
+			for _, v := range f {
+				obj += mu * math.Abs(v-1)
+			}
+			if obj < bestObj-1e-9 {
+				bestObj = obj
+				best = LUTFit{Factors: map[string]float64{}, Alpha: alpha}
+				for j, name := range names {
+					best.Factors[name] = f[j]
+				}
+			}
 		}
-		out[arch] = map[string]float64{}
-		for j, name := range names {
-			out[arch][name] = f[j]
+		if best.Factors == nil {
+			return nil, lastErr
 		}
+		out[arch] = best
 	}
 	return out, nil
 }
@@ -112,16 +162,18 @@ func fitMinimax(x [][]float64, mu float64) ([]float64, error) {
 	return sol[:n], nil
 }
 
-// LUTFitError is the relative error of the LUT count (per cent) that factors f
-// give for row r.
-func LUTFitError(r CalibrationRow, f map[string]float64) (float64, error) {
+// LUTFitError is the relative error of the LUT count (per cent) that fit f
+// gives for row r.
+func LUTFitError(r CalibrationRow, f LUTFit) (float64, error) {
 	comps, err := power.Breakdown(r.Design)
 	if err != nil {
 		return 0, err
 	}
 	lut := 0.0
 	for _, c := range comps {
-		lut += c.RawLUT * f[c.Name]
+		lut += c.RawLUT * f.Factors[c.Name]
 	}
+	g := float64((r.Design.N + r.Design.P - 1) / r.Design.P)
+	lut /= 1 + f.Alpha*math.Max(0, power.FewGroupsLog2-math.Log2(g))
 	return relErrPct(math.Round(lut), float64(r.Yosys.LUTs)), nil
 }

@@ -82,6 +82,15 @@ func LUTFactors(arch model.Arch) map[string]float64 {
 	return out
 }
 
+// LUTGroupAlpha returns α of arch's LUTGroupScale (0 for an architecture
+// without RTL).
+func LUTGroupAlpha(arch model.Arch) float64 {
+	if n := netOf(arch); n != nil {
+		return n.lutGroupAlpha()
+	}
+	return 0
+}
+
 // dspMinProductW is the product width from which Yosys maps a multiplier to a
 // DSP48E1 (synth_xilinx's mul2dsp: -D DSP_Y_MINWIDTH=9, both operands ≥ 2 bits).
 const dspMinProductW = 9
@@ -291,15 +300,38 @@ func Breakdown(d Design) ([]Component, error) {
 		if i == cPreact && !d.net().hasPreact() {
 			continue
 		}
-		comps = append(comps, estimated(d.net(), i, c))
+		comps = append(comps, estimated(d, i, c))
 	}
 	return comps, nil
 }
 
 // estimated fills in block i's estimates from its raw counts.
-func estimated(n network, i int, c Component) Component {
-	c.LUT, c.FF, c.Carry = c.RawLUT*n.lutFactors()[i], c.RawFF, c.RawCarry
+func estimated(d Design, i int, c Component) Component {
+	n := d.net()
+	c.LUT, c.FF, c.Carry = c.RawLUT*n.lutFactors()[i]*LUTGroupScale(d.Arch, d.N, d.P), c.RawFF, c.RawCarry
 	return c
+}
+
+// FewGroupsLog2: below G = 2^FewGroupsLog2 = 8 groups (G = ⌈N/P⌉) the LUT
+// counts shrink (LUTGroupScale).
+const FewGroupsLog2 = 3
+
+// LUTGroupScale is the factor on every block's LUT count of a design of arch
+// with N neurons at parallelism P: 1 / (1 + α·max(0, 3 − log2 G)), G = ⌈N/P⌉,
+// with α the network's lutGroupAlpha. With few groups the readout and W_in
+// ROMs hold few words, so the readout products are products by nearly
+// constant codes and the W_in signs nearly constant, which ABC simplifies
+// far below the structural counts of a general multiplier, adder tree and
+// XOR (measured: the intRVFL at K = 4, N = P = 128, 5,271 LUTs
+// by Yosys against 9,694 by the counts alone; results/hardware/calibration.md,
+// section range). α is fitted with the LUT factors (hwstudy.FitLUTFactors).
+func LUTGroupScale(arch model.Arch, n, p int) float64 {
+	nw := netOf(arch)
+	if nw == nil || p < 1 {
+		return 1
+	}
+	g := float64((n + p - 1) / p)
+	return 1 / (1 + nw.lutGroupAlpha()*math.Max(0, FewGroupsLog2-math.Log2(g)))
 }
 
 // Analytic returns the resources of design d predicted by the analytic model.
@@ -315,7 +347,7 @@ func analytic(d Design) Resources {
 	comps, hw := componentsOf(d, st)
 	var lut, ff, carry float64
 	for i := range comps {
-		c := estimated(d.net(), i, comps[i])
+		c := estimated(d, i, comps[i])
 		lut += c.LUT
 		ff += c.FF
 		carry += c.Carry

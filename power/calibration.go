@@ -29,6 +29,13 @@ const (
 	// K and L between the shapes above (other hidden trees, an argmax
 	// register cut).
 	CalOddP
+	// CalRange: the range the build report's estimates are read over
+	// (buildflow's accuracy-against-size curve and its table over P): the
+	// network as emitted with the default pipeline rule, N from 50 to 3000,
+	// P from 1 to 256, and the K and L of real data sets (K 4…64, L 2…26:
+	// iris, wine, breast cancer, pendigits, digits, letter). Its rows give
+	// the measured error band (Band) the report states beside every estimate.
+	CalRange
 	// CalibrationSections is the number of sections.
 	CalibrationSections
 )
@@ -49,6 +56,22 @@ type CalShape struct {
 // results/hardware/median.md.
 const legacyAdderLevels = 4
 
+// CalSectionNames name the sections of the calibration matrix (hdlgen power
+// calibrate --section).
+var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range"}
+
+// CalibrationSection returns section s of the calibration matrix: each
+// network type's designs of it, in network order.
+func CalibrationSection(s int) []Design {
+	var out []Design
+	for _, n := range networks.Values() {
+		for _, c := range n.calibration().Sections[s] {
+			out = append(out, c.design(n.arch()))
+		}
+	}
+	return out
+}
+
 // design is the calibration design of shape c for network type arch.
 func (c CalShape) design(arch model.Arch) Design {
 	return Design{Shape: Shape{Arch: arch, K: c.K, L: c.L, Kappa: c.Kappa, Bits: c.Bits}, N: c.N, P: c.P, AdderLevels: c.AdderLevels}
@@ -59,11 +82,7 @@ func (c CalShape) design(arch model.Arch) Design {
 func CalibrationMatrix() []Design {
 	var out []Design
 	for s := 0; s < CalibrationSections; s++ {
-		for _, n := range networks.Values() {
-			for _, c := range n.calibration().Sections[s] {
-				out = append(out, c.design(n.arch()))
-			}
-		}
+		out = append(out, CalibrationSection(s)...)
 	}
 	return out
 }

@@ -82,14 +82,19 @@ func (intrvflNet) hasPreact() bool { return false }
 
 // intrvflLUTFactor: see lutFactors in analytic.go for how they are fitted.
 var intrvflLUTFactor = [nComp]float64{
-	cROM:      1.159,
-	cFront:    1.000,
-	cLanes:    1.000,
-	cMAC:      1.504,
-	cLaneTree: 1.072,
-	cAcc:      1.000,
-	cArgmax:   1.269,
+	cROM:      1.023,
+	cFront:    1.248,
+	cLanes:    1.011,
+	cMAC:      1.229,
+	cLaneTree: 1.207,
+	cAcc:      0.634,
+	cArgmax:   1.742,
 }
+
+// intrvflLUTGroupAlpha is α of LUTGroupScale (analytic.go), fitted with the LUT factors.
+var intrvflLUTGroupAlpha = 0.23
+
+func (intrvflNet) lutGroupAlpha() float64 { return intrvflLUTGroupAlpha }
 
 func (intrvflNet) lutFactors() *[nComp]float64 { return &intrvflLUTFactor }
 
@@ -122,6 +127,28 @@ func (intrvflNet) calibration() Calibration {
 				{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 6},
 				{K: 16, N: 300, L: 4, Kappa: 3, Bits: 5, P: 12},
 				{K: 20, N: 256, L: 3, Kappa: 7, Bits: 6, P: 24, AdderLevels: legacyAdderLevels}, // κ = 7, a 6-bit readout
+			},
+			CalRange: {
+				{K: 4, N: 50, L: 3, Kappa: 1, Bits: 5, P: 1},
+				{K: 4, N: 150, L: 3, Kappa: 3, Bits: 5, P: 8},
+				{K: 13, N: 50, L: 3, Kappa: 3, Bits: 5, P: 4},
+				{K: 30, N: 900, L: 2, Kappa: 3, Bits: 5, P: 1},
+				{K: 4, N: 3000, L: 3, Kappa: 3, Bits: 5, P: 1},
+				{K: 13, N: 900, L: 3, Kappa: 7, Bits: 5, P: 1},
+				{K: 30, N: 1500, L: 2, Kappa: 1, Bits: 5, P: 2},
+				{K: 16, N: 50, L: 10, Kappa: 3, Bits: 5, P: 2},
+				{K: 64, N: 3000, L: 10, Kappa: 7, Bits: 8, P: 1},
+				{K: 30, N: 3000, L: 2, Kappa: 3, Bits: 5, P: 8},
+				{K: 64, N: 150, L: 10, Kappa: 3, Bits: 5, P: 1},
+				{K: 30, N: 900, L: 2, Kappa: 3, Bits: 5, P: 4},
+				{K: 13, N: 900, L: 3, Kappa: 3, Bits: 5, P: 8},
+				{K: 16, N: 150, L: 26, Kappa: 3, Bits: 5, P: 1},
+				{K: 4, N: 1500, L: 3, Kappa: 7, Bits: 5, P: 16},
+				{K: 4, N: 64, L: 2, Kappa: 3, Bits: 5, P: 32},
+				{K: 30, N: 150, L: 2, Kappa: 3, Bits: 5, P: 16},
+				{K: 4, N: 100, L: 2, Kappa: 3, Bits: 5, P: 64},
+				{K: 13, N: 150, L: 3, Kappa: 3, Bits: 5, P: 32},
+				{K: 4, N: 128, L: 2, Kappa: 3, Bits: 5, P: 128},
 			},
 		},
 		Seeds: []CalShape{

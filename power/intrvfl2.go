@@ -116,11 +116,25 @@ func (n intrvfl2Net) blocks(d Design, st structure, tag int, hw *hardCounts) hid
 // layer is not yet in the calibration's fit.
 var intrvfl2LUTFactor = intrvflLUTFactor
 
+// intrvfl2LUTGroupAlpha is the intRVFL's α of LUTGroupScale (analytic.go), as
+// its LUT factors are the intRVFL's.
+var intrvfl2LUTGroupAlpha = intrvflLUTGroupAlpha
+
+func (intrvfl2Net) lutGroupAlpha() float64 { return intrvfl2LUTGroupAlpha }
+
 func (intrvfl2Net) lutFactors() *[nComp]float64 { return &intrvfl2LUTFactor }
 
-// calibration is empty: the intrvfl2's designs are not yet in the committed
-// calibration (results/hardware/calibration.json, which TestCommittedCalibration
-// holds to the matrix); its resources are checked against Yosys in
-// docs/semantics.md §3b. Adding shapes here means running hdlgen power
-// calibrate again.
-func (intrvfl2Net) calibration() Calibration { return Calibration{} }
+// calibration holds the intrvfl2's designs of the build's range only
+// (CalRange); its resources at K = 8, N = 64 are also checked against Yosys
+// in docs/semantics.md §3b.
+func (intrvfl2Net) calibration() Calibration {
+	return Calibration{
+		Sections: [CalibrationSections][]CalShape{
+			CalRange: {
+				{K: 4, N: 50, L: 3, Kappa: 3, Bits: 5, P: 1},
+				{K: 30, N: 50, L: 2, Kappa: 3, Bits: 5, P: 4},
+				{K: 13, N: 150, L: 3, Kappa: 7, Bits: 5, P: 2},
+			},
+		},
+	}
+}

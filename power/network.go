@@ -40,6 +40,8 @@ type network interface {
 	calibration() Calibration
 	// lutFactors are the calibrated LUT factors per block (analytic.go).
 	lutFactors() *[nComp]float64
+	// lutGroupAlpha is α of LUTGroupScale, fitted with the LUT factors.
+	lutGroupAlpha() float64
 	// muxfPerLUT is the number of MUXF7/MUXF8 per LUT6 site in the
 	// calibration designs (median over the matrix; charged only for their
 	// small dynamic power).

@@ -93,15 +93,20 @@ func (rvfl8Net) hasPreact() bool { return true }
 
 // rvfl8LUTFactor: see lutFactors in analytic.go for how they are fitted.
 var rvfl8LUTFactor = [nComp]float64{
-	cROM:      1.091,
+	cROM:      1.145,
 	cFront:    1.000,
-	cLanes:    0.154,
-	cPreact:   1.695,
+	cLanes:    0.106,
+	cPreact:   1.719,
 	cMAC:      1.000,
-	cLaneTree: 1.757,
-	cAcc:      0.000,
-	cArgmax:   0.703,
+	cLaneTree: 1.540,
+	cAcc:      0.285,
+	cArgmax:   0.663,
 }
+
+// rvfl8LUTGroupAlpha is α of LUTGroupScale (analytic.go), fitted with the LUT factors.
+var rvfl8LUTGroupAlpha = 0.0
+
+func (rvfl8Net) lutGroupAlpha() float64 { return rvfl8LUTGroupAlpha }
 
 func (rvfl8Net) lutFactors() *[nComp]float64 { return &rvfl8LUTFactor }
 
@@ -133,6 +138,11 @@ func (rvfl8Net) calibration() Calibration {
 				{K: 8, N: 128, L: 3, P: 6},
 				{K: 12, N: 200, L: 5, P: 3},
 				{K: 20, N: 1500, L: 3, P: 6},
+			},
+			CalRange: {
+				{K: 4, N: 50, L: 3, P: 1},
+				{K: 30, N: 900, L: 2, P: 1},
+				{K: 13, N: 300, L: 3, P: 2},
 			},
 		},
 		Seeds: []CalShape{{K: 16, N: 512, L: 4, P: 8}},

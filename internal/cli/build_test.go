@@ -30,7 +30,8 @@ import (
 // best, the chosen design's eval, train's and quantize's accuracies,
 // predict --score's confusion matrix, the logistic-regression baseline
 // fitted again by package logreg, power's LUT, FF, DSP, BRAM and
-// LUT-equivalents of the chosen P, synth's LUTs and Fmax estimate, power's
+// LUT-equivalents of the chosen P with the error band the committed
+// calibration measured over its P range, synth's LUTs and Fmax estimate, power's
 // latency and energy), and that it lists every verification check with its
 // vector count, the accuracy-against-size curve with every resource and the
 // table over P with the chosen design marked; the board step's command
@@ -108,6 +109,16 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	r := pe.Resources
 	// The P table's row of the chosen P: LUT, FF, DSP, BRAM36 and LUT-equivalents.
 	find(regexp.QuoteMeta(fmt.Sprintf("| %s | %d | %d | %d | %g | %.0f |", chosenP, r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36, buildflow.LUTEq(r))))
+	// Beside the estimates, the error band measured over their P range by the
+	// committed calibration (power.BandOf reads power/band_table.go, which
+	// hwstudy's TestBandTable holds to results/hardware/calibration.json), or
+	// that the design is outside every measured range.
+	if b, ok := power.BandOf(pe.Design); ok {
+		find(regexp.QuoteMeta(fmt.Sprintf("P %d…%d: %s", b.PMin, b.PMax, b.Text())))
+	} else {
+		find(regexp.QuoteMeta(fmt.Sprintf("P=%d (N=%d)", pe.Design.P, pe.Design.N)) + `[^.]*their error is not known`)
+	}
+	find(`These counts are \*\*Yosys's\*\*`)
 
 	// train and quantize on the original file, with their default held-out
 	// split (the rows build held out).

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,7 @@ type powerOptions struct {
 	work      string
 	jobs      int
 	yosys     string
+	sections  []string           // calibrate --section NAME,…
 	variants  []string           // median-table --variant VARIANT[:NETWORK]=P,…
 	legacy    map[string]*string // the older one-flag-per-variant spellings (legacyVariantFlags)
 	reg       string
@@ -187,6 +189,7 @@ func (o *powerOptions) bindStudy(f *pflag.FlagSet) {
 		o.legacy[l.flag] = f.String(l.flag, "", "the older spelling of --variant "+l.run+"=…")
 		_ = f.MarkHidden(l.flag)
 	}
+	f.StringSliceVar(&o.sections, "section", nil, "calibrate: synthesise only these sections of the matrix ("+strings.Join(power.CalSectionNames[:], ", ")+"), keeping the other rows of --out's calibration.json")
 	f.StringArrayVar(&o.variants, "variant", nil, "median-table: build VARIANT[:NETWORK]=P,P,… (repeatable; variants: "+hwstudy.VariantNames()+"; default: default=1…64 for the intrvfl and 1…32 for the rvfl8, powers of two, and rvfl8-block at the rvfl8's P above 1)")
 	f.IntVar(&o.actVecs, "activity-vectors", activity.DefaultVectors, fmt.Sprintf("vectors per activity simulation run, for --activity and median-table (1…%d)", maxActivityVectors))
 	f.BoolVar(&o.noAct, "no-activity", false, "median-table: leave out the activity-based energy (a gate-level simulation of every design)")
@@ -338,6 +341,9 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	if o.out == "" {
 		return usagef("--out DIR is required with --median-table/--calibrate")
 	}
+	if len(o.sections) > 0 && !o.calibrate {
+		return usagef("--section applies to calibrate only")
+	}
 	if err := inRange("--activity-vectors", o.actVecs, 1, maxActivityVectors); err != nil {
 		return err
 	}
@@ -353,18 +359,39 @@ func (o *powerOptions) study(cmd *cobra.Command, app *App, p power.Params, reg m
 	// The command as typed, normalised: every flag that was set, in order.
 	rec := cmd.CommandPath()
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if f.Value.Type() == "bool" {
+		switch {
+		case f.Value.Type() == "bool":
 			rec += " --" + f.Name
-		} else {
+		case f.Value.Type() == "stringSlice":
+			rec += fmt.Sprintf(" --%s %s", f.Name, strings.Trim(f.Value.String(), "[]"))
+		default:
 			rec += fmt.Sprintf(" --%s %s", f.Name, f.Value.String())
 		}
 	})
 	if o.calibrate {
-		c, err := hwstudy.Calibrate(cmd.Context(), hwstudy.CalibrateOptions{Work: hwstudy.Work{WorkDir: work, Workers: o.jobs, Synth: so, Log: app.Err}})
+		co := hwstudy.CalibrateOptions{Work: hwstudy.Work{WorkDir: work, Workers: o.jobs, Synth: so, Log: app.Err}, Command: rec}
+		if len(o.sections) > 0 {
+			for _, name := range o.sections {
+				i := slices.Index(power.CalSectionNames[:], name)
+				if i < 0 {
+					return usagef("--section %q: want one of %s", name, strings.Join(power.CalSectionNames[:], ", "))
+				}
+				co.Sections = append(co.Sections, i)
+			}
+			prev := filepath.Join(o.out, "calibration.json")
+			b, err := os.ReadFile(prev)
+			if err != nil {
+				return fmt.Errorf("--section keeps the other sections' rows of %s: %w", prev, err)
+			}
+			co.Keep = &hwstudy.Calibration{}
+			if err := json.Unmarshal(b, co.Keep); err != nil {
+				return fmt.Errorf("%s: %w", prev, err)
+			}
+		}
+		c, err := hwstudy.Calibrate(cmd.Context(), co)
 		if err != nil {
 			return err
 		}
-		c.Command = rec
 		if err := c.Write(o.out); err != nil {
 			return err
 		}
