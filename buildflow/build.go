@@ -22,6 +22,7 @@ import (
 	"github.com/hdlgen/hdlgen/logreg"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/tune"
 )
 
@@ -407,7 +408,7 @@ func (b *build) fits(n, kappa, budget int) bool {
 	if err != nil {
 		return false
 	}
-	r, err := power.Analytic(power.Design{Shape: s, N: n, P: 1})
+	r, err := power.Analytic(power.Design{Shape: s, N: n, Options: plan.Options{Parallel: 1}})
 	return err == nil && r.LUTs+r.LUTRAM <= budget
 }
 

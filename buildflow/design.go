@@ -6,6 +6,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/tune"
 )
 
@@ -81,7 +82,7 @@ func ChooseDesign(curve []tune.CurvePoint, best tune.Accuracy, k, l int, o Optio
 			if o.Parallel > 0 && par != o.Parallel {
 				continue
 			}
-			des := power.Design{Shape: s, N: c.N, P: par}
+			des := power.Design{Shape: s, N: c.N, Options: plan.Options{Parallel: par}}
 			e, err := power.EstimateAnalytic(des, power.Params{BudgetOn: o.BudgetOn})
 			if err != nil {
 				return dc, fmt.Errorf("buildflow: N=%d P=%d: %w", c.N, par, err)

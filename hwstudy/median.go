@@ -351,7 +351,7 @@ func MedianTable(ctx context.Context, o MedianOptions) (*MedianResult, error) {
 			return nil, err
 		}
 		res.Yosys = s.Yosys.Yosys
-		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P, Options: s.Options, Analytic: a, Estimate: e,
+		res.Designs = append(res.Designs, MedianRow{Net: s.Design.Arch, P: s.Design.P(), Options: s.Options, Analytic: a, Estimate: e,
 			Fits: fits, Over: over, Depth: s.Yosys.LogicDepth, Seconds: s.Yosys.Seconds, LUTCells: s.Yosys.LUTs, Timing: t})
 	}
 	if o.Activity {
@@ -411,7 +411,7 @@ func medianActivity(ctx context.Context, res *MedianResult, o MedianOptions, int
 
 func normParams(p power.Params) (power.Params, error) {
 	// Evaluate a tiny design to let power normalise and check the parameters.
-	e, err := power.Evaluate(power.Design{Shape: power.Shape{Arch: model.RVFL8, K: 1, L: 2}, N: 1, P: 1}, power.Resources{}, p)
+	e, err := power.Evaluate(power.Design{Shape: power.Shape{Arch: model.RVFL8, K: 1, L: 2}, N: 1, Options: plan.Options{Parallel: 1}}, power.Resources{}, p)
 	if err != nil {
 		return p, err
 	}

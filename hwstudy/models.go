@@ -62,7 +62,7 @@ var CalibrationMatrix = shapesOf(power.CalibrationMatrix())
 func shapesOf(ds []power.Design) []Shape {
 	out := make([]Shape, len(ds))
 	for i, d := range ds {
-		out[i] = Shape{Arch: d.Arch, K: d.K, N: d.N, L: d.L, Kappa: d.Kappa, Bits: d.Bits, P: d.P, AdderLevels: d.AdderLevels}
+		out[i] = Shape{Arch: d.Arch, K: d.K, N: d.N, L: d.L, Kappa: d.Kappa, Bits: d.Bits, P: d.P(), AdderLevels: d.AdderLevelsPerStage}
 	}
 	return out
 }

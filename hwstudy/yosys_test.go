@@ -78,7 +78,7 @@ func TestAnalyticWithinToleranceOfYosys(t *testing.T) {
 			t.Fatalf("%s: report came from a cache, want a Yosys run", s.Name())
 		}
 		y := activity.YosysResources(reports[i])
-		a, err := power.Analytic(power.Design{Shape: power.Shape{Arch: s.Arch, K: s.K, L: s.L, Kappa: s.Kappa, Bits: s.Bits}, N: s.N, P: s.P})
+		a, err := power.Analytic(power.Design{Shape: power.Shape{Arch: s.Arch, K: s.K, L: s.L, Kappa: s.Kappa, Bits: s.Bits}, N: s.N, Options: plan.Options{Parallel: s.P}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -109,7 +109,7 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	add := func(c int, lut, ff float64, carry int) {
 		comps[c] = Component{Name: compNames[c], RawLUT: lut, RawFF: ff, RawCarry: float64(carry)}
 	}
-	P, L := float64(d.P), float64(d.L)
+	P, L := float64(d.P()), float64(d.L)
 	mac := macInDSP(st)
 	ra := d.adderLevels()
 
@@ -119,12 +119,12 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	// distinct column); a block-RAM ROM keeps the register inside the RAM.
 	rom := &hw.rom
 	if d.Win == model.WinStored {
-		rom[0] = mapROM(st.G, st.WinW, d.BlockROMs)
+		rom[0] = mapROM(st.G, st.WinW, d.BlockROMs())
 	} // else no W_in ROM: the generator is counted in the front (intrvfl.go)
-	rom[1] = mapROM(st.G, st.WoutW, d.BlockROMs)
+	rom[1] = mapROM(st.G, st.WoutW, d.BlockROMs())
 	if !rom[1].BRAM && st.QWEff < st.QW {
 		// Only QWEff of each code's QW bit columns differ (the rest copy the sign).
-		eff := mapROM(st.G, d.P*d.L*st.QWEff, false)
+		eff := mapROM(st.G, d.P()*d.L*st.QWEff, false)
 		if !eff.BRAM {
 			rom[1].LUTs, rom[1].Columns = eff.LUTs, eff.Columns
 		}
@@ -163,12 +163,12 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 		sumsFF = L * float64(st.TW)
 	}
 	if mac {
-		hw.dsp += d.P * d.L
+		hw.dsp += d.P() * d.L
 		add(cMAC, 0, sumsFF, 0)
 		// First-level adders become DSP post-adders, and so does the adder the
 		// lone last product of an odd P first meets (productTreeSums).
 		laneAdds = P - 1 - math.Floor(P/2)
-		for _, s := range treeSums(d.P, ra, 1) {
+		for _, s := range treeSums(d.P(), ra, 1) {
 			if s.loneLast && s.first {
 				laneAdds--
 			}
@@ -181,7 +181,7 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 		if d.RegisterSums {
 			productFF = sumsFF
 		}
-		add(cMAC, P*L*float64(st.QWEff*st.HW)/2, productFF, d.P*d.L*carryChain(st.PW))
+		add(cMAC, P*L*float64(st.QWEff*st.HW)/2, productFF, d.P()*d.L*carryChain(st.PW))
 	}
 	// Lane-sum trees: L trees of adders of TW bits in the fabric, cut registers
 	// of the declared width TW, tags. Yosys turns each cut-to-cut segment of
@@ -193,13 +193,13 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	if !mac {
 		tw = st.TWEff // LUT products: narrower codes give narrower sums
 	}
-	laneTreeFF := L*float64(treeRegBits(d.P, st.TW, st.LaneDepth, ra)) + float64(3*(1+st.LaneCut)) // and the tags (valid, first, last)
-	add(cLaneTree, L*laneAdds*float64(tw), laneTreeFF, d.L*productTreeSums(d.P, ra, from)*carryChain(st.TW))
+	laneTreeFF := L*float64(treeRegBits(d.P(), st.TW, st.LaneDepth, ra)) + float64(3*(1+st.LaneCut)) // and the tags (valid, first, last)
+	add(cLaneTree, L*laneAdds*float64(tw), laneTreeFF, d.L*productTreeSums(d.P(), ra, from)*carryChain(st.TW))
 	// Accumulators: L adders of AW bits (the first-group clear folds into
 	// them), or, with DSP48E1 products and P = 1, the DSP48E1s' accumulators
 	// (the product goes straight into acc + product).
 	const accCtl = 1 // the done flag
-	if mac && d.P == 1 {
+	if mac && d.P() == 1 {
 		add(cAcc, 0, accCtl, 0)
 	} else {
 		add(cAcc, L*float64(st.AW), L*float64(st.AW)+accCtl, d.L*carryChain(st.AW))

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 func TestCarryChains(t *testing.T) {
@@ -127,18 +128,18 @@ func TestBlocksMatchYosys(t *testing.T) {
 	}{
 		// Measured with a register every 4 adder levels (the default rule for
 		// every P before P ≥ 16 took 3).
-		{Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 4096, P: 64, AdderLevels: 4},
+		{Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 4096, Options: plan.Options{Parallel: 64, AdderLevelsPerStage: 4}},
 			[nComp]int{-1, -1, -1, -1, -1, -1, -1, -1}, [nComp]int{0, 2, 128, 0, 512, 80, 20, 6}},
-		{Design{Shape: Shape{Arch: model.IntRVFL, K: 32, L: 2, Kappa: 15, Bits: 4}, N: 512, P: 8},
+		{Design{Shape: Shape{Arch: model.IntRVFL, K: 32, L: 2, Kappa: 15, Bits: 4}, N: 512, Options: plan.Options{Parallel: 8}},
 			[nComp]int{320, 528, 132, 0, 0, 3, 35, 36}, [nComp]int{0, 2, 16, 0, 0, 6, 10, 2}},
-		{Design{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 512, P: 8},
+		{Design{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 512, Options: plan.Options{Parallel: 8}},
 			[nComp]int{1344, 144, 149, 192, 0, 3, 101, 103}, [nComp]int{0, 2, 0, 80, 0, 20, 28, 9}},
-		{Design{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 4096, P: 4}, // ROMs in block RAM
+		{Design{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 4096, Options: plan.Options{Parallel: 4}}, // ROMs in block RAM
 			[nComp]int{0, 152, 93, 96, 0, 3, 113, 115}, [nComp]int{0, 3, 0, 40, 0, 20, 28, 9}},
-		{Design{Shape: Shape{Arch: model.RVFL8, K: 32, L: 2}, N: 256, P: 2},
+		{Design{Shape: Shape{Arch: model.RVFL8, K: 32, L: 2}, N: 256, Options: plan.Options{Parallel: 2}},
 			[nComp]int{560, 274, 55, 104, 0, 3, 49, 50}, [nComp]int{0, 2, 0, 36, 0, 0, 12, 2}},
 		// P = 3 (the lane trees are all in DSP48E1s), L = 5 (an argmax cut).
-		{Design{Shape: Shape{Arch: model.RVFL8, K: 12, L: 5}, N: 200, P: 3},
+		{Design{Shape: Shape{Arch: model.RVFL8, K: 12, L: 5}, N: 200, Options: plan.Options{Parallel: 3}},
 			[nComp]int{432, 114, 61, 0, 0, 3, 121, 271}, [nComp]int{0, 2, 0, 15, 0, 0, 30, 8}},
 	}
 	for _, tc := range tests {

@@ -1,6 +1,9 @@
 package power
 
-import "github.com/hdlgen/hdlgen/model"
+import (
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
+)
 
 // Calibration is one network type's part of the calibration matrix: the
 // designs its LUT factors (lutFactors) are fitted on and checked against
@@ -74,7 +77,7 @@ func CalibrationSection(s int) []Design {
 
 // design is the calibration design of shape c for network type arch.
 func (c CalShape) design(arch model.Arch) Design {
-	return Design{Shape: Shape{Arch: arch, K: c.K, L: c.L, Kappa: c.Kappa, Bits: c.Bits}, N: c.N, P: c.P, AdderLevels: c.AdderLevels}
+	return Design{Shape: Shape{Arch: arch, K: c.K, L: c.L, Kappa: c.Kappa, Bits: c.Bits}, N: c.N, Options: plan.Options{Parallel: c.P, AdderLevelsPerStage: c.AdderLevels}}
 }
 
 // CalibrationMatrix returns the designs the analytic resource model is

@@ -26,16 +26,16 @@ func (intrvflNet) check(d Design) error {
 }
 
 func (intrvflNet) name(d Design) string {
-	return fmt.Sprintf("intrvfl K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
+	return fmt.Sprintf("intrvfl K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P())
 }
 
 func (intrvflNet) extraFlight() int { return 0 }
 
 func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenBlocks {
-	P, K := float64(d.P), float64(d.K)
+	P, K := float64(d.P()), float64(d.K)
 	var front Component
 	thermoW := st.DW // inputs of one lane's thermometer bit
-	if sh := bits.TrailingZeros(uint(d.P)); d.P == 1<<sh {
+	if sh := bits.TrailingZeros(uint(d.P())); d.P() == 1<<sh {
 		// Front, P = 2^S (hdlgen_level_offset's flags): the stage-A tag and
 		// per feature an equality q_i == g of max(LW − S, GroupW) bits (≈ a
 		// LUT per 3 bit pairs and one to combine, no carry chain), the flag
@@ -52,7 +52,7 @@ func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenB
 		// Front, other P: the stage-A tag, the base counter g·P (an adder of
 		// LW − tz(P) bits: the low bits of a multiple of P are constant) and the
 		// K level offsets d_i = v_i − g·P (DW-bit subtractors, registered).
-		tz := bits.TrailingZeros(uint(d.P))
+		tz := bits.TrailingZeros(uint(d.P()))
 		front = raw(K*float64(st.DW)+float64(st.LW),
 			float64(tag)+float64(st.LW-tz+min(tz, 1))+K*float64(st.DW), // base: its constant low bits share one FF
 			carryChain(st.LW-tz)+d.K*carryChain(st.DW))
@@ -63,7 +63,7 @@ func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenB
 		// (first ? seed bit : shifted bit; the P new bits fold their XOR of
 		// two, or when chained a few, window bits into the same LUT). No
 		// carry chain.
-		m := float64(max(model.PRBSLen, d.K+d.P-1))
+		m := float64(max(model.PRBSLen, d.K+d.P()-1))
 		front.RawLUT += m
 		front.RawFF += m
 	}
@@ -74,7 +74,7 @@ func (intrvflNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenB
 	// SW-bit comparisons with constants); h register and tree cuts.
 	lanes := raw(P*(K*(1+float64(thermoW)/5)+float64(st.SW())),
 		P*float64(st.HW)+P*float64(popcountCutBits(d.K, d.adderLevels()))+float64(st.HiddenCut*(1+tag))+2, // and the flags at stage H
-		d.P*(carryChain(hiddenSubWidth(d.K, st.PcW))+2*cmpConstChain(st.SW())))
+		d.P()*(carryChain(hiddenSubWidth(d.K, st.PcW))+2*cmpConstChain(st.SW())))
 	return hiddenBlocks{front: front, lanes: lanes}
 }
 

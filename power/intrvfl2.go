@@ -34,7 +34,7 @@ func (intrvfl2Net) check(d Design) error {
 }
 
 func (intrvfl2Net) name(d Design) string {
-	return fmt.Sprintf("intrvfl2 K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P)
+	return fmt.Sprintf("intrvfl2 K=%d N=%d L=%d κ=%d b=%d P=%d", d.K, d.N, d.L, d.Kappa, d.Bits, d.P())
 }
 
 // int2Widths are the second layer's widths of a design (rtl/plan's Int2Plan).
@@ -54,11 +54,11 @@ func int2Of(d Design) int2Widths {
 	w.hw1 = bits.Len(uint(w.clip1)) + 1
 	w.s2w = bits.Len(uint(n1*w.clip1)) + 1
 	w.hw2 = bits.Len(uint(w.clip2)) + 1
-	w.split = n1 / d.P
-	w.splitLane = n1 - w.split*d.P
+	w.split = n1 / d.P()
+	w.splitLane = n1 - w.split*d.P()
 	w.depth = clog2(n1)
 	w.cuts = plan.Cuts(w.depth, d.adderLevels())
-	w.window = max(model.PRBSLen, n1+d.P-1)
+	w.window = max(model.PRBSLen, n1+d.P()-1)
 	return w
 }
 
@@ -70,7 +70,7 @@ func (intrvfl2Net) hiddenFlight(d Design) int { return 1 + int2Of(d).cuts }
 func (n intrvfl2Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBlocks {
 	hb := n.intrvflNet.blocks(d, st, tag, hw) // the first layer; its h register is the final H
 	w := int2Of(d)
-	P, N1 := float64(d.P), float64(w.n1)
+	P, N1 := float64(d.P()), float64(w.n1)
 	// The second layer (hdlgen_intrvfl2_layer2):
 	//   - the H1 register (P·HW1) and its tag; the register file (N1·HW1 FFs
 	//     with clock enables) and per written group an equality of GroupW
@@ -89,7 +89,7 @@ func (n intrvfl2Net) blocks(d Design, st structure, tag int, hw *hardCounts) hid
 	//     layer select (HiddenW LUTs).
 	// Checked against Yosys on K = 8, N = 64, L = 3, κ = 3 at P = 1 and 4
 	// (docs/semantics.md §3b.2).
-	groupsW := float64(ceilDiv(w.n1, d.P))
+	groupsW := float64(ceilDiv(w.n1, d.P()))
 	lut := groupsW*(float64(st.GroupW)/6+1) + float64(w.window)
 	ff := P*float64(w.hw1) + float64(1+tag) + N1*float64(w.hw1) + float64(w.window)
 	lut += P * N1 * float64(w.hw1)
@@ -101,11 +101,11 @@ func (n intrvfl2Net) blocks(d Design, st structure, tag int, hw *hardCounts) hid
 		}
 		lut += P * float64(adders*min(w.hw1+lv, w.s2w))
 	}
-	carry := w.n1*carryChain(w.hw1) + d.P*productTreeSums(w.n1, d.adderLevels(), 0)*carryChain(w.s2w)
+	carry := w.n1*carryChain(w.hw1) + d.P()*productTreeSums(w.n1, d.adderLevels(), 0)*carryChain(w.s2w)
 	ff += P * float64(treeRegBits(w.n1, w.s2w, w.depth, d.adderLevels()))
-	ff += float64(w.cuts * (1 + tag + 1 + st.GroupW + d.P*w.hw1))
+	ff += float64(w.cuts * (1 + tag + 1 + st.GroupW + d.P()*w.hw1))
 	lut += P * float64(w.s2w+st.HW)
-	carry += d.P * 2 * cmpConstChain(w.s2w)
+	carry += d.P() * 2 * cmpConstChain(w.s2w)
 	hb.lanes.RawLUT += lut
 	hb.lanes.RawFF += ff
 	hb.lanes.RawCarry += float64(carry)

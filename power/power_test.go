@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 
@@ -85,9 +87,9 @@ func randomDesign(rng *rand.Rand) Design {
 	} else {
 		d.Kappa, d.Bits = 1+rng.IntN(20), quant.MinBits+rng.IntN(quant.MaxBits-quant.MinBits+1)
 	}
-	d.P = 1 + rng.IntN(d.N)
+	d.Parallel = 1 + rng.IntN(d.N)
 	if rng.IntN(2) == 0 {
-		d.P = 1 + rng.IntN(min(d.N, 70))
+		d.Parallel = 1 + rng.IntN(min(d.N, 70))
 	}
 	return d
 }
@@ -105,9 +107,18 @@ func TestStructureMatchesPlan(t *testing.T) {
 		d := randomDesign(rng)
 		d.HoldInput = i%3 == 0
 		d.RegisterSums = i%4 == 1
-		pl, err := plan.New(randomModel(d, uint64(i)), plan.Options{Parallel: d.P, HoldInput: d.HoldInput, RegisterSums: d.RegisterSums})
+		if i%5 == 2 {
+			d.AdderLevelsPerStage, d.ArgmaxLevelsPerStage = 1+i%4, 1+i%3
+		}
+		if i%7 == 3 {
+			d.ROMStyle = plan.ROMStyleBlock
+		}
+		pl, err := plan.New(randomModel(d, uint64(i)), d.Options)
 		if err != nil {
 			t.Fatalf("%s: %v", d, err)
+		}
+		if diff := cmp.Diff(d.Options.Canonical(), DesignOf(pl).Options); diff != "" {
+			t.Fatalf("%s: DesignOf(plan) options (-design +plan):\n%s", d, diff)
 		}
 		st := newStructure(d)
 		got := []int{st.Latency, st.II, st.G, st.GroupW, st.LW, st.IW, st.AW, st.CW, st.OW, st.HW, st.QW, st.PW, st.TW, st.ZW, st.DW,
@@ -210,7 +221,7 @@ func TestDistinctColumns(t *testing.T) {
 }
 
 func TestEvaluate(t *testing.T) {
-	d := Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, P: 8}
+	d := Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, Options: plan.Options{Parallel: 8}}
 	r := Resources{LUTs: 1800, FFs: 1060, CARRY4: 166, MUXF: 400}
 	e, err := Evaluate(d, r, Params{})
 	if err != nil {
@@ -243,7 +254,7 @@ func TestEvaluate(t *testing.T) {
 	if _, err := Evaluate(d, r, Params{Toggle: 1.5}); err == nil {
 		t.Error("toggle 1.5 accepted")
 	}
-	if _, err := Evaluate(Design{Shape: Shape{Arch: model.RVFL}, N: 1, P: 1}, r, Params{}); err == nil {
+	if _, err := Evaluate(Design{Shape: Shape{Arch: model.RVFL}, N: 1, Options: plan.Options{Parallel: 1}}, r, Params{}); err == nil {
 		t.Error("float rvfl accepted")
 	}
 }
@@ -280,7 +291,7 @@ func TestSizeMonotone(t *testing.T) {
 			for _, s := range sizeShapes {
 				o := op.o
 				o.BudgetOn = on
-				name := strings.ReplaceAll(strings.TrimSuffix(Design{Shape: s, N: 1, P: 1}.String(), " P=1"), " N=1", "")
+				name := strings.ReplaceAll(strings.TrimSuffix(Design{Shape: s, N: 1, Options: plan.Options{Parallel: 1}}.String(), " P=1"), " N=1", "")
 				if s.EffBits != 0 {
 					name += fmt.Sprintf(" eff=%d", s.EffBits)
 				}
@@ -322,7 +333,7 @@ func checkSizeMonotone(t *testing.T, s Shape, o SizeOptions) {
 		if sz.N < prevN {
 			t.Fatalf("budget %g gives N=%d, a smaller budget gave N=%d", b, sz.N, prevN)
 		}
-		if sz.Estimate.BudgetedJ > b || sz.Estimate.Design.N != sz.N || sz.Estimate.Design.P != sz.P || !slices.Contains(ps, sz.P) {
+		if sz.Estimate.BudgetedJ > b || sz.Estimate.Design.N != sz.N || sz.Estimate.Design.P() != sz.P || !slices.Contains(ps, sz.P) {
 			t.Fatalf("N=%d P=%d estimate %+v over budget %g (or P not a candidate)", sz.N, sz.P, sz.Estimate, b)
 		}
 		if sz.N < o.MaxN {
@@ -331,7 +342,7 @@ func checkSizeMonotone(t *testing.T, s Shape, o SizeOptions) {
 				if p > sz.N+1 {
 					break
 				}
-				d := Design{Shape: s, N: sz.N + 1, P: p}
+				d := Design{Shape: s, N: sz.N + 1, Options: plan.Options{Parallel: p}}
 				r := analytic(d)
 				if ok, _ := synth.XC7Z020.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36); !ok {
 					continue
@@ -422,7 +433,7 @@ func BenchmarkSizeCached(b *testing.B) {
 }
 
 func TestAnalyticBasics(t *testing.T) {
-	d := Design{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 512, P: 8}
+	d := Design{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 512, Options: plan.Options{Parallel: 8}}
 	r, err := Analytic(d)
 	if err != nil {
 		t.Fatal(err)
@@ -431,7 +442,7 @@ func TestAnalyticBasics(t *testing.T) {
 		t.Errorf("rvfl8 median P=8: %+v", r)
 	}
 	d1 := d
-	d1.P = 1
+	d1.Parallel = 1
 	if r1, _ := Analytic(d1); r1.BRAM36 != 2.5 || r1.DSP48E1 != 20 {
 		t.Errorf("rvfl8 median P=1: %+v", r1)
 	}
@@ -439,7 +450,7 @@ func TestAnalyticBasics(t *testing.T) {
 	for _, tc := range []struct {
 		kappa, bits, dsp int
 	}{{3, 5, 0}, {3, 6, 8 * 4}, {15, 4, 8 * 4}, {7, 8, 8 * 4}, {1, 8, 8 * 4}} {
-		di := Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: tc.kappa, Bits: tc.bits}, N: 512, P: 8}
+		di := Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: tc.kappa, Bits: tc.bits}, N: 512, Options: plan.Options{Parallel: 8}}
 		if r, _ := Analytic(di); r.DSP48E1 != tc.dsp {
 			t.Errorf("κ=%d b=%d: %d DSP48E1, want %d", tc.kappa, tc.bits, r.DSP48E1, tc.dsp)
 		}
@@ -450,8 +461,8 @@ func TestAnalyticBasics(t *testing.T) {
 		d      Design
 		diffFF int
 	}{
-		{Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, P: 8}, 4*11 - 4*8*8},
-		{Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, P: 1}, 0},
+		{Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, Options: plan.Options{Parallel: 8}}, 4*11 - 4*8*8},
+		{Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, Options: plan.Options{Parallel: 1}}, 0},
 		{d, 4 * newStructure(d).TW},
 	} {
 		base, err := Analytic(tc.d)

@@ -17,14 +17,14 @@ func (rvfl8Net) arch() model.Arch { return model.RVFL8 }
 func (rvfl8Net) check(Design) error { return nil }
 
 func (rvfl8Net) name(d Design) string {
-	return fmt.Sprintf("rvfl8 K=%d N=%d L=%d P=%d", d.K, d.N, d.L, d.P)
+	return fmt.Sprintf("rvfl8 K=%d N=%d L=%d P=%d", d.K, d.N, d.L, d.P())
 }
 
 // extraFlight is the product register before the pre-activation tree.
 func (rvfl8Net) extraFlight() int { return 1 }
 
 func (rvfl8Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBlocks {
-	P, K := float64(d.P), float64(d.K)
+	P, K := float64(d.P()), float64(d.K)
 	ra := d.adderLevels()
 	var hb hiddenBlocks
 	// The bias byte of each lane goes from the W_in ROM's read register
@@ -48,16 +48,16 @@ func (rvfl8Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBl
 	// and its read register h; the bias register; the tags: a valid bit and
 	// the whole tag at the product stage and each pre-activation cut, a
 	// valid bit and the first/last flags at stage H.
-	hw.dsp += d.P * d.K
+	hw.dsp += d.P() * d.K
 	preStages := float64(1 + st.HiddenCut)
 	laneFF := P*8 + preStages*float64(1+tag) + 1 + 2 + biasBits
 	sigmoidLUT := 8 * 4.0
-	if d.BlockROMs {
+	if d.BlockROMs() {
 		// With --rom-style block the sigmoid tables are block RAM, two lanes
 		// per RAMB18 (one per port), which hold the read register h too.
 		sigmoidLUT = 0
 		laneFF -= P * 8
-		hw.sigmoidRAMB18 = (d.P + 1) / 2
+		hw.sigmoidRAMB18 = (d.P() + 1) / 2
 	}
 	hb.lanes = raw(P*(sigmoidLUT+float64(st.ZW)), laneFF, 0)
 	// Pre-activation adders: of the K adders of each lane's tree the
@@ -84,7 +84,7 @@ func (rvfl8Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBl
 		}
 		preCarry += carryChain(w)
 	}
-	pre := raw(P*math.Floor(K/2)*float64(st.ZW), P*preFF, d.P*preCarry)
+	pre := raw(P*math.Floor(K/2)*float64(st.ZW), P*preFF, d.P()*preCarry)
 	hb.preact = &pre
 	return hb
 }

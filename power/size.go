@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hdlgen/hdlgen/board"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // DefaultMaxN bounds the sizer's search: N ∈ [1, DefaultMaxN] unless
@@ -126,7 +127,7 @@ func Size(budget float64, s Shape, o SizeOptions) (Sizing, error) {
 			return Sizing{}, fmt.Errorf("power: candidate parallelisms %v, want P ≥ 1", o.Ps)
 		}
 	}
-	if err := (Design{Shape: s, N: 1, P: 1, AdderLevels: o.AdderLevels, ArgmaxLevels: o.ArgmaxLevels}).Check(); err != nil {
+	if err := (Design{Shape: s, N: 1, Options: plan.Options{Parallel: 1, AdderLevelsPerStage: o.AdderLevels, ArgmaxLevelsPerStage: o.ArgmaxLevels}}).Check(); err != nil {
 		return Sizing{}, err
 	}
 	t := table(s, o)
@@ -141,12 +142,12 @@ func Size(budget float64, s Shape, o SizeOptions) (Sizing, error) {
 		}
 		return Sizing{}, &ImpossibleError{BudgetJ: budget, BudgetOn: p.BudgetOn, MinJ: t.best[minN], N: minN, P: t.bestP[minN]}
 	}
-	d := Design{Shape: s, N: n, P: t.bestP[n], AdderLevels: o.AdderLevels, ArgmaxLevels: o.ArgmaxLevels}
+	d := Design{Shape: s, N: n, Options: plan.Options{Parallel: t.bestP[n], AdderLevelsPerStage: o.AdderLevels, ArgmaxLevelsPerStage: o.ArgmaxLevels}}
 	e, err := EstimateAnalytic(d, p)
 	if err != nil {
 		return Sizing{}, err
 	}
-	return Sizing{Shape: s, BudgetJ: budget, BudgetOn: p.BudgetOn, N: n, P: d.P, EstFmaxMHz: AnalyticFmaxMHz(d), Estimate: e}, nil
+	return Sizing{Shape: s, BudgetJ: budget, BudgetOn: p.BudgetOn, N: n, P: d.P(), EstFmaxMHz: AnalyticFmaxMHz(d), Estimate: e}, nil
 }
 
 // sortSearchLast returns the largest n in [1, max] with f(n) true, where f is
@@ -176,7 +177,7 @@ func table(s Shape, o SizeOptions) *sizeTable {
 			if p > n {
 				break
 			}
-			d := Design{Shape: s, N: n, P: p, AdderLevels: o.AdderLevels, ArgmaxLevels: o.ArgmaxLevels}
+			d := Design{Shape: s, N: n, Options: plan.Options{Parallel: p, AdderLevelsPerStage: o.AdderLevels, ArgmaxLevelsPerStage: o.ArgmaxLevels}}
 			r := analytic(d)
 			if ok, _ := o.Device.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36); !ok {
 				break // resources grow with P: no larger P fits either

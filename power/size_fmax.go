@@ -49,6 +49,6 @@ func fmaxLevels(d Design, st structure) int {
 func AnalyticFmaxMHz(d Design) float64 { return analyticFmaxMHz(d, newStructure(d)) }
 
 func analyticFmaxMHz(d Design, st structure) float64 {
-	period := d.net().fmaxBase() + FmaxPerLevel*float64(fmaxLevels(d, st)) + FmaxPerDoubling*math.Log2(float64(d.P))
+	period := d.net().fmaxBase() + FmaxPerLevel*float64(fmaxLevels(d, st)) + FmaxPerDoubling*math.Log2(float64(d.P()))
 	return 1000 / period
 }

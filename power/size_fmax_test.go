@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // TestFmaxLevels pins S, the longest segment in adder levels, on designs
@@ -27,15 +28,15 @@ func TestFmaxLevels(t *testing.T) {
 		want int
 	}{
 		// Popcount depth 4, no register: XOR leaves + 4 levels + clip.
-		{"intrvfl P=1", Design{Shape: median, N: 512, P: 1}, 6},
+		{"intrvfl P=1", Design{Shape: median, N: 512, Options: plan.Options{Parallel: 1}}, 6},
 		// P ≥ 16 cuts the popcount after 3 levels: XOR + 3.
-		{"intrvfl P=32", Design{Shape: median, N: 512, P: 32}, 4},
+		{"intrvfl P=32", Design{Shape: median, N: 512, Options: plan.Options{Parallel: 32}}, 4},
 		// The same with 4 levels: 6 again.
-		{"intrvfl P=32 R=4", Design{Shape: median, N: 512, P: 32, AdderLevels: 4}, 6},
+		{"intrvfl P=32 R=4", Design{Shape: median, N: 512, Options: plan.Options{Parallel: 32, AdderLevelsPerStage: 4}}, 6},
 		// rvfl8: pre-activation depth 5 cut after 4; lane tree depth 3 + accumulator.
-		{"rvfl8 P=8", Design{Shape: r8, N: 512, P: 8}, 4},
+		{"rvfl8 P=8", Design{Shape: r8, N: 512, Options: plan.Options{Parallel: 8}}, 4},
 		// Lane tree depth 10 cut every 3: segments 3, 3, 3 and 1 + accumulator.
-		{"intrvfl P=513", Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 2, Kappa: 15, Bits: 5}, N: 513, P: 513}, 4},
+		{"intrvfl P=513", Design{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 2, Kappa: 15, Bits: 5}, N: 513, Options: plan.Options{Parallel: 513}}, 4},
 	}
 	for _, tc := range tests {
 		if got := fmaxLevels(tc.d, newStructure(tc.d)); got != tc.want {
@@ -55,13 +56,13 @@ func TestAnalyticFmaxCalibration(t *testing.T) {
 		d    Design
 		fmax float64 // hdlgen synth DIR, MHz
 	}{
-		{Design{Shape: median, N: 512, P: 1}, 145.6},
-		{Design{Shape: median, N: 512, P: 8}, 126.9},
-		{Design{Shape: median, N: 512, P: 16}, 175.4},
-		{Design{Shape: median, N: 512, P: 32}, 162.9},
-		{Design{Shape: median, N: 512, P: 32, AdderLevels: 4}, 101.7},
-		{Design{Shape: r8, N: 512, P: 1}, 146.8},
-		{Design{Shape: r8, N: 512, P: 8}, 122.2},
+		{Design{Shape: median, N: 512, Options: plan.Options{Parallel: 1}}, 145.6},
+		{Design{Shape: median, N: 512, Options: plan.Options{Parallel: 8}}, 126.9},
+		{Design{Shape: median, N: 512, Options: plan.Options{Parallel: 16}}, 175.4},
+		{Design{Shape: median, N: 512, Options: plan.Options{Parallel: 32}}, 162.9},
+		{Design{Shape: median, N: 512, Options: plan.Options{Parallel: 32, AdderLevelsPerStage: 4}}, 101.7},
+		{Design{Shape: r8, N: 512, Options: plan.Options{Parallel: 1}}, 146.8},
+		{Design{Shape: r8, N: 512, Options: plan.Options{Parallel: 8}}, 122.2},
 	}
 	for _, tc := range tests {
 		got := AnalyticFmaxMHz(tc.d)
@@ -80,7 +81,7 @@ func TestSizeMeetsClock(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%g MHz: %v", mhz, err)
 		}
-		d := Design{Shape: s, N: sz.N, P: sz.P}
+		d := Design{Shape: s, N: sz.N, Options: plan.Options{Parallel: sz.P}}
 		if diff := cmp.Diff(AnalyticFmaxMHz(d), sz.EstFmaxMHz); diff != "" || sz.EstFmaxMHz < mhz {
 			t.Errorf("%g MHz: N=%d P=%d, est. Fmax %.1f MHz (-want +got %s)", mhz, sz.N, sz.P, sz.EstFmaxMHz, diff)
 		}
@@ -133,7 +134,7 @@ func TestFmaxFit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("fmax_fit.txt:%d: %v", i+1, err)
 		}
-		d := Design{Shape: s, N: max(p, 64), P: p, AdderLevels: r}
+		d := Design{Shape: s, N: max(p, 64), Options: plan.Options{Parallel: p, AdderLevelsPerStage: r}}
 		row := make([]float64, len(archs)+2)
 		row[slices.Index(archs, string(arch))] = 1
 		row[len(archs)] = float64(fmaxLevels(d, newStructure(d)))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/internal/golden"
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // TestAnalyticSnapshot pins the analytic model's output (every block of
@@ -16,19 +17,19 @@ import (
 // rewrites the file after an intended change.
 func TestAnalyticSnapshot(t *testing.T) {
 	designs := []Design{
-		{Shape: Shape{Arch: model.IntRVFL, K: 1, L: 2, Kappa: 1, Bits: 2}, N: 1, P: 1},
-		{Shape: Shape{Arch: model.IntRVFL, K: 3, L: 3, Kappa: 15, Bits: 5}, N: 7, P: 3},
-		{Shape: Shape{Arch: model.IntRVFL, K: 65, L: 10, Kappa: 1, Bits: 8}, N: 64, P: 64},
-		{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, P: 1},
-		{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, P: 8},
-		{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5, EffBits: 2}, N: 512, P: 32},
-		{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 4096, P: 64},
-		{Shape: Shape{Arch: model.RVFL8, K: 1, L: 2}, N: 1, P: 1},
-		{Shape: Shape{Arch: model.RVFL8, K: 3, L: 10}, N: 7, P: 3},
-		{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 512, P: 1},
-		{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 512, P: 8},
-		{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4, EffBits: 3}, N: 512, P: 8},
-		{Shape: Shape{Arch: model.RVFL8, K: 32, L: 2}, N: 2048, P: 16},
+		{Shape: Shape{Arch: model.IntRVFL, K: 1, L: 2, Kappa: 1, Bits: 2}, N: 1, Options: plan.Options{Parallel: 1}},
+		{Shape: Shape{Arch: model.IntRVFL, K: 3, L: 3, Kappa: 15, Bits: 5}, N: 7, Options: plan.Options{Parallel: 3}},
+		{Shape: Shape{Arch: model.IntRVFL, K: 65, L: 10, Kappa: 1, Bits: 8}, N: 64, Options: plan.Options{Parallel: 64}},
+		{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, Options: plan.Options{Parallel: 1}},
+		{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 512, Options: plan.Options{Parallel: 8}},
+		{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5, EffBits: 2}, N: 512, Options: plan.Options{Parallel: 32}},
+		{Shape: Shape{Arch: model.IntRVFL, K: 16, L: 4, Kappa: 3, Bits: 5}, N: 4096, Options: plan.Options{Parallel: 64}},
+		{Shape: Shape{Arch: model.RVFL8, K: 1, L: 2}, N: 1, Options: plan.Options{Parallel: 1}},
+		{Shape: Shape{Arch: model.RVFL8, K: 3, L: 10}, N: 7, Options: plan.Options{Parallel: 3}},
+		{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 512, Options: plan.Options{Parallel: 1}},
+		{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4}, N: 512, Options: plan.Options{Parallel: 8}},
+		{Shape: Shape{Arch: model.RVFL8, K: 16, L: 4, EffBits: 3}, N: 512, Options: plan.Options{Parallel: 8}},
+		{Shape: Shape{Arch: model.RVFL8, K: 32, L: 2}, N: 2048, Options: plan.Options{Parallel: 16}},
 	}
 	type row struct {
 		Design     Design

@@ -1,8 +1,10 @@
 package power
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
@@ -28,29 +30,61 @@ type Shape struct {
 	Win model.WinGen `json:"w_in_generator,omitempty"`
 }
 
-// Design is a shape with N hidden neurons computed P per clock.
+// Design is a shape with N hidden neurons and the emitter's options
+// (plan.Options: P neurons per clock, the pipeline levels, the ROM style and
+// the lean options), the ones hdlgen emit takes. Its JSON keeps the keys the
+// power model has always written (MarshalJSON).
 type Design struct {
 	Shape
-	N int `json:"n"`
-	P int `json:"p"`
-	// AdderLevels and ArgmaxLevels override the pipeline rules of rtl/plan
-	// (hdlgen emit --adder-levels, --argmax-levels); 0 means the defaults.
-	AdderLevels  int `json:"adder_levels,omitempty"`
-	ArgmaxLevels int `json:"argmax_levels,omitempty"`
-	// BlockROMs: the W_in and readout ROMs are asked to be block RAM (hdlgen
-	// emit --rom-style block); false leaves them to Yosys's cost model.
-	BlockROMs bool `json:"block_roms,omitempty"`
-	// HoldInput: no input register, the vector is read in place (hdlgen emit
-	// --hold-input): IW + 1 fewer flip-flops and one cycle less latency.
-	HoldInput bool `json:"hold_input,omitempty"`
-	// RegisterSums: the readout registers its L lane sums, not its P·L
-	// products (hdlgen emit --register-sums): L·TW flip-flops instead of
-	// P·L·PW, or L·TW more with DSP48E1 products (which keep their product
-	// register inside).
-	RegisterSums bool `json:"register_sums,omitempty"`
+	N int
+	plan.Options
 }
 
-// DesignOf is the power model's view of a plan.
+// designJSON is Design's JSON form: the shape, n, p and the options other
+// than P under the power model's keys, each omitted at its default. A new
+// plan option needs a key here (TestDesignCarriesEveryOption fails until it
+// has one).
+type designJSON struct {
+	Shape
+	N            int `json:"n"`
+	P            int `json:"p"`
+	AdderLevels  int `json:"adder_levels,omitempty"`
+	ArgmaxLevels int `json:"argmax_levels,omitempty"`
+	// BlockROMs is plan.ROMStyleBlock.
+	BlockROMs         bool `json:"block_roms,omitempty"`
+	HoldInput         bool `json:"hold_input,omitempty"`
+	RegisterSums      bool `json:"register_sums,omitempty"`
+	ReloadableReadout bool `json:"reloadable_readout,omitempty"`
+}
+
+// MarshalJSON writes d under the power model's keys (designJSON).
+func (d Design) MarshalJSON() ([]byte, error) {
+	return json.Marshal(designJSON{
+		Shape: d.Shape, N: d.N, P: d.Parallel,
+		AdderLevels: d.AdderLevelsPerStage, ArgmaxLevels: d.ArgmaxLevelsPerStage,
+		BlockROMs: d.BlockROMs(), HoldInput: d.HoldInput, RegisterSums: d.RegisterSums,
+		ReloadableReadout: d.ReloadableReadout,
+	})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (d *Design) UnmarshalJSON(b []byte) error {
+	var j designJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*d = Design{Shape: j.Shape, N: j.N, Options: plan.Options{
+		Parallel: j.P, AdderLevelsPerStage: j.AdderLevels, ArgmaxLevelsPerStage: j.ArgmaxLevels,
+		HoldInput: j.HoldInput, RegisterSums: j.RegisterSums, ReloadableReadout: j.ReloadableReadout,
+	}}
+	if j.BlockROMs {
+		d.ROMStyle = plan.ROMStyleBlock
+	}
+	return nil
+}
+
+// DesignOf is the power model's view of a plan: its shape, N and the options
+// it was derived with (canonical: defaults as zero values).
 func DesignOf(pl *plan.Plan) Design {
 	s := Shape{Arch: pl.Arch, K: pl.K, L: pl.L, Win: pl.WinGenerator}
 	t := traitsOf(pl.Arch)
@@ -60,17 +94,7 @@ func DesignOf(pl *plan.Plan) Design {
 	if netOf(pl.Arch) != nil && t.Readout.Bits == 0 {
 		s.Bits = pl.ReadoutBits
 	}
-	d := Design{Shape: s, N: pl.N, P: pl.P}
-	if pl.AdderLevelsPerStage != plan.DefaultAdderLevels(pl.P) {
-		d.AdderLevels = pl.AdderLevelsPerStage
-	}
-	if pl.ArgmaxLevelsPerStage != plan.DefaultArgmaxLevelsPerStage {
-		d.ArgmaxLevels = pl.ArgmaxLevelsPerStage
-	}
-	d.BlockROMs = pl.BlockROMs()
-	d.HoldInput = pl.HoldInput
-	d.RegisterSums = pl.RegisterSums
-	return d
+	return Design{Shape: s, N: pl.N, Options: pl.Options().Canonical()}
 }
 
 // DesignOfModel is DesignOf with the effective readout width of model m's codes.
@@ -83,26 +107,16 @@ func DesignOfModel(pl *plan.Plan, m *model.Model) Design {
 }
 
 // adderLevels is the adder levels per pipeline stage of d (plan.New's rule).
-func (d Design) adderLevels() int {
-	if d.AdderLevels > 0 {
-		return d.AdderLevels
-	}
-	return plan.DefaultAdderLevels(d.P)
-}
+func (d Design) adderLevels() int { return d.AdderLevels() }
 
 // argmaxLevels is the argmax levels per pipeline stage of d.
-func (d Design) argmaxLevels() int {
-	if d.ArgmaxLevels > 0 {
-		return d.ArgmaxLevels
-	}
-	return plan.DefaultArgmaxLevelsPerStage
-}
+func (d Design) argmaxLevels() int { return d.ArgmaxLevels() }
 
 func (d Design) String() string {
 	if n := netOf(d.Arch); n != nil {
 		return n.name(d)
 	}
-	return fmt.Sprintf("%s K=%d N=%d L=%d P=%d", d.Arch, d.K, d.N, d.L, d.P)
+	return fmt.Sprintf("%s K=%d N=%d L=%d P=%d", d.Arch, d.K, d.N, d.L, d.P())
 }
 
 // Check validates the design against what the RTL supports.
@@ -125,11 +139,14 @@ func (d Design) Check() error {
 	if d.K < 1 || d.L < 2 || d.N < 1 {
 		return fmt.Errorf("power: K=%d, L=%d, N=%d: want K ≥ 1, L ≥ 2, N ≥ 1", d.K, d.L, d.N)
 	}
-	if d.P < 1 || d.P > d.N {
-		return fmt.Errorf("power: P=%d outside [1, N=%d]", d.P, d.N)
+	if d.Parallel < 0 || d.P() > d.N {
+		return fmt.Errorf("power: P=%d outside [1, N=%d]", d.Parallel, d.N)
 	}
-	if d.AdderLevels < 0 || d.ArgmaxLevels < 0 {
-		return fmt.Errorf("power: levels per pipeline stage %d (adders), %d (argmax), want ≥ 0 (0: the default rule)", d.AdderLevels, d.ArgmaxLevels)
+	if d.AdderLevelsPerStage < 0 || d.ArgmaxLevelsPerStage < 0 {
+		return fmt.Errorf("power: levels per pipeline stage %d (adders), %d (argmax), want ≥ 0 (0: the default rule)", d.AdderLevelsPerStage, d.ArgmaxLevelsPerStage)
+	}
+	if d.ROMStyle != "" && d.ROMStyle != plan.ROMStyleAuto && d.ROMStyle != plan.ROMStyleBlock {
+		return fmt.Errorf("power: ROM style %q, want one of %s", d.ROMStyle, strings.Join(plan.ROMStyles, ", "))
 	}
 	return nil
 }
@@ -161,14 +178,14 @@ func clog2(n int) int { return plan.Clog2(n) }
 
 func newStructure(d Design) structure {
 	var s structure
-	s.G = (d.N + d.P - 1) / d.P
+	s.G = (d.N + d.P() - 1) / d.P()
 	s.GroupW = max(1, clog2(s.G))
 	s.CW = max(1, clog2(d.L))
 	bitsR := d.readoutBits()
 	s.B = quant.BoundForBits(bitsR)
 	s.QW = bits.Len(uint(s.B)) + 1
 	// The hidden layer's widths: rtl/plan's rule for the dimensions.
-	w, err := plan.HiddenWidths(d.Arch, plan.Dims{K: d.K, N: d.N, P: d.P, Kappa: d.Kappa, ReadoutBound: s.B})
+	w, err := plan.HiddenWidths(d.Arch, plan.Dims{K: d.K, N: d.N, P: d.P(), Kappa: d.Kappa, ReadoutBound: s.B})
 	if err != nil {
 		panic("power: " + err.Error()) // Check admits only network types with RTL
 	}
@@ -178,7 +195,7 @@ func newStructure(d Design) structure {
 	if f, ok := d.net().(interface{ hiddenFlight(Design) int }); ok {
 		s.HiddenFlight = f.hiddenFlight(d)
 	}
-	s.WoutW = d.P * d.L * s.QW
+	s.WoutW = d.P() * d.L * s.QW
 	s.QWEff = s.QW
 	if d.EffBits > 0 && d.EffBits < bitsR {
 		s.QWEff = bits.Len(uint(quant.BoundForBits(d.EffBits))) + 1
@@ -187,13 +204,13 @@ func newStructure(d Design) structure {
 	s.AW = model.AccWidth(bound)
 	s.OW = d.L*s.AW + s.CW
 	s.PW = s.QW + s.HW
-	s.TW = s.PW + clog2(d.P)
+	s.TW = s.PW + clog2(d.P())
 	s.PWEff = s.QWEff + s.HW
-	s.TWEff = s.PWEff + clog2(d.P)
+	s.TWEff = s.PWEff + clog2(d.P())
 	ra, rm := d.adderLevels(), d.argmaxLevels()
 	s.HiddenDepth = clog2(s.HiddenLeaves)
 	s.HiddenCut = plan.Cuts(s.HiddenDepth, ra)
-	s.LaneDepth = clog2(d.P)
+	s.LaneDepth = clog2(d.P())
 	s.LaneCut = plan.Cuts(s.LaneDepth, ra)
 	s.ArgDepth = clog2(d.L)
 	s.ArgCut = plan.Cuts(s.ArgDepth, rm)

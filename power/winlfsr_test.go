@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // TestGeneratorReplacesWinROM checks the analytic model of a design with the
@@ -16,7 +17,7 @@ import (
 func TestGeneratorReplacesWinROM(t *testing.T) {
 	for _, tc := range []struct{ k, n, p int }{{16, 512, 1}, {16, 512, 8}, {3, 50, 40}, {1, 7, 1}} {
 		t.Run(fmt.Sprintf("K%d_N%d_P%d", tc.k, tc.n, tc.p), func(t *testing.T) {
-			stored := Design{Shape: Shape{Arch: model.IntRVFL, K: tc.k, L: 4, Kappa: 3, Bits: 5}, N: tc.n, P: tc.p}
+			stored := Design{Shape: Shape{Arch: model.IntRVFL, K: tc.k, L: 4, Kappa: 3, Bits: 5}, N: tc.n, Options: plan.Options{Parallel: tc.p}}
 			gen := stored
 			gen.Win = model.WinPRBS31
 			st := newStructure(stored)
@@ -55,7 +56,7 @@ func TestGeneratorReplacesWinROM(t *testing.T) {
 			}
 		})
 	}
-	if err := (Design{Shape: Shape{Arch: model.RVFL8, K: 4, L: 2, Win: model.WinPRBS31}, N: 8, P: 1}).Check(); err == nil {
+	if err := (Design{Shape: Shape{Arch: model.RVFL8, K: 4, L: 2, Win: model.WinPRBS31}, N: 8, Options: plan.Options{Parallel: 1}}).Check(); err == nil {
 		t.Errorf("rvfl8 with a generated W_in passes Check")
 	}
 }

@@ -37,6 +37,19 @@ type readoutView struct {
 	HiddenWire string // the P activations as signed MAC operands
 }
 
+// coreView is what the shared core template (core.v.tmpl) sees: the view,
+// the network whose parts fill it and its MAC operand wire.
+type coreView struct {
+	view
+	// Net names the network's parts: template "<Net>_<part>" (part).
+	Net string
+	// HiddenWire is the P activations as signed MAC operands.
+	HiddenWire string
+}
+
+// Readout is what the core's readout (core_readout) sees.
+func (c coreView) Readout() readoutView { return readoutView{c.view, c.HiddenWire} }
+
 var (
 	tmplOnce sync.Once
 	tmpl     *template.Template
@@ -53,6 +66,15 @@ func parsed() (*template.Template, error) {
 			// readoutArgs passes a core template's MAC operand wire to the
 			// shared core_readout template.
 			"readoutArgs": func(v view, hiddenWire string) readoutView { return readoutView{v, hiddenWire} },
+			// coreArgs passes a network's core template to the shared one
+			// (core.v.tmpl): the network's name and its MAC operand wire.
+			"coreArgs": func(v view, net, hiddenWire string) coreView { return coreView{v, net, hiddenWire} },
+			// part renders the network's part of the shared core template.
+			"part": func(c coreView, name string) (string, error) {
+				var b strings.Builder
+				err := tmpl.ExecuteTemplate(&b, c.Net+"_"+name, c)
+				return b.String(), err
+			},
 		}
 		tmpl, tmplErr = template.New("rtl").Funcs(funcs).Option("missingkey=error").ParseFS(templates.FS, "*.tmpl")
 	})

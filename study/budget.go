@@ -19,6 +19,7 @@ import (
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/ridge"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
@@ -64,7 +65,7 @@ func MedianBudget(p power.Params) (power.Estimate, error) {
 		if ps > power.MedianN {
 			break
 		}
-		e, err := power.EstimateAnalytic(power.Design{Shape: power.MedianShape, N: power.MedianN, P: ps}, p)
+		e, err := power.EstimateAnalytic(power.Design{Shape: power.MedianShape, N: power.MedianN, Options: plan.Options{Parallel: ps}}, p)
 		if err != nil {
 			return power.Estimate{}, fmt.Errorf("budget: median network at P=%d: %w", ps, err)
 		}

@@ -361,7 +361,7 @@ func (s *BudgetSummary) markdown() string {
 		if d := lv.Budget.MedianDesign; d != nil {
 			fmt.Fprintf(&b, "- the energy of the median intRVFL (K=%d, N=%d, L=%d, κ=%d, %d-bit readout) at its energy-minimising P=%d: "+
 				"%s dynamic, %s with PL static, latency %d cycles\n",
-				d.Design.K, d.Design.N, d.Design.L, d.Design.Kappa, d.Design.Bits, d.Design.P,
+				d.Design.K, d.Design.N, d.Design.L, d.Design.Kappa, d.Design.Bits, d.Design.P(),
 				power.FormatEnergy(d.DynamicJ), power.FormatEnergy(d.TotalJ), d.Cycles)
 		}
 		fmt.Fprintf(&b, "- datasets where both networks fit and have a result: %d\n\n", lv.Datasets)

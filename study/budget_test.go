@@ -20,6 +20,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
@@ -89,14 +90,14 @@ func TestMedianBudget(t *testing.T) {
 		if p > power.MedianN {
 			break
 		}
-		o, err := power.EstimateAnalytic(power.Design{Shape: power.MedianShape, N: power.MedianN, P: p}, power.Params{})
+		o, err := power.EstimateAnalytic(power.Design{Shape: power.MedianShape, N: power.MedianN, Options: plan.Options{Parallel: p}}, power.Params{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := o.Resources
 		fits, _ := synth.XC7Z020.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36)
 		if fits && o.BudgetedJ < e.BudgetedJ {
-			t.Errorf("P=%d gives %g J < the median budget %g J (P=%d)", p, o.BudgetedJ, e.BudgetedJ, e.Design.P)
+			t.Errorf("P=%d gives %g J < the median budget %g J (P=%d)", p, o.BudgetedJ, e.BudgetedJ, e.Design.P())
 		}
 	}
 	s, err := power.Size(e.BudgetedJ, power.MedianShape, power.SizeOptions{})

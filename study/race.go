@@ -17,6 +17,7 @@ import (
 	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/quant"
 	"github.com/hdlgen/hdlgen/ridge"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 // The race (issue 35): per dataset and readout width, every hardware network
@@ -154,7 +155,7 @@ func raceLUTs(m RaceMember, k, l, n, kappa, b int) (float64, error) {
 	if m.Network.Traits().GeneratedWin {
 		s.Win = m.Win
 	}
-	r, err := power.Analytic(power.Design{Shape: s, N: n, P: 1})
+	r, err := power.Analytic(power.Design{Shape: s, N: n, Options: plan.Options{Parallel: 1}})
 	if err != nil {
 		return 0, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 type sizeOptions struct {
@@ -168,7 +169,7 @@ func (o *sizeOptions) run(ctx context.Context, app *App, changed func(string) bo
 	if s.Win, err = parseWin(o.win, model.Arch(o.arch)); err != nil {
 		return err
 	}
-	if err := (power.Design{Shape: s, N: 1, P: 1}).Check(); err != nil {
+	if err := (power.Design{Shape: s, N: 1, Options: plan.Options{Parallel: 1}}).Check(); err != nil {
 		return usagef("%v", err)
 	}
 	sz, err := interruptible(ctx, func() (power.Sizing, error) {

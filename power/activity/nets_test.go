@@ -9,6 +9,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
 )
 
@@ -99,7 +100,7 @@ func TestUniformActivityIdentity(t *testing.T) {
 	// Resource counts unlike the netlist's cells on purpose (LC ≠ LUT cells):
 	// the identity is per class, whatever the counts.
 	r := power.Resources{LUTs: 7, LUTRAM: 2, FFs: 5, CARRY4: 3, MUXF: 2, DSP48E1: 2, BRAM36: 0.5, Source: "yosys"}
-	d := power.Design{Shape: power.Shape{Arch: model.IntRVFL, K: 4, L: 2, Kappa: 1, Bits: 3}, N: 8, P: 1}
+	d := power.Design{Shape: power.Shape{Arch: model.IntRVFL, K: 4, L: 2, Kappa: 1, Bits: 3}, N: 8, Options: plan.Options{Parallel: 1}}
 	for _, c := range []struct {
 		clockHz, toggle float64
 	}{{100e6, 0.125}, {150e6, 0.125}, {100e6, 0.3}, {50e6, 0.05}} {

@@ -28,7 +28,9 @@ type Layer interface {
 	// shared ones (rtl/templates), dependencies first, with the variant of
 	// each the plan takes (e.g. block RAM).
 	Primitives(pl *Plan) []Primitive
-	// CoreTemplate names the core's template in rtl/templates.
+	// CoreTemplate names the core's template in rtl/templates: a whole
+	// core, or the parts that core.v.tmpl leaves to the network (a network
+	// whose datapath is one hidden primitive, see core.v.tmpl).
 	CoreTemplate() string
 	// GroupBase reports whether the core takes the issued group's first
 	// neuron g·P (issue_base_i).

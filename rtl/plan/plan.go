@@ -67,7 +67,57 @@ type Options struct {
 // A new design option is one tagged field of Options (json: its key in
 // design.json and in records; flag: its command-line flag, internal/planflags)
 // plus the code that uses it: the plan's rules here, the template choice in
-// rtl, the analytic model in power.
+// rtl, the analytic model in power (power.Design carries Options whole; its
+// JSON needs a key for the new field, which power's
+// TestDesignCarriesEveryOption asks for).
+
+// P is the parallelism the options ask for: Parallel, or 1 when it is 0.
+func (o Options) P() int {
+	if o.Parallel == 0 {
+		return 1
+	}
+	return o.Parallel
+}
+
+// AdderLevels is the adder levels per pipeline stage of a design with these
+// options: AdderLevelsPerStage, or DefaultAdderLevels(P) when it is 0.
+func (o Options) AdderLevels() int {
+	if o.AdderLevelsPerStage == 0 {
+		return DefaultAdderLevels(o.P())
+	}
+	return o.AdderLevelsPerStage
+}
+
+// ArgmaxLevels is the argmax levels per pipeline stage: ArgmaxLevelsPerStage,
+// or DefaultArgmaxLevelsPerStage when it is 0.
+func (o Options) ArgmaxLevels() int {
+	if o.ArgmaxLevelsPerStage == 0 {
+		return DefaultArgmaxLevelsPerStage
+	}
+	return o.ArgmaxLevelsPerStage
+}
+
+// BlockROMs reports whether the options ask for the W_in and readout ROMs
+// (and the rvfl8's sigmoid tables) in block RAM.
+func (o Options) BlockROMs() bool { return o.ROMStyle == ROMStyleBlock }
+
+// Canonical returns o with every choice that equals its default written as
+// the zero value (the levels of the default rule, ROMStyleAuto) and P
+// explicit: equal designs have equal canonical options.
+func (o Options) Canonical() Options {
+	c := o
+	c.Parallel = o.P()
+	if o.AdderLevelsPerStage == DefaultAdderLevels(c.Parallel) {
+		c.AdderLevelsPerStage = 0
+	}
+	if o.ArgmaxLevelsPerStage == DefaultArgmaxLevelsPerStage {
+		c.ArgmaxLevelsPerStage = 0
+	}
+	if o.ROMStyle == ROMStyleAuto {
+		c.ROMStyle = ""
+	}
+	return c
+}
 
 // ROM styles (Options.ROMStyle).
 const (
@@ -287,20 +337,11 @@ func New(m *model.Model, o Options) (*Plan, error) {
 	if l < 2 {
 		return nil, fmt.Errorf("plan: %d classes, want ≥ 2", l)
 	}
-	p := o.Parallel
-	if p == 0 {
-		p = 1
-	}
+	p := o.P()
 	if p < 1 || p > n {
 		return nil, fmt.Errorf("plan: parallelism P=%d outside [1, N=%d]", p, n)
 	}
-	ra, rm := o.AdderLevelsPerStage, o.ArgmaxLevelsPerStage
-	if ra == 0 {
-		ra = DefaultAdderLevels(p)
-	}
-	if rm == 0 {
-		rm = DefaultArgmaxLevelsPerStage
-	}
+	ra, rm := o.AdderLevels(), o.ArgmaxLevels()
 	if ra < 1 || rm < 1 {
 		return nil, fmt.Errorf("plan: levels per pipeline stage %d (adders), %d (argmax), want ≥ 1", ra, rm)
 	}

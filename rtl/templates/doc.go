@@ -9,8 +9,11 @@
 //     reads them once.
 //   - *.tmpl: text/template files that only instantiate, wire and parameterise the
 //     primitives for one model: header.tmpl (the common file header), top.v.tmpl
-//     (the stream top), core_intrvfl.v.tmpl and core_rvfl8.v.tmpl (the datapaths)
-//     and axis.v.tmpl (the AXI4-Stream wrapper).
+//     (the stream top), the datapaths — core.v.tmpl, shared by the networks
+//     whose datapath is one hidden primitive, with the parts that differ in
+//     core_intrvfl.v.tmpl and core_rvfl8.v.tmpl; core_intrvfl2.v.tmpl; and
+//     core_readout.v.tmpl, the readout every core ends with — and axis.v.tmpl
+//     (the AXI4-Stream wrapper).
 //
 // Every file must pass `verilator --lint-only -Wall --language 1364-2005` and
 // `iverilog -g2005 -Wall` without a warning for every shape rtl/plan accepts; the
