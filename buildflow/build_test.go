@@ -22,6 +22,7 @@ import (
 	"github.com/hdlgen/hdlgen/dataset"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/tune"
 )
 
@@ -487,7 +488,7 @@ func TestParallelStartsInOrder(t *testing.T) {
 // every measured range; the chosen design's counts are said to be Yosys's.
 func TestReportStatesTheMeasuredBand(t *testing.T) {
 	design := func(n, p int) power.Design {
-		return power.Design{Shape: power.Shape{Arch: model.IntRVFL, K: 16, L: 3, Kappa: 3, Bits: 5}, N: n, P: p}
+		return power.Design{Shape: power.Shape{Arch: model.IntRVFL, K: 16, L: 3, Kappa: 3, Bits: 5}, N: n, Options: plan.Options{Parallel: p}}
 	}
 	in, out := design(300, 2), design(5000, 1024)
 	band, ok := power.BandOf(in)

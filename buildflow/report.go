@@ -375,7 +375,7 @@ func bandNote(ds []power.Design) string {
 	for _, d := range ds {
 		b, ok := power.BandOf(d)
 		if !ok {
-			if t := fmt.Sprintf("P=%d (N=%d)", d.P, d.N); !seen[t] {
+			if t := fmt.Sprintf("P=%d (N=%d)", d.P(), d.N); !seen[t] {
 				seen[t] = true
 				outside = append(outside, t)
 			}

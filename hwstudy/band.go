@@ -40,10 +40,10 @@ func (c *Calibration) MeasureBands() []power.Band {
 			b := power.Band{Arch: arch, PMin: math.MaxInt, NMin: math.MaxInt, Command: run.Command, Date: run.Date}
 			var rows []CalibrationRow
 			for _, r := range c.Rows {
-				if r.Seed == 1 && inRange[r.Name] && r.Design.Arch == arch && r.Design.P >= pr[0] && r.Design.P <= pr[1] {
+				if r.Seed == 1 && inRange[r.Name] && r.Design.Arch == arch && r.Design.P() >= pr[0] && r.Design.P() <= pr[1] {
 					rows = append(rows, r)
 					b.NMin, b.NMax = min(b.NMin, r.Design.N), max(b.NMax, r.Design.N)
-					b.PMin, b.PMax = min(b.PMin, r.Design.P), max(b.PMax, r.Design.P)
+					b.PMin, b.PMax = min(b.PMin, r.Design.P()), max(b.PMax, r.Design.P())
 				}
 			}
 			if len(rows) == 0 {

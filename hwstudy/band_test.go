@@ -11,6 +11,7 @@ import (
 
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
+	"github.com/hdlgen/hdlgen/rtl/plan"
 )
 
 var updateBands = flag.Bool("update", false, "rewrite power/band_table.go from results/hardware/calibration.json")
@@ -72,7 +73,7 @@ func TestBandsOfRows(t *testing.T) {
 		if s.Arch != model.IntRVFL || s.P > 4 {
 			continue
 		}
-		d := power.Design{Shape: power.Shape{Arch: s.Arch, K: s.K, L: s.L, Kappa: s.Kappa, Bits: s.Bits}, N: s.N, P: s.P}
+		d := power.Design{Shape: power.Shape{Arch: s.Arch, K: s.K, L: s.L, Kappa: s.Kappa, Bits: s.Bits}, N: s.N, Options: plan.Options{Parallel: s.P}}
 		a, err := power.Analytic(d)
 		if err != nil {
 			t.Fatal(err)

@@ -75,7 +75,7 @@ func FitLUTFactors(rows []CalibrationRow, mu float64) (map[model.Arch]LUTFit, er
 				row[j] = raw[name] / float64(r.Yosys.LUTs)
 			}
 			x = append(x, row)
-			logG = append(logG, math.Log2(float64((r.Design.N+r.Design.P-1)/r.Design.P)))
+			logG = append(logG, math.Log2(float64((r.Design.N+r.Design.P()-1)/r.Design.P())))
 		}
 		if len(x) == 0 {
 			continue
@@ -173,7 +173,7 @@ func LUTFitError(r CalibrationRow, f LUTFit) (float64, error) {
 	for _, c := range comps {
 		lut += c.RawLUT * f.Factors[c.Name]
 	}
-	g := float64((r.Design.N + r.Design.P - 1) / r.Design.P)
+	g := float64((r.Design.N + r.Design.P() - 1) / r.Design.P())
 	lut /= 1 + f.Alpha*math.Max(0, power.FewGroupsLog2-math.Log2(g))
 	return relErrPct(math.Round(lut), float64(r.Yosys.LUTs)), nil
 }

@@ -308,7 +308,7 @@ func Breakdown(d Design) ([]Component, error) {
 // estimated fills in block i's estimates from its raw counts.
 func estimated(d Design, i int, c Component) Component {
 	n := d.net()
-	c.LUT, c.FF, c.Carry = c.RawLUT*n.lutFactors()[i]*LUTGroupScale(d.Arch, d.N, d.P), c.RawFF, c.RawCarry
+	c.LUT, c.FF, c.Carry = c.RawLUT*n.lutFactors()[i]*LUTGroupScale(d.Arch, d.N, d.P()), c.RawFF, c.RawCarry
 	return c
 }
 

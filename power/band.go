@@ -43,7 +43,7 @@ type Band struct {
 
 // Covers reports whether design d lies in the band's range.
 func (b Band) Covers(d Design) bool {
-	return d.Arch == b.Arch && d.P >= b.PMin && d.P <= b.PMax && d.N >= b.NMin && d.N <= b.NMax
+	return d.Arch == b.Arch && d.P() >= b.PMin && d.P() <= b.PMax && d.N >= b.NMin && d.N <= b.NMax
 }
 
 // Error returns the band's error of resource name (LUT, FF, DSP48E1, BRAM36).

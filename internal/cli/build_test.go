@@ -116,7 +116,7 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if b, ok := power.BandOf(pe.Design); ok {
 		find(regexp.QuoteMeta(fmt.Sprintf("P %d…%d: %s", b.PMin, b.PMax, b.Text())))
 	} else {
-		find(regexp.QuoteMeta(fmt.Sprintf("P=%d (N=%d)", pe.Design.P, pe.Design.N)) + `[^.]*their error is not known`)
+		find(regexp.QuoteMeta(fmt.Sprintf("P=%d (N=%d)", pe.Design.P(), pe.Design.N)) + `[^.]*their error is not known`)
 	}
 	find(`These counts are \*\*Yosys's\*\*`)
 
