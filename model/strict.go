@@ -70,7 +70,7 @@ func (d *decoder) errAt(off int, field, format string, args ...any) error {
 func (d *decoder) parse() (*node, error) {
 	dec := json.NewDecoder(bytes.NewReader(d.data))
 	dec.UseNumber()
-	root, err := d.value(dec, 0, "")
+	root, err := d.value(dec, 0, "", -1)
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +94,16 @@ func (d *decoder) lastEnd(root *node) int {
 	return containerEnd(d.data, root.off)
 }
 
-// value reads one value; path names it for errors.
-func (d *decoder) value(dec *json.Decoder, depth int, path string) (*node, error) {
+// value reads one value; path names it for errors, with [idx] appended when
+// idx ≥ 0 (built only for a container or an error: a matrix has many
+// elements, and formatting each one's path was most of a model's check).
+func (d *decoder) value(dec *json.Decoder, depth int, parent string, idx int) (*node, error) {
+	at := func() string {
+		if idx < 0 {
+			return parent
+		}
+		return fmt.Sprintf("%s[%d]", parent, idx)
+	}
 	before := int(dec.InputOffset())
 	tok, err := dec.Token()
 	off := skipSpace(d.data, before)
@@ -105,6 +113,7 @@ func (d *decoder) value(dec *json.Decoder, depth int, path string) (*node, error
 	n := &node{off: off}
 	switch t := tok.(type) {
 	case json.Delim:
+		path := at()
 		if t != '{' && t != '[' {
 			return nil, d.errAt(off, path, "invalid JSON: unexpected %q", string(t))
 		}
@@ -114,7 +123,7 @@ func (d *decoder) value(dec *json.Decoder, depth int, path string) (*node, error
 		n.kind = byte(t)
 		if t == '[' {
 			for i := 0; dec.More(); i++ {
-				e, err := d.value(dec, depth+1, fmt.Sprintf("%s[%d]", path, i))
+				e, err := d.value(dec, depth+1, path, i)
 				if err != nil {
 					return nil, err
 				}
@@ -135,7 +144,7 @@ func (d *decoder) value(dec *json.Decoder, depth int, path string) (*node, error
 					return nil, d.errAt(koff, field, "duplicated key %q", key)
 				}
 				seen[key] = true
-				v, err := d.value(dec, depth+1, field)
+				v, err := d.value(dec, depth+1, field, -1)
 				if err != nil {
 					return nil, err
 				}
