@@ -40,8 +40,15 @@ demo: deps build
 ## (go test -timeout bounds one package's test binary): about three times the
 ## package's time on the 2-core development machine when idle, so that a
 ## loaded machine does not reach it while a hung test still ends. Verilator
-## builds share one compile of its run-time library (scripts/objcache).
-TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE_DIR=$(CURDIR)/build/objcache
+## builds share one compile of its run-time library (scripts/objcache), and
+## the tests compile each design's own C++ unoptimised (VERILATOR_TEST_OPT,
+## passed to Verilator's generated makefile through MAKEFLAGS): g++'s -Os on
+## a fully parallel design's model was most of a Verilator step (K=16,
+## N=513, P=N: 63 s of CPU at -Os, 46 s at -O0, docs/testing.md), while the
+## tests simulate at most a few thousand vectors. `make verify` in an emitted
+## design and `hdlgen verify` keep Verilator's default (-Os).
+VERILATOR_TEST_OPT ?= OPT_FAST=-O0 OPT_SLOW=-O0
+TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE_DIR=$(CURDIR)/build/objcache MAKEFLAGS='$(VERILATOR_TEST_OPT)'
 # package,timeout: longest first; every other package gets TEST_TIMEOUT.
 # Timeouts from results/tests/after.md (make test, 2026-11-27): three times the
 # package's wall time there, at least TEST_TIMEOUT (e2e 395 s, formal 113 s,
