@@ -26,6 +26,11 @@ type Config struct {
 	Workers        int    // designs verified at once (0 means 1)
 	// Only restricts the run to these indices (a reproducer); nil means all.
 	Only []int
+	// Networks restricts the run to the drawn designs of these networks
+	// (model.Arch names, e.g. "intrvfl2"); nil means all. The draw is the
+	// same: design i is Draw(Seed, i) whatever the filter, so the run is a
+	// subset of the unfiltered campaign's.
+	Networks []string
 	// KeepWork keeps every work directory (they are kept on failure anyway).
 	KeepWork bool
 	// WorkDir is where the temporary work directories go ("" means os.TempDir()).
@@ -41,6 +46,13 @@ type Config struct {
 // GateLevel reports whether design i runs the gate-level steps.
 func (c Config) GateLevel(i int) bool {
 	return c.GateLevelEvery > 0 && i%c.GateLevelEvery == c.GateLevelEvery-1
+}
+
+// Selects reports whether the run includes the drawn design d: its index
+// is in Only and its network in Networks (each when set).
+func (c Config) Selects(d Design) bool {
+	return (c.Only == nil || slices.Contains(c.Only, d.Index)) &&
+		(c.Networks == nil || slices.Contains(c.Networks, string(d.Shape.Arch)))
 }
 
 // StepRecord is one verify step of a design.
@@ -112,10 +124,10 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	var todo []Design
 	kept := 0
 	for i := 0; i < c.Designs; i++ {
-		if c.Only != nil && !slices.Contains(c.Only, i) {
+		d := Draw(c.Seed, i)
+		if !c.Selects(d) {
 			continue
 		}
-		d := Draw(c.Seed, i)
 		if r, err := readRecord(recordPath(c.Out, i)); err == nil && r.matches(d, c) {
 			kept++
 			continue

@@ -24,6 +24,11 @@ func TestCampaignFlags(t *testing.T) {
 		{[]string{"campaign", "--designs", "3", "--only", "", "--out", "x"}, exitUsage, `--only ""`},
 		{[]string{"campaign", "--designs", "3", "--only", "1,,2", "--out", "x"}, exitUsage, `--only "1,,2"`},
 		{[]string{"campaign", "--designs", "3", "--workers", "0", "--out", "x"}, exitUsage, "--workers 0"},
+		// --network: networks the campaign draws (those with RTL), each once.
+		{[]string{"campaign", "--designs", "3", "--network", "rvfl", "--out", "x"}, exitUsage, `--network "rvfl": want comma-separated networks among`},
+		{[]string{"campaign", "--designs", "3", "--network", "", "--out", "x"}, exitUsage, `--network "": want`},
+		{[]string{"campaign", "--designs", "3", "--network", "intrvfl2,", "--out", "x"}, exitUsage, `--network "intrvfl2,": want`},
+		{[]string{"campaign", "--designs", "3", "--network", "intrvfl2,intrvfl2", "--out", "x"}, exitUsage, "intrvfl2 given twice"},
 		{[]string{"campaign", "--designs", "3"}, exitUsage, "--out DIR is required"},
 		{[]string{"campaign", "--out", "x"}, exitUsage, `required flag(s) "designs" not set`},
 		{[]string{"campaign", "--designs", "2", "--seed", "1", "--list"}, exitOK, "Designs 0…1 of seed 1"},

@@ -15,7 +15,8 @@
 //     SplitLane = N1 - S*P > 0 its lanes p < SplitLane are first-layer ones,
 //     and its second-layer lanes read entries i >= S*P straight from h1_i.
 //   - Lane p: s2_p = sum_i (sign_pi ? -x_i : x_i) over the N1 values x (an
-//     adder tree, hdlgen_addtree, its registers every LevelsPerStage levels),
+//     adder tree, hdlgen_addtree, its registers every LevelsPerStage levels;
+//     the operands, negated at H1W bits, enter it sign-extended to S2W bits),
 //     h2_p = clip(s2_p, -Clip2, Clip2).
 //   - Output register: h_p = (g*P + p < N1) ? h1_p : h2_p, the first-layer
 //     value delayed alongside the tree. h_o follows h1_i by (tree registers
@@ -74,11 +75,16 @@ module hdlgen_intrvfl2_layer2 #(
     end
   endgenerate
 
-  // ---- Operands: per lane the N1 values, sign-flipped ----
-  // Entries of group S come from h1_i when group S itself is here.
+  // ---- Operands: per lane the N1 values, sign-flipped, sign-extended ----
+  // Entries of group S come from h1_i when group S itself is here. This loop
+  // sign-extends the operands to the tree's width, the same values the tree's
+  // own extension gives, so that the tree has no extension loop of its own:
+  // each such loop over all Lanes*N1 operands is unrolled into the C++ of
+  // the simulation model, and the two made it about twice as large to compile.
   wire at_split = (group_i == SPLIT_G);
-  reg  [Lanes*N1*H1W-1:0] ops;
-  reg  [H1W-1:0]          x;
+  reg  [Lanes*N1*S2W-1:0] ops;
+  reg  [H1W-1:0]          x, y;
+  reg  [S2W+H1W-1:0]      ye;  // y, sign-extended
   integer p, i;
   always @* begin
     for (p = 0; p < Lanes; p = p + 1) begin
@@ -88,16 +94,21 @@ module hdlgen_intrvfl2_layer2 #(
         end else begin
           x = file[i*H1W +: H1W];
         end
-        ops[(p*N1+i)*H1W +: H1W] = signs_i[i*Lanes+p] ? -x : x;
+        y  = signs_i[i*Lanes+p] ? -x : x;
+        ye = {{S2W{y[H1W-1]}}, y};
+        ops[(p*N1+i)*S2W +: S2W] = ye[S2W-1:0];
       end
     end
   end
+  // The dropped bits of a sign-extended operand are sign copies.
+  wire unused_ye;
+  assign unused_ye = ^ye[S2W+H1W-1:S2W];
 
   wire [Lanes*S2W-1:0] s2;
   hdlgen_addtree #(
     .Trees         (Lanes),
     .Leaves        (N1),
-    .InW           (H1W),
+    .InW           (S2W),
     .OutW          (S2W),
     .Signed        (1),
     .LevelsPerStage(LevelsPerStage)
