@@ -34,7 +34,7 @@ func emitVerified(t *testing.T, m *model.Model, opt rtl.Options, dir string, gat
 	if gateLevel {
 		steps = append(steps, verify.StepGateVerilator, verify.StepGateIcarus)
 	}
-	vrep, err := verify.Run(context.Background(), dir, verify.Options{Steps: steps})
+	vrep, err := verify.Run(context.Background(), dir, verify.Options{Steps: steps, ICE40Vectors: optionICE40Vectors})
 	if err != nil {
 		t.Fatalf("verify: %v", err)
 	}

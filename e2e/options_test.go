@@ -51,6 +51,13 @@ const (
 	optionSystemVectors = 300
 )
 
+// optionICE40Vectors is how many vectors an iCEBreaker row sends through its
+// UART top's Icarus testbench (the stream and AXI4-Stream tops check all
+// optionVectors; the UART's framing, identity and error responses are the
+// same for every vector; the UART top's own default is 64, and
+// rtl.TestICE40Routed runs the routed netlist).
+const optionICE40Vectors = 8
+
 // optionMatrix covers every emit option and every pair of option values at
 // least once (TestOptionMatrixCoversEveryPair checks it), on shapes that are
 // each option's own corner cases: the generated W_in with P > 28 (the PRBS31

@@ -71,6 +71,10 @@ type Options struct {
 	// Synth are the options of the synthesis that gate-level steps need
 	// (synth.Run, cached; Log is set from Log when nil).
 	Synth synth.Options
+	// ICE40Vectors, if positive, is how many of the design's vectors the iCE40
+	// UART top's Icarus testbench sends (make ICE40_VECTORS=n; at 1 Mbaud a
+	// vector costs thousands of clocks); 0 keeps the design's default.
+	ICE40Vectors int
 }
 
 // Result is the outcome of one step on one target.
@@ -520,6 +524,9 @@ func runStep(ctx context.Context, dir string, step Step, target string, opts Opt
 		Step:    step,
 		Target:  target,
 		Command: Command(dir, step, target, opts.Trace),
+	}
+	if step == StepIcarus && target == targetICE40 && opts.ICE40Vectors > 0 {
+		res.Command = append(res.Command, fmt.Sprintf("ICE40_VECTORS=%d", opts.ICE40Vectors))
 	}
 	var out bytes.Buffer
 	var w io.Writer = &out
