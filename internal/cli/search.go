@@ -211,10 +211,12 @@ func parseGrid(name string) (protocol.Grid, error) {
 		return protocol.PaperGrid(), nil
 	case "wide":
 		return protocol.WideGrid(), nil
+	case "coarse":
+		return protocol.CoarseGrid(), nil
 	case "small":
 		return protocol.Grid{Ns: []int{50, 100, 150}, Lambdas: []float64{0.25, 1, 4}, Kappas: []int{1, 3}}, nil
 	}
-	return protocol.Grid{}, usagef("--grid %q: want paper, wide or small", name)
+	return protocol.Grid{}, usagef("--grid %q: want paper, wide, coarse or small", name)
 }
 
 // resolve checks the flags, without reading any file, into o's resolved
