@@ -23,7 +23,6 @@ import (
 	"github.com/hdlgen/hdlgen/logreg"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
-	"github.com/hdlgen/hdlgen/protocol"
 	"github.com/hdlgen/hdlgen/tune"
 )
 
@@ -384,12 +383,15 @@ func (b *build) chooseReadout() string {
 	return ReadoutRounded
 }
 
+// CoarseGridRows is the number of training rows from which build searches
+// the coarse grid instead of the wide one.
+const CoarseGridRows = 10_000
+
 // DefaultGrid is the search grid build uses without --grid: wide, or
-// coarse (protocol.CoarseGrid, a third of the work) from
-// protocol.CoarseGridRows training rows, where the wide grid's search takes
-// many minutes.
+// coarse (protocol.CoarseGrid, a third of the work) from CoarseGridRows
+// training rows, where the wide grid's search takes many minutes.
 func DefaultGrid(trainRows int) string {
-	if trainRows >= protocol.CoarseGridRows {
+	if trainRows >= CoarseGridRows {
 		return "coarse"
 	}
 	return "wide"

@@ -45,7 +45,7 @@ func WideGrid() Grid {
 // a third of its work, which grows with N² (the Gram matrices) and N³ (a
 // Cholesky factorisation per κ and λ). For large data, where the wide
 // grid's search takes many minutes (build uses it from
-// CoarseGridRows training rows); the N it leaves out are within 8 % of a
+// 10,000 training rows); the N it leaves out are within 8 % of a
 // scored one.
 func CoarseGrid() Grid {
 	g := WideGrid()
@@ -63,10 +63,6 @@ func CoarseGrid() Grid {
 	}
 	return g
 }
-
-// CoarseGridRows is the number of training rows from which build searches
-// CoarseGrid instead of WideGrid.
-const CoarseGridRows = 10_000
 
 // Best is the selected configuration.
 type Best struct {
