@@ -41,7 +41,7 @@ func benchPart(b *testing.B, m, n, l int, streamed bool) {
 	}
 }
 
-func BenchmarkPartProtocol_8000x400x3(b *testing.B) { benchPart(b, 8000, 400, 3, false) }
-func BenchmarkPartStreamed_8000x400x3(b *testing.B) { benchPart(b, 8000, 400, 3, true) }
+func BenchmarkPartProtocol_8000x400x3(b *testing.B)  { benchPart(b, 8000, 400, 3, false) }
+func BenchmarkPartStreamed_8000x400x3(b *testing.B)  { benchPart(b, 8000, 400, 3, true) }
 func BenchmarkPartProtocol_4000x400x26(b *testing.B) { benchPart(b, 4000, 400, 26, false) }
 func BenchmarkPartStreamed_4000x400x26(b *testing.B) { benchPart(b, 4000, 400, 26, true) }
