@@ -174,6 +174,9 @@ func (b *build) run(ctx context.Context, src []byte) error {
 			"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(partsDir)}
 		if maxN := b.extendLimit(); maxN > 0 {
 			args = append(args, "--extend-n", strconv.Itoa(maxN))
+			if !o.ExtendAll {
+				args = append(args, "--extend-se")
+			}
 		}
 		searchDef = r.command("search", append(append(args, win...), "-o", b.p(searchJSON)), "", []string{splitFP}, searchJSON)
 	}

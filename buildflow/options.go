@@ -83,9 +83,14 @@ type Options struct {
 	// ExtendN is the largest N the search may extend to (0: DefaultExtendN;
 	// negative: no extension).
 	ExtendN int
-	Readout string // ReadoutAuto (default), ReadoutRounded or ReadoutGA
-	GASeed  uint64 // the GA's seed (quantize --seed)
-	Vectors int    // test vectors of the design, all checked by Verilator (default 1000)
+	// ExtendAll, with a given ExtendN, extends while the best N is the
+	// largest scored; without it (the default) the extension also stops once
+	// the largest N's validation accuracy is within one standard error of a
+	// smaller N's (search --extend-se), the N the design step accepts anyway.
+	ExtendAll bool
+	Readout   string // ReadoutAuto (default), ReadoutRounded or ReadoutGA
+	GASeed    uint64 // the GA's seed (quantize --seed)
+	Vectors   int    // test vectors of the design, all checked by Verilator (default 1000)
 	// IcarusVectors is the vectors Icarus checks (0: IcarusVectors' count).
 	IcarusVectors int
 	VerifySteps   string // verify only these steps ("" all: model, lint, verilator, icarus)

@@ -36,6 +36,30 @@ type Extension struct {
 	// Fits, when set, says whether a network of N neurons is still within
 	// the caller's budget (e.g. the LUTs of its smallest design).
 	Fits func(n int) bool
+	// WithinSE stops the extension when the largest N's validation accuracy
+	// is within one standard error (Accuracy.StdErr of the best
+	// configuration) of a smaller N's: the build's design step accepts those
+	// N under its default tolerance anyway (EdgeWithinSE).
+	WithinSE bool
+}
+
+// EdgeWithinSE reports whether the last point of curve (the largest N) has
+// a validation accuracy within se of a smaller N's, and the best such
+// smaller N (the one of highest accuracy). With fewer than two points it is
+// false.
+func EdgeWithinSE(curve []CurvePoint, se float64) (n int, within bool) {
+	if len(curve) < 2 {
+		return 0, false
+	}
+	edge := curve[len(curve)-1]
+	best := -1
+	for i, c := range curve[:len(curve)-1] {
+		if best < 0 || c.Accuracy > curve[best].Accuracy {
+			best = i
+		}
+	}
+	// the same comparison as the design step's (buildflow.ChooseDesign)
+	return curve[best].N, curve[best].Accuracy >= edge.Accuracy-se-1e-12
 }
 
 // NextN is the N an extension scores after n: 1.25·n rounded up to a
@@ -150,6 +174,12 @@ func (t *Task) SearchMore(ctx context.Context, nw protocol.Network, so protocol.
 			out.Stopped = fmt.Sprintf("the best N is the largest scored (%d), and the next (%d) exceeds the limit %d", last, next, ext.MaxN)
 		case ext.Fits != nil && !ext.Fits(next):
 			out.Stopped = fmt.Sprintf("the best N is the largest scored (%d), and the next (%d) exceeds the LUT budget", last, next)
+		case ext.WithinSE:
+			if se, _, ok := acc.StdErr(); ok {
+				if n, within := EdgeWithinSE(Curve(sum), se); within {
+					out.Stopped = fmt.Sprintf("the best N is the largest scored (%d), but N=%d's validation accuracy is within one standard error (%.4f) of it", last, n, se)
+				}
+			}
 		}
 		if out.Stopped != "" {
 			return out, nil

@@ -42,7 +42,9 @@ only measure the result.
             penalty, the wide grid; from 10,000 training rows the coarse
             one, 17 of its 30 N) chooses N, λ and κ by the rounded
             readout's validation accuracy; it extends N beyond the grid while
-            the best N is the largest (up to --extend-n and the LUT budget),
+            the best N is the largest (up to --extend-n and the LUT budget)
+            and, unless --extend-n is given, its validation accuracy is more
+            than one standard error above every smaller N's,
             keeps its finished parts in DIR/search-parts (an interrupted
             build resumes them) and shows its progress with the time left.
             With --n, --lambda and --kappa: no search, hdlgen eval validates
@@ -131,6 +133,7 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if o.ExtendN == 0 {
 		o.ExtendN = -1 // --extend-n 0 is no extension, as for search (buildflow's 0 is its default)
 	}
+	o.ExtendAll = cmd.Flags().Changed("extend-n") // a given --extend-n extends while the best N is the largest
 	o.LatencyS = b.latencyUS * 1e-6
 	on, err := power.ParseBudgeted(b.budgetOn)
 	if err != nil {
