@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,6 +109,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := atomicfile.WriteFile(filepath.Join(o.Dir, stampDir, markerFile), []byte(markerFormat), 0o644); err != nil {
 		return nil, err
 	}
+	if o.Grid == "" {
+		o.Grid = DefaultGrid(trainingRows(d.M(), o.Holdout))
+	}
 	b := &build{o: &o, r: newRunner(&o, stepsInTotal), d: d}
 	b.facts.Options = o
 	b.facts.Data = tune.DescribeData(o.Data, src, d)
@@ -171,6 +175,9 @@ func (b *build) run(ctx context.Context, src []byte) error {
 			"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(partsDir)}
 		if maxN := b.extendLimit(); maxN > 0 {
 			args = append(args, "--extend-n", strconv.Itoa(maxN))
+			if !o.ExtendAll {
+				args = append(args, "--extend-se")
+			}
 		}
 		searchDef = r.command("search", append(append(args, win...), "-o", b.p(searchJSON)), "", []string{splitFP}, searchJSON)
 	}
@@ -380,12 +387,32 @@ func (b *build) chooseReadout() string {
 	return ReadoutRounded
 }
 
+// CoarseGridRows is the number of training rows from which build searches
+// the coarse grid instead of the wide one.
+const CoarseGridRows = 10_000
+
+// DefaultGrid is the search grid build uses without --grid: wide, or
+// coarse (protocol.CoarseGrid, a third of the work) from CoarseGridRows
+// training rows, where the wide grid's search takes many minutes.
+func DefaultGrid(trainRows int) string {
+	if trainRows >= CoarseGridRows {
+		return "coarse"
+	}
+	return "wide"
+}
+
+// trainingRows is about the number of training rows of m rows with the
+// holdout share held out (the split rounds per class).
+func trainingRows(m int, holdout float64) int {
+	return int(math.Round(float64(m) * (1 - holdout)))
+}
+
 // extendLimit is the largest N the search may extend to: the options' limit,
 // lowered to the last N of the extension's sequence (NextN from the grid's
 // largest) whose smallest design (P = 1) fits the LUT budget (--max-luts,
 // else the device), for the largest κ of the grid; 0 for no extension.
 func (b *build) extendLimit() int {
-	if b.o.ExtendN < 0 || b.o.Grid != "wide" && b.o.Grid != "paper" {
+	if b.o.ExtendN < 0 || b.o.Grid != "wide" && b.o.Grid != "paper" && b.o.Grid != "coarse" {
 		return 0
 	}
 	budget := b.o.MaxLUTs

@@ -47,14 +47,10 @@ func (o Options) tolerance(best tune.Accuracy) (float64, string) {
 	if o.Tolerance > 0 {
 		return o.Tolerance / 100, fmt.Sprintf("--tolerance %g points", o.Tolerance)
 	}
-	n := 0
-	for _, s := range best.PerSeed {
-		n += len(s)
-	}
-	if n < 2 {
+	se, n, ok := best.StdErr()
+	if !ok {
 		return 0, "no spread measured: the best only"
 	}
-	se := best.Std / math.Sqrt(float64(n))
 	return se, fmt.Sprintf("one standard error of the best configuration's validation accuracy (%.4f / √%d)", best.Std, n)
 }
 

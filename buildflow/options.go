@@ -74,7 +74,7 @@ type Options struct {
 	SplitSeed uint64  // seed of the held-out split
 	Seed      uint64  // seed of the network
 	Win       string  // W_in source: "" or "stored" (a ROM), "lfsr" (generated on chip)
-	Grid      string  // search grid: small, paper or wide (default wide)
+	Grid      string  // search grid: small, paper, wide or coarse (default: DefaultGrid of the training rows)
 	Folds     int     // search: k of k-fold on the training share (default 4)
 	// N, Lambda and Kappa, all given, skip the search: eval validates them.
 	N      int
@@ -83,9 +83,14 @@ type Options struct {
 	// ExtendN is the largest N the search may extend to (0: DefaultExtendN;
 	// negative: no extension).
 	ExtendN int
-	Readout string // ReadoutAuto (default), ReadoutRounded or ReadoutGA
-	GASeed  uint64 // the GA's seed (quantize --seed)
-	Vectors int    // test vectors of the design, all checked by Verilator (default 1000)
+	// ExtendAll, with a given ExtendN, extends while the best N is the
+	// largest scored; without it (the default) the extension also stops once
+	// the largest N's validation accuracy is within one standard error of a
+	// smaller N's (search --extend-se), the N the design step accepts anyway.
+	ExtendAll bool
+	Readout   string // ReadoutAuto (default), ReadoutRounded or ReadoutGA
+	GASeed    uint64 // the GA's seed (quantize --seed)
+	Vectors   int    // test vectors of the design, all checked by Verilator (default 1000)
 	// IcarusVectors is the vectors Icarus checks (0: IcarusVectors' count).
 	IcarusVectors int
 	VerifySteps   string // verify only these steps ("" all: model, lint, verilator, icarus)
@@ -108,9 +113,6 @@ func (o *Options) defaults() {
 	}
 	if o.Holdout == 0 {
 		o.Holdout = 0.25
-	}
-	if o.Grid == "" {
-		o.Grid = "wide"
 	}
 	if o.Folds == 0 {
 		o.Folds = tune.DefaultFolds

@@ -132,7 +132,10 @@ func (r *runner) step(ctx context.Context, def stepDef) (string, error) {
 	r.progress(def.name, " …")
 	markStarted(ctx)
 	t0 := time.Now()
-	if err := def.do(ctx); err != nil {
+	stop := r.heartbeat(def.name, t0)
+	err = def.do(ctx)
+	stop()
+	if err != nil {
 		return "", err
 	}
 	if err := ctx.Err(); err != nil {
@@ -149,6 +152,43 @@ func (r *runner) step(ctx context.Context, def stepDef) (string, error) {
 	r.progress(def.name, ": done in %.1fs", sec)
 	r.add(Step{Name: def.name, Command: def.line, Seconds: sec, Rerun: rerun})
 	return fp, nil
+}
+
+// heartbeatEvery is how often a step without progress lines of its own
+// says that it is still running (a variable for the tests).
+var heartbeatEvery = 30 * time.Second
+
+// ownProgress are the steps that print their own progress with the time
+// left (the search's parts, the baseline's folds, the GA's parts and
+// generations).
+var ownProgress = map[string]bool{"search": true, "baseline": true, "validate": true, "quantize": true}
+
+// heartbeat prints, every heartbeatEvery until stop is called, that step
+// name (started at t0) is still running and for how long — for the steps
+// whose tools (Verilator, Icarus, Yosys) say nothing about how far they
+// are, so that no step is silent for minutes. stop waits for a line being
+// printed.
+func (r *runner) heartbeat(name string, t0 time.Time) (stop func()) {
+	if ownProgress[name] || r.o.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(heartbeatEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				r.progress(name, ": running, %s so far", time.Since(t0).Round(time.Second))
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }
 
 func (r *runner) add(s Step) {

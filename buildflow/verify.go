@@ -90,7 +90,18 @@ func (b *build) verify(ctx context.Context, name, dir string, steps []string, wa
 			return fmt.Errorf("buildflow: %w", err)
 		}
 		defer logf.Close()
-		rep, err := verify.Run(ctx, b.p(dir), verify.Options{Steps: vs, KeepBuild: true, Log: logf})
+		// Each finished check on the progress stream, with how many are left.
+		progress := func(done, total int, next string, res *verify.Result) {
+			if res == nil {
+				return
+			}
+			verdict := "passed"
+			if !res.Passed {
+				verdict = "FAILED"
+			}
+			b.r.progress(name, ": %s %s in %.1fs (%d of %d checks)", res.Name, verdict, res.Duration.Seconds(), done, total)
+		}
+		rep, err := verify.Run(ctx, b.p(dir), verify.Options{Steps: vs, KeepBuild: true, Log: logf, Progress: progress})
 		if err != nil {
 			return fmt.Errorf("buildflow: step %s (%s): %w", name, line, err)
 		}

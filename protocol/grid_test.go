@@ -1,6 +1,11 @@
 package protocol
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // TestBetter pins the one tie rule: most correct, then the smallest N, then
 // the largest λ, then the smallest κ.
@@ -25,5 +30,30 @@ func TestBetter(t *testing.T) {
 		if got := Better(tc.a, base); got != tc.want {
 			t.Errorf("%s: Better(%+v, %+v) = %v, want %v", tc.name, tc.a, base, got, tc.want)
 		}
+	}
+}
+
+// TestCoarseGrid: the wide grid's λ and κ, 17 of its N (every one a wide
+// grid N), and about a third of its N³ work.
+func TestCoarseGrid(t *testing.T) {
+	c, w := CoarseGrid(), WideGrid()
+	want := []int{50, 100, 150, 200, 250, 300, 350, 400, 450, 500, 600, 700, 800, 900, 1000, 1250, 1500}
+	if diff := cmp.Diff(want, c.Ns); diff != "" {
+		t.Errorf("N (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(Grid{Lambdas: w.Lambdas, Kappas: w.Kappas}, Grid{Lambdas: c.Lambdas, Kappas: c.Kappas}); diff != "" {
+		t.Errorf("λ and κ differ from the wide grid's (-wide +coarse):\n%s", diff)
+	}
+	cube := func(ns []int) (s float64) {
+		for _, n := range ns {
+			if !slices.Contains(w.Ns, n) {
+				t.Errorf("N=%d is not a wide grid N", n)
+			}
+			s += float64(n) * float64(n) * float64(n)
+		}
+		return s
+	}
+	if r := cube(c.Ns) / cube(w.Ns); r > 0.35 {
+		t.Errorf("the coarse grid's ΣN³ is %.2f of the wide grid's, want at most 0.35", r)
 	}
 }

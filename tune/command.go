@@ -59,6 +59,8 @@ type CSVSearch struct {
 	Seeds []uint64
 	// ExtendN scores N beyond the grid up to it (0: the grid only).
 	ExtendN int
+	// ExtendSE stops the extension early (Extension.WithinSE).
+	ExtendSE bool
 	// GA, when not nil, also validates the GA-refined readout of the chosen
 	// configuration on the same splits.
 	GA *quant.GAOptions
@@ -69,7 +71,7 @@ type CSVSearch struct {
 // fills res — made with the data and validation described — with the
 // search, the chosen configuration and its accuracies.
 func (t *Task) SearchCSV(ctx context.Context, s CSVSearch, res *Result) error {
-	s2, err := t.SearchMore(ctx, s.Network, s.Options, s.Seeds, Extension{MaxN: s.ExtendN})
+	s2, err := t.SearchMore(ctx, s.Network, s.Options, s.Seeds, Extension{MaxN: s.ExtendN, WithinSE: s.ExtendSE})
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,6 @@ func (t *Task) dualIntRVFL(ctx context.Context, so protocol.SearchOptions, s dat
 		yTrain[i] = d.Y[r]
 	}
 	htr, hva := make([]float64, mt*n), make([]float64, mv*n)
-	q := make([]float64, l*n)
 
 	res.Correct = make([][][]int, len(g.Kappas))
 	solvedAt := map[int]int{} // effective κ → index of the κ solved with it
@@ -83,32 +82,27 @@ func (t *Task) dualIntRVFL(ctx context.Context, so protocol.SearchOptions, s dat
 		}
 		protocol.ClipTo(htr, inTrain, eff)
 		protocol.ClipTo(hva, inVal, eff)
-		counts := make([]int, len(g.Lambdas))
+		ws := make([][]float64, len(g.Lambdas))
 		err := dualReadouts(e, solver, htr, mt, n, yTrain, l, g.Lambdas, func(li int, w []float64, jittered bool) error {
 			if jittered {
 				res.Jittered++
 			}
-			score := w
-			if so.Bits != 0 {
-				r, err := quant.Quantize(w, l, n, quant.BoundForBits(so.Bits))
-				if err != nil {
-					return fmt.Errorf("λ=%g: %w", g.Lambdas[li], err)
-				}
-				for i, v := range r.Weights {
-					q[i] = float64(v)
-				}
-				score = q
+			r, err := quant.Quantize(w, l, n, quant.BoundForBits(so.Bits))
+			if err != nil {
+				return fmt.Errorf("λ=%g: %w", g.Lambdas[li], err)
 			}
-			for i, p := range ridge.Predict(hva, mv, n, score, l, 1) {
-				if p == d.Y[s.Test[i]] {
-					counts[li]++
-				}
+			ws[li] = make([]float64, l*n)
+			for i, v := range r.Weights {
+				ws[li][i] = float64(v)
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("grid point N=%d κ=%d: %w", n, kappa, err)
 		}
+		// Every λ's rounded readout scored in one product (countRounded).
+		counts := make([]int, len(g.Lambdas))
+		countRounded(linalg.Engine{Threads: 1}, hva, mv, n, ws, l, func(i int) int { return d.Y[s.Test[i]] }, counts)
 		res.Correct[ki] = [][]int{counts}
 		solvedAt[eff] = ki
 	}

@@ -3,6 +3,7 @@ package tune
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/hdlgen/hdlgen/internal/jobs"
@@ -34,6 +35,10 @@ type ReadoutChoice struct {
 	Generations int    `json:"generations"`
 	Patience    int    `json:"patience"`
 }
+
+// readoutProgressEvery is the least time between two lines of the GA's
+// generations in ChooseReadout (a variable for the tests).
+var readoutProgressEvery = 10 * time.Second
 
 // readoutFormat versions the stored readout parts.
 const readoutFormat = "hdlgen-readout-part/1"
@@ -101,9 +106,32 @@ func (t *Task) ChooseReadout(ctx context.Context, cfg model.Config, bound int, g
 	}
 	start := time.Now()
 	done := 0
+	// The GA's generations, summed over the parts, between the parts' lines:
+	// a part on many rows or neurons takes minutes.
+	var mu sync.Mutex
+	gens := make(map[int]int, len(todo))
+	last := start
+	generation := func(i, g int) {
+		mu.Lock()
+		defer mu.Unlock()
+		gens[i] = g
+		if time.Since(last) < readoutProgressEvery {
+			return
+		}
+		last = time.Now()
+		sum := 0
+		for _, v := range gens {
+			sum += v
+		}
+		total := len(todo) * max(ga.Generations, 1)
+		t.progress("readout %s: GA generation %d of at most %d over %d parts, about %s left at most", t.Name, sum, total, len(todo),
+			jobs.TimeLeft(start, float64(sum), float64(total)))
+	}
 	var firstErr error
 	jobs.Run(ctx, t.Workers, todo, func(i int) (readoutRecord, error) {
-		return t.readoutPart(ctx, cfg, seeds[all[i].si], all[i].f, bound, ga)
+		g := ga
+		g.Progress = func(gen int, _ float64) { generation(i, gen) }
+		return t.readoutPart(ctx, cfg, seeds[all[i].si], all[i].f, bound, g)
 	}, func(i int, r readoutRecord, err error) {
 		if err == nil && store != nil {
 			r.Fingerprint, r.Data = fingerprint(all[i]), dataKey
@@ -117,6 +145,9 @@ func (t *Task) ChooseReadout(ctx context.Context, cfg model.Config, bound int, g
 		}
 		recs[i] = r
 		done++
+		mu.Lock()
+		gens[i] = max(ga.Generations, 1) // a GA stopped early (patience) is done too
+		mu.Unlock()
 		t.progress("readout %s: split %d/%d, seed %d: rounded %d, GA %d of %d correct in %.1fs; %d/%d parts, about %s left", t.Name,
 			all[i].f+1, len(t.Splits), seeds[all[i].si], r.Rounded, r.GA, r.Rows, r.Seconds, done, len(todo), jobs.TimeLeft(start, float64(done), float64(len(todo))))
 	})

@@ -2,7 +2,12 @@ package tune
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -159,4 +164,47 @@ func TestLinearBaseline(t *testing.T) {
 		t.Errorf("test accuracy %+v, want %d/%d", got.Tested, n, test.M())
 	}
 	t.Logf("linear λ=%g: validation %.4f, test %.4f", got.Lambda, got.Validated.Mean, got.Tested.Mean)
+}
+
+// TestChooseReadoutShowsTheGAsGenerations: between the parts' lines the
+// GA's generations are reported with the time left (a part on many rows
+// takes minutes), and the choice does not depend on it.
+func TestChooseReadoutShowsTheGAsGenerations(t *testing.T) {
+	defer func(d time.Duration) { readoutProgressEvery = d }(readoutProgressEvery)
+	d := readCSV(t, "blobs", blobsCSV(120, 3, 3, 0.35, 6))
+	cfg := model.Config{Arch: model.IntRVFL, N: 30, Kappa: 3, Lambda: 16, Regularizer: model.RegIdentity}
+	ga := quant.DefaultGAOptions()
+	ga.Seed, ga.Generations, ga.Patience = 0, 40, 40
+	var choices []*ReadoutChoice
+	for _, tc := range []struct {
+		every time.Duration
+		want  bool
+	}{{0, true}, {time.Hour, false}} {
+		readoutProgressEvery = tc.every
+		task, err := NewTask(d, nil, Validation{Folds: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var lines []string
+		task.Progress = func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			lines = append(lines, fmt.Sprintf(format, args...))
+		}
+		c, err := task.ChooseReadout(context.Background(), cfg, 3, ga, []uint64{0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		choices = append(choices, c)
+		got := slices.ContainsFunc(lines, func(l string) bool {
+			return strings.Contains(l, "GA generation") && strings.Contains(l, "of at most 80 over 2 parts, about ")
+		})
+		if got != tc.want {
+			t.Errorf("every %v: GA generation lines %v, want %v:\n%s", tc.every, got, tc.want, strings.Join(lines, "\n"))
+		}
+	}
+	if diff := cmp.Diff(choices[0], choices[1]); diff != "" {
+		t.Errorf("the choice depends on the progress lines (-every generation +hourly):\n%s", diff)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/hdlgen/hdlgen/dataset"
@@ -153,6 +154,20 @@ type Accuracy struct {
 	// PerSeed[s][i] is the accuracy on validation split i (or the test
 	// file, i = 0) with the s-th seed.
 	PerSeed [][]float64 `json:"per_seed"`
+}
+
+// StdErr is one standard error of a's mean: its standard deviation over
+// all its values / √(the number of values), and that number; ok is false
+// with fewer than 2 values (no spread measured). It is the build's default
+// tolerance (buildflow) and the extension's stop rule (SearchMore).
+func (a Accuracy) StdErr() (se float64, n int, ok bool) {
+	for _, s := range a.PerSeed {
+		n += len(s)
+	}
+	if n < 2 {
+		return 0, n, false
+	}
+	return a.Std / math.Sqrt(float64(n)), n, true
 }
 
 // accuracyOf summarises per[seed][split].

@@ -36,6 +36,30 @@ type Extension struct {
 	// Fits, when set, says whether a network of N neurons is still within
 	// the caller's budget (e.g. the LUTs of its smallest design).
 	Fits func(n int) bool
+	// WithinSE stops the extension when the largest N's validation accuracy
+	// is within one standard error (Accuracy.StdErr of the best
+	// configuration) of a smaller N's: the build's design step accepts those
+	// N under its default tolerance anyway (EdgeWithinSE).
+	WithinSE bool
+}
+
+// EdgeWithinSE reports whether the last point of curve (the largest N) has
+// a validation accuracy within se of a smaller N's, and the best such
+// smaller N (the one of highest accuracy). With fewer than two points it is
+// false.
+func EdgeWithinSE(curve []CurvePoint, se float64) (n int, within bool) {
+	if len(curve) < 2 {
+		return 0, false
+	}
+	edge := curve[len(curve)-1]
+	best := -1
+	for i, c := range curve[:len(curve)-1] {
+		if best < 0 || c.Accuracy > curve[best].Accuracy {
+			best = i
+		}
+	}
+	// the same comparison as the design step's (buildflow.ChooseDesign)
+	return curve[best].N, curve[best].Accuracy >= edge.Accuracy-se-1e-12
 }
 
 // NextN is the N an extension scores after n: 1.25·n rounded up to a
@@ -150,6 +174,12 @@ func (t *Task) SearchMore(ctx context.Context, nw protocol.Network, so protocol.
 			out.Stopped = fmt.Sprintf("the best N is the largest scored (%d), and the next (%d) exceeds the limit %d", last, next, ext.MaxN)
 		case ext.Fits != nil && !ext.Fits(next):
 			out.Stopped = fmt.Sprintf("the best N is the largest scored (%d), and the next (%d) exceeds the LUT budget", last, next)
+		case ext.WithinSE:
+			if se, _, ok := acc.StdErr(); ok {
+				if n, within := EdgeWithinSE(Curve(sum), se); within {
+					out.Stopped = fmt.Sprintf("the best N is the largest scored (%d), but N=%d's validation accuracy is within one standard error (%.4f) of it", last, n, se)
+				}
+			}
 		}
 		if out.Stopped != "" {
 			return out, nil
@@ -334,10 +364,14 @@ func joinNs(parts []*protocol.SearchResult) (*protocol.SearchResult, error) {
 	return out, nil
 }
 
-// scorePart scores one part: protocol.Search on the split, or, for an
-// intRVFL part with more neurons than training rows, the dual scorer that
-// forms each kernel once (dualIntRVFL), or, for one over the memory budget,
-// the row-chunked scorer (streamIntRVFL). All three give the same counts.
+// scorePart scores one part: for an intRVFL part with more neurons than
+// training rows and a rounded readout, the dual scorer that forms each
+// kernel once (dualIntRVFL); for one with at least as many training rows
+// and a rounded readout, or one over the memory budget, the row-chunked
+// scorer (streamIntRVFL: the hidden inputs computed once for every κ, every
+// λ's predictions in one product); else protocol.Search on the split. All
+// three give the same counts with a rounded readout
+// (TestStreamedPartEqualsProtocol, TestDualPartEqualsProtocol).
 func (t *Task) scorePart(ctx context.Context, nw protocol.Network, so protocol.SearchOptions, p part) (*protocol.SearchResult, bool, error) {
 	s := t.Splits[p.split]
 	so.Seed = p.seed
@@ -353,12 +387,13 @@ func (t *Task) scorePart(ctx context.Context, nw protocol.Network, so protocol.S
 		}
 		return res, false, nil
 	}
-	if nw == protocol.IntRVFL && t.streams(s, p.n) {
+	if nw == protocol.IntRVFL && (t.streams(s, p.n) || chunkScored(so, s, p.n)) {
+		streamed := t.streams(s, p.n)
 		res, err := t.streamIntRVFL(ctx, so, s, p.n)
 		if err != nil {
-			return nil, true, fmt.Errorf("split %d seed %d N=%d (streamed): %w", p.split+1, p.seed, p.n, err)
+			return nil, streamed, fmt.Errorf("split %d seed %d N=%d (row chunks): %w", p.split+1, p.seed, p.n, err)
 		}
-		return res, true, nil
+		return res, streamed, nil
 	}
 	res, err := protocol.Search(ctx, t.split(s), nw, so)
 	if err != nil {
@@ -381,6 +416,14 @@ func (t *Task) memoryBudget() int64 {
 // Gram matrix and its factor.
 func ProtocolPartBytes(mt, mv, n int) int64 {
 	return int64(mt+mv)*int64(n)*10 + 16*int64(n)*int64(n)
+}
+
+// chunkScored reports whether the intRVFL part with n neurons on split s
+// is scored by streamIntRVFL within the memory budget too: a rounded
+// readout (its counts are then protocol.Search's exactly), at least n
+// training rows (the primal system), the exact solver.
+func chunkScored(so protocol.SearchOptions, s dataset.Split, n int) bool {
+	return so.Bits != 0 && len(s.Train) >= n && so.Solver.Exact()
 }
 
 // streams reports whether the intRVFL part with n neurons on split s is

@@ -50,8 +50,9 @@ func blobsCSV(m, k, l int, sd float64, seed uint64) string {
 
 // TestStreamedPartEqualsProtocol: the row-chunked scorer gives the
 // protocol's search's counts at every grid point — exactly with a rounded
-// readout, for both penalties, a κ at or above K (solved once) and chunks
-// that do not divide the rows.
+// readout (every λ's predictions in one product), for both penalties, a κ
+// at or above K (solved once), chunks that do not divide the rows, and the
+// hidden inputs kept for every κ or recomputed (a budget of 1 byte).
 func TestStreamedPartEqualsProtocol(t *testing.T) {
 	defer func(c int) { chunkRows = c }(chunkRows)
 	chunkRows = 37
@@ -73,13 +74,17 @@ func TestStreamedPartEqualsProtocol(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := task.streamIntRVFL(context.Background(), so, task.Splits[1], n)
-				if err != nil {
-					t.Fatal(err)
+				for _, budget := range []int64{0, 1} { // the hidden inputs kept for every κ, and recomputed per κ
+					task.MemoryBudget = budget
+					got, err := task.streamIntRVFL(context.Background(), so, task.Splits[1], n)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(want.Correct, got.Correct); diff != "" {
+						t.Errorf("N=%d, memory budget %d: counts (-protocol +streamed):\n%s", n, budget, diff)
+					}
 				}
-				if diff := cmp.Diff(want.Correct, got.Correct); diff != "" {
-					t.Errorf("N=%d: counts (-protocol +streamed):\n%s", n, diff)
-				}
+				task.MemoryBudget = 0
 			}
 		})
 	}

@@ -49,18 +49,48 @@ func (t *Task) streamIntRVFL(ctx context.Context, so protocol.SearchOptions, s d
 	e := linalg.Engine{Threads: 1}
 
 	x := make([]float64, chunkRows*k)
-	in := make([]int16, chunkRows*n)
 	h := make([]float64, chunkRows*n)
-	// hidden writes the clipped activations of rows into h[:len(rows)*n].
-	var hiddenTime time.Duration
-	hidden := func(rows []int, kappa int) {
-		t0 := time.Now()
+	var in []int16
+	// inputsTo writes the hidden inputs (|s_j| ≤ K, independent of κ) of
+	// rows (at most chunkRows) into dst.
+	inputsTo := func(dst []int16, rows []int) {
 		c := len(rows)
 		for i, r := range rows {
 			norm.ApplyTo(x[i*k:(i+1)*k], d.Row(r))
 		}
-		protocol.HiddenInputsTo(in[:c*n], net, x[:c*k], c)
-		protocol.ClipTo(h[:c*n], in[:c*n], kappa)
+		protocol.HiddenInputsTo(dst[:c*n], net, x[:c*k], c)
+	}
+	// The hidden inputs of every training and validation row are computed
+	// once and kept for every κ when they fit the memory budget (2 bytes per
+	// row and neuron), else recomputed chunk by chunk for each κ.
+	sets := [2][]int{s.Train, s.Test}
+	var kept [2][]int16
+	var hiddenTime time.Duration
+	if keepInputs(mt+mv, n, t.memoryBudget()) {
+		t0 := time.Now()
+		for set, rows := range sets {
+			kept[set] = make([]int16, len(rows)*n)
+			for lo := 0; lo < len(rows); lo += chunkRows {
+				hi := min(lo+chunkRows, len(rows))
+				inputsTo(kept[set][lo*n:hi*n], rows[lo:hi])
+			}
+		}
+		hiddenTime += time.Since(t0)
+	} else {
+		in = make([]int16, chunkRows*n)
+	}
+	// hidden writes the activations clipped at κ of the rows lo…hi−1 of set
+	// (0: training, 1: validation) into h[:(hi−lo)*n].
+	hidden := func(set, lo, hi, kappa int) {
+		t0 := time.Now()
+		c := hi - lo
+		src := in
+		if kept[set] != nil {
+			src = kept[set][lo*n : hi*n]
+		} else {
+			inputsTo(in, sets[set][lo:hi])
+		}
+		protocol.ClipTo(h[:c*n], src[:c*n], kappa)
 		hiddenTime += time.Since(t0)
 	}
 
@@ -81,8 +111,9 @@ func (t *Task) streamIntRVFL(ctx context.Context, so protocol.SearchOptions, s d
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			rows := s.Train[lo:min(lo+chunkRows, mt)]
-			hidden(rows, eff)
+			hi := min(lo+chunkRows, mt)
+			rows := s.Train[lo:hi]
+			hidden(0, lo, hi, eff)
 			e.Syrk(true, n, len(rows), 1, h, n, 1, gram, n)
 			for i, r := range rows {
 				dst := byClass[d.Y[r]*n : d.Y[r]*n+n]
@@ -106,7 +137,7 @@ func (t *Task) streamIntRVFL(ctx context.Context, so protocol.SearchOptions, s d
 		cached := -1
 		rdiag := solver.DiagInt8(mt, n, colSum, func(i int) []int8 {
 			if c := i / chunkRows; c != cached {
-				hidden(s.Train[c*chunkRows:min(c*chunkRows+chunkRows, mt)], eff)
+				hidden(0, c*chunkRows, min(c*chunkRows+chunkRows, mt), eff)
 				cached = c
 			}
 			for j, v := range h[(i%chunkRows)*n : (i%chunkRows)*n+n] {
@@ -144,8 +175,13 @@ func (t *Task) streamIntRVFL(ctx context.Context, so protocol.SearchOptions, s d
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			rows := s.Test[lo:min(lo+chunkRows, mv)]
-			hidden(rows, eff)
+			hi := min(lo+chunkRows, mv)
+			rows := s.Test[lo:hi]
+			hidden(1, lo, hi, eff)
+			if so.Bits != 0 {
+				countRounded(e, h[:len(rows)*n], len(rows), n, ws, l, func(i int) int { return d.Y[rows[i]] }, counts)
+				continue
+			}
 			for li, w := range ws {
 				for i, p := range ridge.Predict(h[:len(rows)*n], len(rows), n, w, l, 1) {
 					if p == d.Y[rows[i]] {
@@ -161,6 +197,38 @@ func (t *Task) streamIntRVFL(ctx context.Context, so protocol.SearchOptions, s d
 	res.HiddenSeconds = hiddenTime.Seconds()
 	res.SolveSeconds = res.Seconds - res.HiddenSeconds
 	return res, nil
+}
+
+// keepInputs reports whether the hidden inputs of m rows and n neurons
+// (int16) fit the memory budget.
+func keepInputs(m, n int, budget int64) bool {
+	return int64(m)*int64(n)*2 <= budget
+}
+
+// countRounded adds to counts[li] the correct predictions of the rows of h
+// (rows×n activations) under the rounded readout ws[li] (classes×n integer
+// values each) for every li, as ridge.Predict and a comparison with the
+// label would: one product of h with every readout at once instead of one
+// per readout. The scores are sums of products of small integers, exact in
+// float64 in any order (below 2⁵³), so they, and the argmax with its lowest
+// index on ties, are ridge.Predict's.
+func countRounded(e linalg.Engine, h []float64, rows, n int, ws [][]float64, classes int, label func(i int) int, counts []int) {
+	nl := len(ws)
+	all := make([]float64, 0, nl*classes*n)
+	for _, w := range ws {
+		all = append(all, w...)
+	}
+	cols := nl * classes
+	scores := make([]float64, rows*cols)
+	e.Gemm(false, true, rows, cols, n, 1, h, n, all, n, 0, scores, cols)
+	for i := 0; i < rows; i++ {
+		y := label(i)
+		for li := range ws {
+			if ridge.Argmax(scores[i*cols+li*classes:i*cols+li*classes+classes]) == y {
+				counts[li]++
+			}
+		}
+	}
 }
 
 // fitRows is model.FitNormalizer of d's rows in the given order, without

@@ -39,9 +39,12 @@ only measure the result.
   split     a stratified --holdout share (0.25) of each class is held out:
             DIR/data/train/NAME.csv and DIR/data/holdout/NAME.csv;
   search    hdlgen search --bits B on the training rows (4-fold, identity
-            penalty, the wide grid) chooses N, λ and κ by the rounded
+            penalty, the wide grid; from 10,000 training rows the coarse
+            one, 17 of its 30 N) chooses N, λ and κ by the rounded
             readout's validation accuracy; it extends N beyond the grid while
-            the best N is the largest (up to --extend-n and the LUT budget),
+            the best N is the largest (up to --extend-n and the LUT budget)
+            and, unless --extend-n is given, its validation accuracy is more
+            than one standard error above every smaller N's,
             keeps its finished parts in DIR/search-parts (an interrupted
             build resumes them) and shows its progress with the time left.
             With --n, --lambda and --kappa: no search, hdlgen eval validates
@@ -105,7 +108,7 @@ stderr, each step's own output to DIR/logs/.`,
 	f.Uint64Var(&o.SplitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", defaultSeed, "seed of the network")
 	f.StringVar(&o.Win, "win", "stored", winHelp)
-	f.StringVar(&o.Grid, "grid", "wide", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), paper or small (quick)")
+	f.StringVar(&o.Grid, "grid", "", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), coarse (wide with 17 of its 30 N, a third of the work), paper or small (quick) (default: wide, coarse from 10,000 training rows)")
 	intIn(f, &o.Folds, "folds", tune.DefaultFolds, 2, maxFolds, "k of the stratified k-fold on the training rows (search, readout choice, baseline)")
 	intIn(f, &o.N, "n", 0, 0, model.MaxHidden, "skip the search: hidden neurons N (with --lambda and --kappa)")
 	f.Float64Var(&o.Lambda, "lambda", 0, "skip the search: ridge regularisation λ (with --n and --kappa)")
@@ -130,6 +133,7 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if o.ExtendN == 0 {
 		o.ExtendN = -1 // --extend-n 0 is no extension, as for search (buildflow's 0 is its default)
 	}
+	o.ExtendAll = cmd.Flags().Changed("extend-n") // a given --extend-n extends while the best N is the largest
 	o.LatencyS = b.latencyUS * 1e-6
 	on, err := power.ParseBudgeted(b.budgetOn)
 	if err != nil {
@@ -160,8 +164,10 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if !(o.Holdout > 0 && o.Holdout < 1) {
 		return usagef("--holdout %v: want a share strictly between 0 and 1", o.Holdout)
 	}
-	if _, err := parseGrid(o.Grid); err != nil {
-		return err
+	if o.Grid != "" {
+		if _, err := parseGrid(o.Grid); err != nil {
+			return err
+		}
 	}
 	if (o.N != 0 || o.Lambda != 0 || o.Kappa != 0) && (fl.Changed("grid") || fl.Changed("extend-n")) {
 		return usagef("--n, --lambda and --kappa skip the search: --grid and --extend-n do not apply")

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/internal/progress"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/quant"
@@ -181,8 +183,10 @@ func (o *quantizeOptions) run(cmd *cobra.Command, app *App, in string) error {
 	}
 	if opt.Method != readout.None {
 		pr := progress.New(app.Err, "GA")
+		start := time.Now()
 		opt.GA.Progress = func(g int, cost float64) {
-			pr.Update(g, opt.GA.Generations, fmt.Sprintf("generations, best cost %.6g", cost))
+			pr.Update(g, opt.GA.Generations, fmt.Sprintf("generations, best cost %.6g, about %s left", cost,
+				jobs.TimeLeft(start, float64(g), float64(opt.GA.Generations))))
 		}
 		defer pr.Clear()
 	}

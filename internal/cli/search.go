@@ -32,11 +32,12 @@ type searchOptions struct {
 	csv                 csvOptions
 	solver              solverFlags
 	// CSV only.
-	parts   string // keep every finished part of the search here
-	workers int    // parts scored at once
-	extendN int    // extend N beyond the grid up to this
-	ga      string // also choose between the rounded and the GA readout
-	gaSeed  uint64
+	parts    string // keep every finished part of the search here
+	workers  int    // parts scored at once
+	extendN  int    // extend N beyond the grid up to this
+	extendSE bool   // stop extending when the largest N is within one SE of a smaller one
+	ga       string // also choose between the rounded and the GA readout
+	gaSeed   uint64
 
 	// Resolved from the flags by resolve, for the run (or a test's runF).
 	linear      bool             // --arch linear: the baseline
@@ -50,7 +51,7 @@ type searchOptions struct {
 }
 
 // searchCSVFlags are search's flags for a CSV file only.
-var searchCSVFlags = []string{"seeds", "parts", "extend-n", "ga", "ga-seed"}
+var searchCSVFlags = []string{"seeds", "parts", "extend-n", "extend-se", "ga", "ga-seed"}
 
 func newSearchCmd(app *App) *cobra.Command { return newCmdSearch(app, nil) }
 
@@ -87,7 +88,9 @@ document for the commands that build a design from it (docs/protocol.md,
 On a CSV the search runs in parts (one fold, seed and N each; --workers at once)
 and prints each finished part with an estimate of the time left; --parts DIR keeps
 them, so that an interrupted search run again resumes where it stopped.
---extend-n MAX scores larger N (×1.25) while the best N is the largest scored;
+--extend-n MAX scores larger N (×1.25) while the best N is the largest scored
+(with --extend-se: and its validation accuracy is more than one standard error
+above every smaller N's);
 --ga rounded also validates the GA-refined readout of the chosen configuration on
 the same folds; --arch linear is the baseline, a ridge classifier on the
 normalised features (docs/build.md).
@@ -130,6 +133,7 @@ the paper's.`,
 	f.StringVar(&o.parts, "parts", "", "CSV: keep every finished part of the search (one split, seed and N) in this folder and reuse it when the search runs again with the same data and settings (an interrupted search resumes)")
 	intIn(f, &o.workers, "workers", 2, 1, maxThreads, "CPU workers (the result does not depend on it): a CSV's parts of the search scored at once; on a collection dataset the intrvfl's grid points (an N with its κ) side by side, each worker with its own hidden layers, or the other networks' linear algebra")
 	intIn(f, &o.extendN, "extend-n", 0, 0, model.MaxHidden, "CSV, intrvfl: while the best N is the largest scored, score larger N (×1.25, rounded up to 50) up to this one (0: the grid only)")
+	f.BoolVar(&o.extendSE, "extend-se", false, "CSV, with --extend-n: stop extending when the largest N's validation accuracy is within one standard error of a smaller N's")
 	f.StringVar(&o.ga, "ga", "", "CSV, with --bits: also validate the GA-refined readout of the chosen configuration (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
 	f.Uint64Var(&o.gaSeed, "ga-seed", defaultSeed, "CSV, with --ga: the GA's seed (quantize --seed)")
 	bindWin(f, &o.win)
@@ -211,10 +215,12 @@ func parseGrid(name string) (protocol.Grid, error) {
 		return protocol.PaperGrid(), nil
 	case "wide":
 		return protocol.WideGrid(), nil
+	case "coarse":
+		return protocol.CoarseGrid(), nil
 	case "small":
 		return protocol.Grid{Ns: []int{50, 100, 150}, Lambdas: []float64{0.25, 1, 4}, Kappas: []int{1, 3}}, nil
 	}
-	return protocol.Grid{}, usagef("--grid %q: want paper, wide or small", name)
+	return protocol.Grid{}, usagef("--grid %q: want paper, wide, coarse or small", name)
 }
 
 // resolve checks the flags, without reading any file, into o's resolved
@@ -225,7 +231,7 @@ func (o *searchOptions) resolve(cmd *cobra.Command) error {
 		if o.dataset != "" {
 			return usagef("--arch %s: the linear baseline is for a CSV file", tune.Linear)
 		}
-		for _, n := range []string{"bits", "regularizer", "extend-n", "ga", "seeds", "win", "grid", "shard", "parts"} {
+		for _, n := range []string{"bits", "regularizer", "extend-n", "extend-se", "ga", "seeds", "win", "grid", "shard", "parts"} {
 			if fl.Changed(n) {
 				return usagef("--%s does not apply to --arch %s (a ridge classifier on the normalised features, λ from 2^-10 to 2^10)", n, tune.Linear)
 			}
@@ -292,6 +298,9 @@ func (o *searchOptions) resolveCSV(cmd *cobra.Command) error {
 	if o.seeds < 1 {
 		return usagef("--seeds %d: want at least 1", o.seeds)
 	}
+	if o.extendSE && o.extendN == 0 {
+		return usagef("--extend-se: applies to an extension (--extend-n)")
+	}
 	if o.extendN != 0 {
 		if o.network != protocol.IntRVFL { // the extension's scorers are the intRVFL's (tune.SearchMore)
 			return usagef("--extend-n: extending N is for --arch intrvfl, not %s", o.network)
@@ -326,7 +335,7 @@ func (o *searchOptions) run(cmd *cobra.Command, app *App) error {
 			return err
 		}
 		task.Store, task.Workers = o.parts, o.workers
-		s := tune.CSVSearch{Network: o.network, GridName: o.grid, Options: so, Seeds: o.seedList, ExtendN: o.extendN, GA: o.gaOpt}
+		s := tune.CSVSearch{Network: o.network, GridName: o.grid, Options: so, Seeds: o.seedList, ExtendN: o.extendN, ExtendSE: o.extendSE, GA: o.gaOpt}
 		if err := task.SearchCSV(cmd.Context(), s, res); err != nil {
 			return err
 		}
