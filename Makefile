@@ -52,8 +52,10 @@ TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE
 # package,timeout: longest first; every other package gets TEST_TIMEOUT.
 # Timeouts from results/tests/after.md (make test, 2026-11-27): three times the
 # package's wall time there, at least TEST_TIMEOUT (e2e 395 s, formal 113 s,
-# internal/cli 100 s, power 54 s, verify 52 s, the others ≤ 32 s).
-SLOW_TESTS   := e2e,30m formal,20m internal/cli,15m power,10m verify,10m campaign,10m synth,10m testbench,10m hostdrv,10m rtl,10m power/activity,10m
+# internal/cli 100 s, power 54 s, verify 52 s, the others ≤ 32 s); e2e and
+# internal/cli raised after the cold run of results/tests/cold.md (e2e 1,239 s,
+# internal/cli 456 s wall on a fresh clone).
+SLOW_TESTS   := e2e,45m formal,20m internal/cli,20m power,10m verify,10m campaign,10m synth,10m testbench,10m hostdrv,10m rtl,10m power/activity,10m
 TEST_TIMEOUT ?= 10m
 comma        := ,
 SLOW_PKGS    := $(foreach t,$(SLOW_TESTS),./$(firstword $(subst $(comma), ,$(t))))
