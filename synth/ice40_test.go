@@ -136,8 +136,8 @@ func TestParseNextpnrReport(t *testing.T) {
 // iCEBreaker (make bitstream); hdlgen's estimate of its netlist agrees with
 // nextpnr's routed figures as docs/timing.md states: the same EBR and DSP
 // counts, logic cells within 5 %, Fmax within −20 % … +25 % of the routed
-// (measured: iris +12.3 %, median +13.7 %, this design −14.1 %, its critical
-// path a high-fanout enable that nextpnr puts on a global buffer).
+// (measured: iris +12.3 %, median +13.7 %, this design −14.1 %: its worst
+// estimated path crosses the reset net, which nextpnr puts on a global buffer).
 func TestICE40EstimateAgainstRoute(t *testing.T) {
 	hwtest.Require(t, hwtest.ICE40, hwtest.Make)
 	d := model.Data{Name: "tiny", ClassNames: []string{"a", "b"}}
