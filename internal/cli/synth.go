@@ -87,6 +87,9 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 	if !(o.clockMHz > 0) {
 		return usagef("--clock-mhz %v: want > 0", o.clockMHz)
 	}
+	if o.route && !synth.HasICE40(dir) {
+		return usagef("--route: %s was not emitted with --board icebreaker (it has no %s)", dir, synth.ICE40Make)
+	}
 	r, err := synth.Run(cmd.Context(), dir, synth.Options{Yosys: o.yosys, CacheDir: o.cacheDir, Force: o.force, Log: app.Err})
 	if err != nil {
 		return err
@@ -144,9 +147,6 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 // result it says so in the note.
 func (o *synthOptions) ice40(cmd *cobra.Command, app *App, dir string) (*synth.ICE40, string, error) {
 	if !synth.HasICE40(dir) {
-		if o.route {
-			return nil, "", usagef("--route: %s was not emitted with --board icebreaker", dir)
-		}
 		return nil, "", nil
 	}
 	return routedICE40(cmd.Context(), app, dir, o.route)
