@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,9 +9,12 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hdlgen/hdlgen/internal/proc"
 )
 
 // This file is the iCEBreaker target's side of `hdlgen synth` and `hdlgen
@@ -135,15 +139,18 @@ func ReadICE40(dir string) (*ICE40, error) {
 	return &ICE40{Top: top, Estimate: est, Routed: routed}, nil
 }
 
-// RouteICE40 runs the design's iCE40 flow (make bitstream) in dir.
-func RouteICE40(ctx context.Context, dir string, r Runner, log io.Writer) error {
-	if r == nil {
-		r = ExecRunner{}
-	}
-	out, err := r.Run(ctx, dir, []string{"make", "--no-print-directory", "bitstream"})
-	if err != nil {
+// RouteICE40 runs the design's iCE40 flow (make bitstream) in dir, its
+// output to log on failure.
+func RouteICE40(ctx context.Context, dir string, log io.Writer) error {
+	cmd := exec.CommandContext(ctx, "make", "--no-print-directory", "bitstream")
+	cmd.Dir = dir
+	cmd.Env = proc.MakeEnv()
+	proc.Setup(cmd) // make, Yosys and nextpnr end with hdlgen
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
 		if log != nil {
-			log.Write(out)
+			log.Write(out.Bytes())
 		}
 		return fmt.Errorf("synth: make bitstream in %s: %w", dir, err)
 	}

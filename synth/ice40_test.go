@@ -160,7 +160,7 @@ func TestICE40EstimateAgainstRoute(t *testing.T) {
 	if _, err := ReadICE40(dir); !errors.Is(err, ErrNoRoute) {
 		t.Fatalf("before the route: %v, want ErrNoRoute", err)
 	}
-	if err := RouteICE40(context.Background(), dir, nil, nil); err != nil {
+	if err := RouteICE40(context.Background(), dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	r, err := ReadICE40(dir)

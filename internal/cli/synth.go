@@ -162,7 +162,7 @@ func routedICE40(ctx context.Context, app *App, dir string, route bool) (*synth.
 			}
 		}
 		fmt.Fprintf(app.Err, "hdlgen: placing and routing %s for the iCE40 UP5K (make bitstream)\n", dir)
-		if err := synth.RouteICE40(ctx, dir, nil, app.Err); err != nil {
+		if err := synth.RouteICE40(ctx, dir, app.Err); err != nil {
 			return nil, "", err
 		}
 	}
