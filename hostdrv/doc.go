@@ -32,4 +32,24 @@
 // same design. The board's backend has never driven a real DMA; its tests run
 // it against a C model of the AXI DMA and the system (testdata/uio_check.c,
 // compiled with -DHDLGEN_UIO_FAKE, which only the tests define).
+//
+// SerialFiles renders the same family for the iCEBreaker's UART top (`hdlgen
+// emit --board icebreaker`, docs/ice40.md): hdlgen.h, hdlgen_encode.c,
+// hdlgen_run.c and hdlgen.py are the files above, byte for byte; under the
+// API are
+//
+//	driver/hdlgen_uart.c           libhdlgen over the UART protocol: identify at
+//	                               open, one classify request per vector, a
+//	                               resynchronisation after any failure
+//	driver/hdlgen_uart.h           the byte-link interface and the frames
+//	driver/backend_serial.c        the "serial" backend: termios raw mode, 8N1
+//	driver/hdlgen_uart_selftest.c  the self-test: identity, vectors, malformed
+//	                               frames, resync
+//	driver/sim_uart.cpp            the UART top's Verilator model behind a
+//	                               pseudo-terminal, bridged at the bit level
+//	                               (make sim), which TestSerialDriverPTY runs
+//	                               hdlgen-run and hdlgen.py against
+//
+// The protocol's bytes come from the rtl package (UARTProtocol); its
+// TestICE40Files checks them against the UART top's RTL.
 package hostdrv

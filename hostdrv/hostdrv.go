@@ -114,6 +114,7 @@ type view struct {
 	RTLFiles, MemFiles  []string
 	Overlay             Overlay
 	SelfTest            selfTestView
+	UART                *uartView // the serial driver's (SerialFiles), nil for the Zynq's
 }
 
 func newView(d Design) (*view, error) {

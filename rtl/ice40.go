@@ -212,5 +212,5 @@ func addICE40Files(files map[string][]byte, m *model.Model, pl *plan.Plan, rtlFi
 		return fmt.Errorf("rtl: internal error: no Makefile to include %s from", ice40MakePath)
 	}
 	files["Makefile"] = append(append([]byte{}, mk...), []byte("\n# The iCEBreaker's flow (hdlgen emit --board icebreaker): make bitstream, routed-ice40.\ninclude "+ice40MakePath+"\n")...)
-	return nil
+	return addICE40Driver(files, m, pl, v, top, append(append([]string{}, rtlFiles...), append(ice40RTL, "rtl/"+top+".v")...), memFiles)
 }

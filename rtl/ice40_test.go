@@ -2,6 +2,7 @@ package rtl
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -25,9 +26,23 @@ func TestICE40Files(t *testing.T) {
 	}
 	top := rep.Plan.Prefix + "_ice40"
 	for _, name := range []string{"rtl/" + top + ".v", "rtl/hdlgen_uart_rx.v", "rtl/hdlgen_uart_tx.v", ice40TBPath,
-		ice40ParamsPath, ice40MakePath, "ice40/ice40_carry.py", constraints.PCFPath} {
+		ice40ParamsPath, ice40MakePath, "ice40/ice40_carry.py", constraints.PCFPath,
+		"driver/Makefile", "driver/hdlgen_uart.c", "driver/backend_serial.c", "driver/sim_uart.cpp", "driver/hdlgen_run.c"} {
 		if _, ok := files[name]; !ok {
 			t.Errorf("no %s", name)
+		}
+	}
+	// The driver is compiled with ice40Protocol's bytes; the top writes them
+	// as literals.
+	rtlTop := string(files["rtl/"+top+".v"])
+	for _, want := range []string{
+		fmt.Sprintf("REQ_MARK = 8'h%02X, RES_MARK = 8'h%02X", ice40RequestMark, ice40ResponseMark),
+		fmt.Sprintf("CMD_CLASSIFY = 8'h%02x, CMD_IDENTIFY = 8'h%02x", ice40CmdClassify, ice40CmdIdentify),
+		fmt.Sprintf("ST_RESULT = 8'h%02x", ice40StatusResult),
+		fmt.Sprintf("^ 8'h%02x", ice40CRCPoly),
+	} {
+		if !strings.Contains(rtlTop, want) {
+			t.Errorf("the UART top lacks %q: the driver's protocol table (ice40Protocol) and the top disagree", want)
 		}
 	}
 	pcf := string(files[constraints.PCFPath])

@@ -13,10 +13,10 @@ import (
 	"github.com/hdlgen/hdlgen/vivado"
 )
 
-// This file is the only place that knows about the hostdrv and vivado
-// packages: they write the host driver (driver/) and the Vivado block design
-// (vivado/system.tcl) of a Zynq system design, through systemExtraFiles
-// (extern.go).
+// This file and ice40_driver.go are the only places that know about the
+// hostdrv and vivado packages: they write the host driver (driver/) and the
+// Vivado block design (vivado/system.tcl) of a Zynq system design, through
+// systemExtraFiles (extern.go), and the iCEBreaker's serial driver.
 
 func init() { systemExtraFiles = addZynqFiles }
 

@@ -395,6 +395,26 @@ static int run_batch(hdlgen_dev *dev, size_t n, int32_t *classes, int32_t *score
   return HDLGEN_OK;
 }
 
+/* hdlgen_pack packs K input elements into the beats of one vector
+ * (docs/system-interface.md): FPB elements of LW bits per 32-bit beat, SOV on
+ * the first beat, EOV on the last. */
+void hdlgen_pack(const uint32_t *inputs, uint32_t *beats) {
+  size_t b, j;
+  const uint32_t mask = (1u << HDLGEN_LEVEL_WIDTH) - 1u;
+  for (b = 0; b < HDLGEN_BEATS_PER_VECTOR; b++) {
+    uint32_t w = 0;
+    for (j = 0; j < HDLGEN_LEVELS_PER_BEAT; j++) {
+      size_t i = b * HDLGEN_LEVELS_PER_BEAT + j;
+      if (i < HDLGEN_K) w |= (inputs[i] & mask) << (j * HDLGEN_LEVEL_WIDTH);
+    }
+    if (b == 0) w |= HDLGEN_BEAT_SOV;
+    if (b == HDLGEN_BEATS_PER_VECTOR - 1) w |= HDLGEN_BEAT_EOV;
+    beats[b] = w;
+  }
+}
+
+size_t hdlgen_beats_per_vector(void) { return HDLGEN_BEATS_PER_VECTOR; }
+
 int hdlgen_classify_inputs(hdlgen_dev *dev, const uint32_t *inputs, size_t rows, int32_t *classes, int32_t *scores,
                            uint32_t *flags) {
   size_t start, r;

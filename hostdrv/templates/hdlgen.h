@@ -9,9 +9,14 @@
  *   hdlgen_close(dev);
  *
  * A device is a backend ("uio": the ZedBoard through Linux UIO and a u-dma-buf
- * buffer; "sim": the Verilator model of the system top, in libhdlgen_sim only)
- * plus the design identity checked at open: a device whose identification
- * registers (model hash, shape, framing) differ from this driver's is refused.
+ * buffer; "sim": the Verilator model of the system top, in libhdlgen_sim only;
+ * "serial": the iCEBreaker's UART top through a serial port, in the driver
+ * `emit --board icebreaker` writes, hdlgen_uart.c) plus the design identity
+ * checked at open: a device whose identification registers (model hash, shape,
+ * framing) or identity response differ from this driver's is refused. The
+ * UART top has no DMA, registers, counters or readout banks: those calls
+ * return HDLGEN_E_UNSUPPORTED there, and a vector has no stream beats
+ * (hdlgen_beats_per_vector() is 0).
  *
  * Encoding raw features into the hardware's input elements (hdlgen_encode) is
  * bit-exact with hdlgen's Go model (docs/semantics.md §1 and §3 / §7): IEEE
@@ -84,7 +89,8 @@ typedef struct {
 
 /* hdlgen_open opens the device named by spec ("uio", "uio:regs=/dev/uio0,
  * dma=/dev/uio1,buf=/dev/udmabuf-hdlgen", "sim", "sim:seed=1,valid=0.7,
- * ready=0.6") and checks that it is this driver's design. On failure *dev is
+ * ready=0.6"; "serial", "serial:/dev/ttyUSB1", "serial:dev=PATH,timeout=MS")
+ * and checks that it is this driver's design. On failure *dev is
  * NULL and hdlgen_open_error() says why. */
 int hdlgen_open(hdlgen_dev **dev, const char *spec);
 void hdlgen_close(hdlgen_dev *dev);

@@ -16,7 +16,9 @@
  *   hdlgen-run [-d SPEC] flush                reset the DMA and flush the system
  *
  * SPEC is a device spec for hdlgen_open ("uio" by default; "sim" in
- * hdlgen-run-sim). Exit status: 0 ok, 1 failure, 2 usage. */
+ * hdlgen-run-sim; "serial" in the iCEBreaker's driver, whose UART top has no
+ * counters or readout to load: those commands fail there). Exit status: 0 ok,
+ * 1 failure, 2 usage. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -240,8 +242,11 @@ static int cmd_info(hdlgen_dev *dev) {
   if (rc != HDLGEN_OK) return failed("info", dev, rc);
   printf("arch %s K=%u N=%u L=%u P=%u kappa=%u readout=%u bits (+-%u)\n", hdlgen_arch_name(), in.k,
          in.n, in.l, in.p, in.kappa, in.readout_bits, in.readout_bound);
-  printf("framing: %u-bit elements, %u per beat, %u beats per vector\n", in.level_width, in.levels_per_beat,
-         in.beats_per_vector);
+  if (in.beats_per_vector)
+    printf("framing: %u-bit elements, %u per beat, %u beats per vector\n", in.level_width, in.levels_per_beat,
+           in.beats_per_vector);
+  else /* the UART top: one request per vector */
+    printf("framing: %u-bit elements, one request per vector\n", in.level_width);
   printf("latency %u cycles, II %u cycles at %.0f MHz; scores %s; reloadable readout %s; active bank %u; batch %zu vectors\n",
          in.latency, in.ii, in.clock_hz / 1e6, in.scores ? "yes" : "no", in.reloadable ? "yes" : "no", in.active_bank,
          in.max_batch);

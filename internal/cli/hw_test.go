@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hdlgen/hdlgen/board"
 	"github.com/hdlgen/hdlgen/hwstudy"
 	"github.com/hdlgen/hdlgen/internal/randmodel"
 	"github.com/hdlgen/hdlgen/model"
@@ -324,3 +325,47 @@ func TestMedianVariantSpellings(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestSynthICE40: for an --board icebreaker design, synth --route places and
+// routes it and prints hdlgen's iCE40 estimate beside nextpnr's routed
+// figures (--json: the ice40 object); power prints the same and says its
+// energy is the Zynq model's; --route on a ZedBoard design is refused
+// before anything runs.
+func TestSynthICE40(t *testing.T) {
+	zed := filepath.Join(t.TempDir(), "zed")
+	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Vectors: 4}, zed); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCmd(t, newSynthCmd, "synth", zed, "--route")
+	if code != exitUsage || !strings.Contains(errs, "--route: "+zed+" was not emitted with --board icebreaker") {
+		t.Errorf("synth --route of a ZedBoard design: exit %d, stderr %q", code, errs)
+	}
+
+	hwtest.Require(t, hwtest.Yosys, hwtest.ICE40, hwtest.Make)
+	dir := filepath.Join(t.TempDir(), "ice")
+	if _, err := rtl.Emit(context.Background(), trainedTiny(t), rtl.Options{Vectors: 4, Board: board.NameIceBreaker}, dir); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, newSynthCmd, "synth", dir)
+	if code != 0 || !strings.Contains(out, "iCE40 UP5K: no routed result") {
+		t.Errorf("synth before the route: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, newSynthCmd, "synth", dir, "--route")
+	want := regexp.MustCompile(`(?m)^  Fmax +[0-9.]+ MHz +[0-9.]+ MHz +[-+][0-9.]+ % +\(clock 12 MHz: met\)$`)
+	if code != 0 || !want.MatchString(out) || !strings.Contains(out, "logic cells") {
+		t.Fatalf("synth --route: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, newSynthCmd, "synth", dir, "--json")
+	var js struct {
+		ICE40 struct {
+			Routed struct{ LogicCells int } `json:"routed"`
+		} `json:"ice40"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &js) != nil || js.ICE40.Routed.LogicCells == 0 {
+		t.Errorf("synth --json: exit %d, %+v; stderr %s", code, js, errs)
+	}
+	code, out, errs = runCmd(t, newPowerCmd, "power", dir)
+	if code != 0 || !want.MatchString(out) || !strings.Contains(out, "there is no iCE40 power tool here") {
+		t.Errorf("power: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
+	}
+}

@@ -276,6 +276,12 @@ func (o *powerOptions) run(cmd *cobra.Command, app *App, args []string) error {
 		if err == nil && e.Resources.Source == "yosys" {
 			note += "\n" + fmaxNote(cmd.Context(), args[0], so, p.ClockHz/1e6)
 		}
+		if err == nil && synth.HasICE40(args[0]) {
+			var n string
+			if n, err = ice40PowerNote(cmd.Context(), app, args[0]); err == nil {
+				note += "\n" + n
+			}
+		}
 	} else {
 		e, note, err = o.fromModel(args[0], p)
 	}
@@ -525,4 +531,25 @@ func (o *powerOptions) medianRuns() ([]hwstudy.MedianRun, error) {
 		}
 	}
 	return runs, nil
+}
+
+// ice40PowerNote is what power adds for an --board icebreaker design: the
+// routed comparison when there is a routed result, and that the energy
+// stays the Zynq-7020 model's estimate (no iCE40 power tool).
+func ice40PowerNote(ctx context.Context, app *App, dir string) (string, error) {
+	r, note, err := routedICE40(ctx, app, dir, false)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if r != nil {
+		if err := r.WriteText(&b); err != nil {
+			return "", err
+		}
+	} else {
+		b.WriteString(note + "\n")
+	}
+	b.WriteString("Energy on the iCE40 UP5K is not measured and not estimated for it: the power and energy above are\n" +
+		"the Zynq-7020 model's (docs/energy-model.md); there is no iCE40 power tool here.")
+	return strings.TrimPrefix(b.String(), "\n"), nil
 }

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os/exec"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +19,7 @@ type synthOptions struct {
 	yosys    string
 	clockMHz float64
 	byModule bool
+	route    bool
 }
 
 func newSynthCmd(app *App) *cobra.Command {
@@ -50,7 +54,13 @@ from the Debian/Ubuntu package "yosys" (apt-get install yosys).
 attributed to the instance that made it (u_issue, u_core.u_mac, …), by the
 deepest named net it drives, or else by the named nets, registers and ports its
 outputs reach (split evenly when they reach several instances). Generate blocks
-fold into their instance, so the P lanes of the hidden layer add up in one row.`,
+fold into their instance, so the P lanes of the hidden layer add up in one row.
+
+For a design emitted with --board icebreaker it then compares, when the design
+has a routed result (make bitstream; --route runs it: Yosys synth_ice40,
+nextpnr-ice40, icepack), hdlgen's estimate of the iCE40 netlist (logic cells,
+EBR, DSP, Fmax: Yosys's iCE40 UltraPlus cell delays and hdlgen's net rule)
+with nextpnr-ice40's routed figures of the same netlist (docs/timing.md).`,
 		Example: `  hdlgen synth build/iris
   hdlgen synth build/iris --json > iris-synth.json
   hdlgen synth build/iris --by-module`,
@@ -64,6 +74,7 @@ fold into their instance, so the P lanes of the hidden layer add up in one row.`
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command")
 	f.Float64Var(&o.clockMHz, "clock-mhz", 100, "the clock the timing estimate is checked against, in MHz")
 	f.BoolVar(&o.byModule, "by-module", false, "also attribute the netlist's cells to the design's instances (a Markdown table)")
+	f.BoolVar(&o.route, "route", false, "an --board icebreaker design: place and route it first (make bitstream: yosys, nextpnr-ice40, icepack)")
 	argsAreInputs(cmd, "DIR")
 	markOutput(cmd, "cache", outputDir)
 	return cmd
@@ -75,6 +86,9 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 	}
 	if !(o.clockMHz > 0) {
 		return usagef("--clock-mhz %v: want > 0", o.clockMHz)
+	}
+	if o.route && !synth.HasICE40(dir) {
+		return usagef("--route: %s was not emitted with --board icebreaker (it has no %s)", dir, synth.ICE40Make)
 	}
 	r, err := synth.Run(cmd.Context(), dir, synth.Options{Yosys: o.yosys, CacheDir: o.cacheDir, Force: o.force, Log: app.Err})
 	if err != nil {
@@ -92,18 +106,32 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 		}
 		byModule = nl.ByModule()
 	}
+	ice40, ice40Note, err := o.ice40(cmd, app, dir)
+	if err != nil {
+		return err
+	}
 	if o.json {
 		return printJSON(app.Out, "synth", struct {
 			*synth.Report
 			Timing   *timing.Report      `json:"timing"`
 			ByModule []synth.ModuleShare `json:"by_module,omitempty"`
-		}{r, t, byModule})
+			ICE40    *synth.ICE40        `json:"ice40,omitempty"`
+		}{r, t, byModule, ice40})
 	}
 	if err := r.WriteText(app.Out); err != nil {
 		return err
 	}
 	if err := t.WriteText(app.Out, o.clockMHz); err != nil {
 		return err
+	}
+	if ice40 != nil {
+		if err := ice40.WriteText(app.Out); err != nil {
+			return err
+		}
+	} else if ice40Note != "" {
+		if _, err := fmt.Fprintf(app.Out, "\n%s\n", ice40Note); err != nil {
+			return err
+		}
 	}
 	if !o.byModule {
 		return nil
@@ -112,4 +140,35 @@ func (o *synthOptions) run(cmd *cobra.Command, app *App, dir string) error {
 		return err
 	}
 	return synth.WriteByModule(app.Out, byModule)
+}
+
+// ice40 is the iCEBreaker comparison of an --board icebreaker design (nil
+// for another design), after routing it with --route; without a routed
+// result it says so in the note.
+func (o *synthOptions) ice40(cmd *cobra.Command, app *App, dir string) (*synth.ICE40, string, error) {
+	if !synth.HasICE40(dir) {
+		return nil, "", nil
+	}
+	return routedICE40(cmd.Context(), app, dir, o.route)
+}
+
+// routedICE40 reads the iCE40 comparison of dir, routing it first when
+// route; without a routed result the note says how to make one.
+func routedICE40(ctx context.Context, app *App, dir string, route bool) (*synth.ICE40, string, error) {
+	if route {
+		for _, tool := range []string{"make", "yosys", "nextpnr-ice40", "icepack"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				return nil, "", fmt.Errorf("--route needs %s (apt-get install yosys nextpnr-ice40 fpga-icestorm): %w", tool, err)
+			}
+		}
+		fmt.Fprintf(app.Err, "hdlgen: placing and routing %s for the iCE40 UP5K (make bitstream)\n", dir)
+		if err := synth.RouteICE40(ctx, dir, app.Err); err != nil {
+			return nil, "", err
+		}
+	}
+	r, err := synth.ReadICE40(dir)
+	if errors.Is(err, synth.ErrNoRoute) {
+		return nil, "iCE40 UP5K: " + err.Error() + "; then hdlgen's estimate and nextpnr's routed figures are compared here.", nil
+	}
+	return r, "", err
 }
