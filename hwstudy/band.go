@@ -21,27 +21,36 @@ var bandResources = []struct {
 	{"BRAM36", func(r power.Resources) float64 { return r.BRAM36 }},
 }
 
+// bandSections are the calibration sections whose designs the error bands
+// are measured over: the build's range.
+var bandSections = []int{power.CalRange, power.CalRangeEdges}
+
 // MeasureBands measures the analytic model's error bands (power.Band) over the
-// seed-1 rows of the calibration's range section: for each network type and
+// seed-1 rows of the calibration's range sections: for each network type and
 // each P range of power.BandPs that has designs, the median |error| and the
 // worst error of LUT, FF, DSP48E1 and BRAM36, with the N and P range its
 // designs span (a band claims no P or N beyond what was synthesised) and
-// the run that synthesised them.
+// the runs that synthesised them.
 func (c *Calibration) MeasureBands() []power.Band {
-	sec := power.CalSectionNames[power.CalRange]
-	run := c.run(sec)
-	inRange := map[string]bool{}
-	for _, s := range shapesOf(power.CalibrationSection(power.CalRange)) {
-		inRange[s.Name()] = true
+	sectionOf := map[string]string{} // the rows of the range's sections
+	for _, sec := range bandSections {
+		for _, s := range shapesOf(power.CalibrationSection(sec)) {
+			sectionOf[s.Name()] = power.CalSectionNames[sec]
+		}
 	}
 	var out []power.Band
 	for _, arch := range power.Networks() {
 		for _, pr := range power.BandPs {
-			b := power.Band{Arch: arch, PMin: math.MaxInt, NMin: math.MaxInt, Command: run.Command, Date: run.Date}
+			b := power.Band{Arch: arch, PMin: math.MaxInt, NMin: math.MaxInt}
 			var rows []CalibrationRow
 			for _, r := range c.Rows {
-				if r.Seed == 1 && inRange[r.Name] && r.Design.Arch == arch && r.Design.P() >= pr[0] && r.Design.P() <= pr[1] {
+				sec, ok := sectionOf[r.Name]
+				if ok && r.Seed == 1 && r.Design.Arch == arch && r.Design.P() >= pr[0] && r.Design.P() <= pr[1] {
 					rows = append(rows, r)
+					run := c.run(sec)
+					if br := (power.BandRun{Command: run.Command, Date: run.Date}); !slices.Contains(b.Runs, br) {
+						b.Runs = append(b.Runs, br)
+					}
 					b.NMin, b.NMax = min(b.NMin, r.Design.N), max(b.NMax, r.Design.N)
 					b.PMin, b.PMax = min(b.PMin, r.Design.P()), max(b.PMax, r.Design.P())
 				}
@@ -90,10 +99,14 @@ func (c *Calibration) BandTable() ([]byte, error) {
 	fmt.Fprintf(&b, "// measuredBands are the error bands of results/hardware/calibration.json (band.go).\n")
 	fmt.Fprintf(&b, "var measuredBands = []Band{\n")
 	for _, bd := range c.MeasureBands() {
-		fmt.Fprintf(&b, "\t{Arch: model.Arch(%q), PMin: %d, PMax: %d, NMin: %d, NMax: %d, Designs: %d, Command: %q, Date: %q, Errors: []ResourceError{\n",
-			bd.Arch, bd.PMin, bd.PMax, bd.NMin, bd.NMax, bd.Designs, bd.Command, bd.Date)
+		fmt.Fprintf(&b, "\t{Arch: model.Arch(%q), PMin: %d, PMax: %d, NMin: %d, NMax: %d, Designs: %d, Errors: []ResourceError{\n",
+			bd.Arch, bd.PMin, bd.PMax, bd.NMin, bd.NMax, bd.Designs)
 		for _, e := range bd.Errors {
 			fmt.Fprintf(&b, "\t\t{Resource: %q, MedianPct: %g, WorstPct: %g},\n", e.Resource, e.MedianPct, e.WorstPct)
+		}
+		fmt.Fprintf(&b, "\t}, Runs: []BandRun{\n")
+		for _, r := range bd.Runs {
+			fmt.Fprintf(&b, "\t\t{Command: %q, Date: %q},\n", r.Command, r.Date)
 		}
 		fmt.Fprintf(&b, "\t}},\n")
 	}

@@ -98,3 +98,21 @@ func TestBandsOfRows(t *testing.T) {
 		t.Errorf("band text %q", txt)
 	}
 }
+
+// TestFitRowsHoldOutRangeEdges: the LUT factors are fitted to every row but
+// those of the held-out sections (range-edges); the error bands read both
+// range sections.
+func TestFitRowsHoldOutRangeEdges(t *testing.T) {
+	rangeShape := shapesOf(power.CalibrationSection(power.CalRange))[0]
+	edgeShape := shapesOf(power.CalibrationSection(power.CalRangeEdges))[0]
+	baseShape := shapesOf(power.CalibrationSection(power.CalBase))[0]
+	c := &Calibration{Rows: []CalibrationRow{{Name: baseShape.Name(), Seed: 1}, {Name: rangeShape.Name(), Seed: 1}, {Name: edgeShape.Name(), Seed: 1}, {Name: rowName(baseShape, 2), Seed: 2}}}
+	var got []string
+	for _, r := range c.FitRows() {
+		got = append(got, r.Name)
+	}
+	want := []string{baseShape.Name(), rangeShape.Name(), rowName(baseShape, 2)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("FitRows (-want +got):\n%s", diff)
+	}
+}

@@ -104,7 +104,7 @@ type Calibration struct {
 	Runs       []SectionRun     `json:"runs,omitempty"`
 	Rows       []CalibrationRow `json:"rows"`
 	Tolerances []Tolerance      `json:"tolerances"`
-	// Bands are the measured error bands over the range section's designs
+	// Bands are the measured error bands over the range sections' designs
 	// (power.Band; power's band_table.go is generated from them).
 	Bands []power.Band `json:"bands,omitempty"`
 }
@@ -311,7 +311,7 @@ func tolerances(rows []CalibrationRow) []Tolerance {
 		}
 		var sum, sq float64
 		for _, r := range rows {
-			if Uncalibrated[r.Design.Arch] {
+			if Uncalibrated[r.Design.Arch] || heldOut(r) {
 				continue
 			}
 			y, a := rs.f(r.Yosys), rs.f(r.Analytic)
@@ -347,6 +347,15 @@ func uncalibratedNames() string {
 	return strings.Join(n, ", ")
 }
 
+// heldOutSectionNames lists HeldOutSections.
+func heldOutSectionNames() string {
+	var n []string
+	for _, s := range HeldOutSections {
+		n = append(n, power.CalSectionNames[s])
+	}
+	return strings.Join(n, ", ")
+}
+
 // relErrPct is 100·(a−y)/y, 0 when both are 0 and ±100·a when y is 0.
 func relErrPct(a, y float64) float64 {
 	if y == 0 {
@@ -375,14 +384,14 @@ func (c *Calibration) Markdown() []byte {
 	}
 	fmt.Fprintf(&b, "Designs: random-weight models (hwstudy.RandomModel) of hwstudy.CalibrationMatrix (sections %s), and seeds 2 and 3 of three shapes.\n", strings.Join(power.CalSectionNames[:], ", "))
 	fmt.Fprintf(&b, "LUT = Yosys estimated LUT6 sites (`estimated_num_lc`); error = (analytic − Yosys)/Yosys.\n\n")
-	fmt.Fprintf(&b, "## Tolerance\n\nOver the rows of the fitted network types (not %s: its model is not fitted; its rows are in the error band and the designs below).\n\n", uncalibratedNames())
+	fmt.Fprintf(&b, "## Tolerance\n\nOver the fitted rows: not those of %s (its model is not fitted) nor of section %s (held out of the fit, hwstudy.HeldOutSections); their rows are in the error band and the designs below.\n\n", uncalibratedNames(), heldOutSectionNames())
 	fmt.Fprintf(&b, "| resource | claim | max abs error | mean (bias) | rms | exact | worst design | all within claim |\n|---|---|---|---|---|---|---|---|\n")
 	for _, t := range c.Tolerances {
 		fmt.Fprintf(&b, "| %s | %s | %.1f %% | %+.1f %% | %.1f %% | %d/%d | %s | %v |\n", t.Resource, t.Claim, t.MaxAbsPct, t.MeanPct, t.RMSPct, t.Exact, t.Designs, t.Worst, t.Satisfied)
 	}
 	if len(c.Bands) > 0 {
 		fmt.Fprintf(&b, "\n## Error band over the build's range\n\n")
-		fmt.Fprintf(&b, "The designs of section %s: each network as emitted with the default pipeline rule, over the N, P, K and L that `hdlgen build` estimates (power.CalRange). Per P range: the median |error| and the worst error (signed) of each resource. The build report states these beside every estimate (power.Band).\n\n", power.CalSectionNames[power.CalRange])
+		fmt.Fprintf(&b, "The designs of sections %s and %s: each network as emitted with the default pipeline rule, over the N, P, K and L that `hdlgen build` estimates (power.CalRange, power.CalRangeEdges). Per P range: the median |error| and the worst error (signed) of each resource. The build report states these beside every estimate (power.Band).\n\n", power.CalSectionNames[power.CalRange], power.CalSectionNames[power.CalRangeEdges])
 		fmt.Fprintf(&b, "| network | P | N | designs | LUT median / worst | FF median / worst | DSP48E1 median / worst | BRAM36 median / worst |\n|---|---|---|---|---|---|---|---|\n")
 		for _, bd := range c.Bands {
 			fmt.Fprintf(&b, "| %s | %d…%d | %d…%d | %d |", bd.Arch, bd.PMin, bd.PMax, bd.NMin, bd.NMax, bd.Designs)

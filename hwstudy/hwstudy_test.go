@@ -266,7 +266,7 @@ const ClaimedDynamicPowerPct = 8
 // summary is what tolerances() computes from its rows, DSP48E1 and block RAM
 // are exact, and the dynamic power of every design is within
 // ClaimedDynamicPowerPct, and every resource is within its claimed tolerance
-// (Claimed) on every design.
+// (Claimed) on every fitted design (the held-out sections' rows are logged).
 func TestCommittedCalibration(t *testing.T) {
 	b, err := os.ReadFile("../results/hardware/calibration.json")
 	if err != nil {
@@ -311,7 +311,6 @@ func TestCommittedCalibration(t *testing.T) {
 		if Uncalibrated[r.Design.Arch] {
 			continue // measured, not held to the claims
 		}
-		n++
 		ey, err := power.Evaluate(r.Design, r.Yosys, power.Params{})
 		if err != nil {
 			t.Fatalf("%s: %v", r.Name, err)
@@ -321,6 +320,12 @@ func TestCommittedCalibration(t *testing.T) {
 			t.Fatalf("%s: %v", r.Name, err)
 		}
 		e := relErrPct(ea.DynamicW, ey.DynamicW)
+		if heldOut(r) {
+			t.Logf("%s (held out, not held to the claims): dynamic power %+.1f %%, LUT %+.1f %%", r.Name, e,
+				relErrPct(float64(r.Analytic.LUTs+r.Analytic.LUTRAM), float64(r.Yosys.LUTs+r.Yosys.LUTRAM)))
+			continue
+		}
+		n++
 		if math.Abs(e) > ClaimedDynamicPowerPct {
 			t.Errorf("%s: dynamic power analytic %s, Yosys counts %s: %+.1f %%, outside ±%d %%", r.Name,
 				power.FormatPower(ea.DynamicW), power.FormatPower(ey.DynamicW), e, ClaimedDynamicPowerPct)
@@ -340,7 +345,8 @@ func TestCommittedCalibration(t *testing.T) {
 }
 
 // TestLUTFactorsAreTheFit refits the analytic model's LUT factors to the
-// committed calibration (FitLUTFactors) and compares them with the factors
+// committed calibration (FitLUTFactors over its FitRows: the held-out
+// sections measure the model only) and compares them with the factors
 // power uses (rounded to 3 decimals there): a change of the factors, of the
 // raw counts or of the fitting method without a new fit fails here.
 func TestLUTFactorsAreTheFit(t *testing.T) {
@@ -352,7 +358,7 @@ func TestLUTFactorsAreTheFit(t *testing.T) {
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)
 	}
-	fit, err := FitLUTFactors(c.Rows, LUTFitPull)
+	fit, err := FitLUTFactors(c.FitRows(), LUTFitPull)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // The measured error band of the analytic resource model: how far its counts
-// were from Yosys's over the designs of the calibration's CalRange section,
-// the range the build report reads estimates over. hwstudy.Bands computes
+// were from Yosys's over the designs of the calibration's CalRange and
+// CalRangeEdges sections, the range the build report reads estimates over. hwstudy.Bands computes
 // the bands from the calibration's rows; measuredBands (band_table.go) is
 // that computation over the committed results/hardware/calibration.json,
 // written by `go test ./hwstudy -run TestBandTable -update` and checked by
@@ -36,9 +36,15 @@ type Band struct {
 	NMin    int             `json:"n_min"` // the N range of its designs
 	NMax    int             `json:"n_max"`
 	Designs int             `json:"designs"`
-	Errors  []ResourceError `json:"errors"`  // LUT, FF, DSP48E1, BRAM36
-	Command string          `json:"command"` // the calibration command that measured it, and its date
-	Date    string          `json:"date"`
+	Errors  []ResourceError `json:"errors"` // LUT, FF, DSP48E1, BRAM36
+	Runs    []BandRun       `json:"runs"`   // the calibration runs that synthesised its designs
+}
+
+// BandRun is a calibration command that synthesised designs of a band, and
+// its date.
+type BandRun struct {
+	Command string `json:"command"`
+	Date    string `json:"date"`
 }
 
 // Covers reports whether design d lies in the band's range.
@@ -68,8 +74,12 @@ func (b Band) Text() string {
 		}
 		parts = append(parts, fmt.Sprintf("%s ±%.0f %% (median %.0f %%)", e.Resource, absf(e.WorstPct), e.MedianPct))
 	}
-	return fmt.Sprintf("error band %s, measured against Yosys on %d designs over N %d…%d, P %d…%d by `%s` on %s",
-		strings.Join(parts, ", "), b.Designs, b.NMin, b.NMax, b.PMin, b.PMax, b.Command, b.Date)
+	var runs []string
+	for _, r := range b.Runs {
+		runs = append(runs, fmt.Sprintf("`%s` on %s", r.Command, r.Date))
+	}
+	return fmt.Sprintf("error band %s, measured against Yosys on %d designs over N %d…%d, P %d…%d by %s",
+		strings.Join(parts, ", "), b.Designs, b.NMin, b.NMax, b.PMin, b.PMax, strings.Join(runs, " and "))
 }
 
 func absf(x float64) float64 {

@@ -6,34 +6,46 @@ import "github.com/hdlgen/hdlgen/model"
 
 // measuredBands are the error bands of results/hardware/calibration.json (band.go).
 var measuredBands = []Band{
-	{Arch: model.Arch("intrvfl"), PMin: 1, PMax: 4, NMin: 50, NMax: 3000, Designs: 11, Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28", Errors: []ResourceError{
+	{Arch: model.Arch("intrvfl"), PMin: 1, PMax: 4, NMin: 50, NMax: 3000, Designs: 11, Errors: []ResourceError{
 		{Resource: "LUT", MedianPct: 2.5, WorstPct: 10.8},
 		{Resource: "FF", MedianPct: 0.2, WorstPct: -1.3},
 		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
 		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
+	}, Runs: []BandRun{
+		{Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28"},
 	}},
-	{Arch: model.Arch("intrvfl"), PMin: 8, PMax: 32, NMin: 64, NMax: 3000, Designs: 7, Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28", Errors: []ResourceError{
-		{Resource: "LUT", MedianPct: 8.1, WorstPct: -10.6},
-		{Resource: "FF", MedianPct: 0.9, WorstPct: 2.4},
+	{Arch: model.Arch("intrvfl"), PMin: 8, PMax: 32, NMin: 50, NMax: 3000, Designs: 8, Errors: []ResourceError{
+		{Resource: "LUT", MedianPct: 7, WorstPct: -10.6},
+		{Resource: "FF", MedianPct: 1.4, WorstPct: 4.7},
 		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
 		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
+	}, Runs: []BandRun{
+		{Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28"},
+		{Command: "hdlgen power calibrate --out results/hardware --section range-edges --work build/calwork --workers 1", Date: "2026-11-28"},
 	}},
-	{Arch: model.Arch("intrvfl"), PMin: 64, PMax: 128, NMin: 100, NMax: 128, Designs: 2, Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28", Errors: []ResourceError{
-		{Resource: "LUT", MedianPct: 5, WorstPct: 9},
-		{Resource: "FF", MedianPct: 0.8, WorstPct: 1.4},
+	{Arch: model.Arch("intrvfl"), PMin: 64, PMax: 256, NMin: 100, NMax: 3000, Designs: 5, Errors: []ResourceError{
+		{Resource: "LUT", MedianPct: 9, WorstPct: 15.3},
+		{Resource: "FF", MedianPct: 0.4, WorstPct: 1.9},
 		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
 		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
+	}, Runs: []BandRun{
+		{Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28"},
+		{Command: "hdlgen power calibrate --out results/hardware --section range-edges --work build/calwork --workers 1", Date: "2026-11-28"},
 	}},
-	{Arch: model.Arch("intrvfl2"), PMin: 1, PMax: 4, NMin: 50, NMax: 150, Designs: 3, Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28", Errors: []ResourceError{
+	{Arch: model.Arch("intrvfl2"), PMin: 1, PMax: 4, NMin: 50, NMax: 150, Designs: 3, Errors: []ResourceError{
 		{Resource: "LUT", MedianPct: 22, WorstPct: 44.1},
 		{Resource: "FF", MedianPct: 10.3, WorstPct: 12.4},
 		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
 		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
+	}, Runs: []BandRun{
+		{Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28"},
 	}},
-	{Arch: model.Arch("rvfl8"), PMin: 1, PMax: 2, NMin: 50, NMax: 900, Designs: 3, Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28", Errors: []ResourceError{
+	{Arch: model.Arch("rvfl8"), PMin: 1, PMax: 2, NMin: 50, NMax: 900, Designs: 3, Errors: []ResourceError{
 		{Resource: "LUT", MedianPct: 5.9, WorstPct: -11.8},
 		{Resource: "FF", MedianPct: 0, WorstPct: 0},
 		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
 		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
+	}, Runs: []BandRun{
+		{Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28"},
 	}},
 }

@@ -39,6 +39,12 @@ const (
 	// iris, wine, breast cancer, pendigits, digits, letter). Its rows give
 	// the measured error band (Band) the report states beside every estimate.
 	CalRange
+	// CalRangeEdges: more designs of the build's range, at its edges, where
+	// CalRange has none: the curve's P = 8 at N = 50, its P = 64 at N = 3000,
+	// and the P table's P ≥ 128 at large N. Its rows join CalRange's in the
+	// error bands; a section of its own, so that they are synthesised without
+	// synthesising CalRange again.
+	CalRangeEdges
 	// CalibrationSections is the number of sections.
 	CalibrationSections
 )
@@ -61,7 +67,7 @@ const legacyAdderLevels = 4
 
 // CalSectionNames name the sections of the calibration matrix (hdlgen power
 // calibrate --section).
-var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range"}
+var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range", CalRangeEdges: "range-edges"}
 
 // CalibrationSection returns section s of the calibration matrix: each
 // network type's designs of it, in network order.

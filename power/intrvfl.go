@@ -150,6 +150,12 @@ func (intrvflNet) calibration() Calibration {
 				{K: 13, N: 150, L: 3, Kappa: 3, Bits: 5, P: 32},
 				{K: 4, N: 128, L: 2, Kappa: 3, Bits: 5, P: 128},
 			},
+			CalRangeEdges: {
+				{K: 4, N: 50, L: 3, Kappa: 3, Bits: 5, P: 8},
+				{K: 4, N: 3000, L: 3, Kappa: 3, Bits: 5, P: 64},
+				{K: 13, N: 1500, L: 3, Kappa: 3, Bits: 5, P: 128},
+				{K: 4, N: 300, L: 3, Kappa: 3, Bits: 5, P: 256},
+			},
 		},
 		Seeds: []CalShape{
 			{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},
