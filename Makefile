@@ -45,9 +45,14 @@ demo: deps build
 ## passed to Verilator's generated makefile through MAKEFLAGS): g++'s -Os on
 ## a fully parallel design's model was most of a Verilator step (K=16,
 ## N=513, P=N: 63 s of CPU at -Os, 46 s at -O0, docs/testing.md), while the
-## tests simulate at most a few thousand vectors. `make verify` in an emitted
-## design and `hdlgen verify` keep Verilator's default (-Os).
-VERILATOR_TEST_OPT ?= OPT_FAST=-O0 OPT_SLOW=-O0
+## tests simulate at most a few thousand vectors. They also compile the
+## model's C++ as one file (VM_PARALLEL_BUILDS=0, Verilator's __ALL.cpp): each
+## of the ten or so files of a split build parses Verilator's headers again,
+## which at -O0 was most of a small design's compile (tiny_intrvfl: 17.7 s of
+## CPU split, 6.3 s as one file; K=16, N=1500, P=32: 30.0 s and 10.7 s;
+## docs/testing.md). `make verify` in an emitted design and `hdlgen verify`
+## keep Verilator's defaults (-Os, files compiled in parallel).
+VERILATOR_TEST_OPT ?= OPT_FAST=-O0 OPT_SLOW=-O0 VM_PARALLEL_BUILDS=0
 TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE_DIR=$(CURDIR)/build/objcache MAKEFLAGS='$(VERILATOR_TEST_OPT)'
 # package,timeout: longest first; every other package gets TEST_TIMEOUT.
 # Timeouts from results/tests/after.md (make test, 2026-11-27): three times the

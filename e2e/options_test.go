@@ -61,8 +61,8 @@ const optionICE40Vectors = 8
 // optionMatrix covers every emit option and every pair of option values at
 // least once (TestOptionMatrixCoversEveryPair checks it), on shapes that are
 // each option's own corner cases: the generated W_in with P > 28 (the PRBS31
-// recurrence's XORs chain), K = 1, a tiny N, κ ≥ K and the median network at
-// P = 8; --hold-input with G = 16 (the group counter wraps by itself) and
+// recurrence's XORs chain), K = 1, a tiny N, κ ≥ K and a 16-group network at
+// P = 8 (K = 16, N = 128: the median network's K, L and P); --hold-input with G = 16 (the group counter wraps by itself) and
 // G = 1 (the transfer comes with the only group); --register-sums at P = 1
 // (the lane sum is the product) and at P = N with a register after every
 // lane-tree level; the system top with one beat per vector (K = 3) and with
@@ -72,9 +72,14 @@ const optionICE40Vectors = 8
 // on the synthesised netlist in both simulators (two rows, which between them
 // take every option value: gate-level simulation is most of a row's time).
 // Rows with block-RAM ROMs or a comparison are synthesised with Yosys.
+// Each shape is as small as its corner allows, since a row's Verilator build
+// grows with the lanes' operators (P·K sign-flip inputs or multipliers, P·L
+// MACs) and its Icarus run with the cycles (N/P groups a vector): the large
+// designs (N = 513, fully parallel or not, and the median network) are the
+// verification matrix's (docs/testing.md gives each row's time).
 // docs/testing.md maps the earlier one-file-per-option tests onto these rows.
 var optionMatrix = []optionRow{
-	{shape: shape{arch: model.IntRVFL, k: 16, n: 97, l: 4, kappa: 3, bits: 5, p: 40, win: model.WinPRBS31}, registerSums: true, icebreaker: true},
+	{shape: shape{arch: model.IntRVFL, k: 4, n: 45, l: 4, kappa: 3, bits: 5, p: 40, win: model.WinPRBS31}, registerSums: true, icebreaker: true},
 	{shape: shape{arch: model.IntRVFL, k: 5, n: 37, l: 3, kappa: 3, bits: 5, p: 4}, holdInput: true, blockROMs: true, compare: compareHold},
 	{shape: shape{arch: model.IntRVFL, k: 5, n: 37, l: 3, kappa: 3, bits: 5, p: 8}, registerSums: true, compare: compareSums},
 	{shape: shape{arch: model.RVFL8, k: 3, n: 16, l: 3, p: 1}, holdInput: true, registerSums: true, adderLevels: 1, icebreaker: true},
@@ -84,13 +89,13 @@ var optionMatrix = []optionRow{
 	{shape: shape{arch: model.IntRVFL, k: 16, n: 64, l: 3, kappa: 3, bits: 5, p: 1, win: model.WinPRBS31}},
 	{shape: shape{arch: model.IntRVFL, k: 1, n: 20, l: 2, kappa: 1, bits: 3, p: 4, win: model.WinPRBS31}, holdInput: true, adderLevels: 1},
 	{shape: shape{arch: model.IntRVFL, k: 2, n: 3, l: 2, kappa: 1, bits: 2, p: 2, win: model.WinPRBS31}, holdInput: true, registerSums: true, blockROMs: true, gateLevel: true, icebreaker: true},
-	{shape: shape{arch: model.RVFL8, k: 7, n: 20, l: 4, p: 20}, holdInput: true},
+	{shape: shape{arch: model.RVFL8, k: 4, n: 10, l: 4, p: 10}, holdInput: true},
 	{shape: shape{arch: model.IntRVFL, k: 3, n: 7, l: 3, kappa: 15, bits: 5, p: 3}, system: true, reloadable: true, adderLevels: 1},
-	{shape: shape{arch: model.RVFL8, k: 65, n: 13, l: 10, p: 4}, system: true, noScores: true, registerSums: true, blockROMs: true},
+	{shape: shape{arch: model.RVFL8, k: 65, n: 13, l: 10, p: 1}, system: true, noScores: true, registerSums: true, blockROMs: true},
 	{shape: shape{arch: model.IntRVFL, k: 5, n: 50, l: 3, kappa: 3, bits: 5, p: 3, win: model.WinPRBS31}, system: true, reloadable: true, noScores: true, registerSums: true, blockROMs: true},
-	{shape: shape{arch: model.IntRVFL, k: 16, n: 512, l: 4, kappa: 3, bits: 5, p: 8, win: model.WinPRBS31}, system: true, reloadable: true},
-	{shape: shape{arch: model.RVFL8, k: 5, n: 9, l: 3, p: 4}, system: true, reloadable: true, noScores: true, adderLevels: 1, gateLevel: true},
-	{shape: shape{arch: model.IntRVFL, k: 7, n: 33, l: 10, kappa: 15, bits: 8, p: 0, win: model.WinPRBS31}, system: true, noScores: true, adderLevels: 1},
+	{shape: shape{arch: model.IntRVFL, k: 16, n: 128, l: 4, kappa: 3, bits: 5, p: 8, win: model.WinPRBS31}, system: true, reloadable: true},
+	{shape: shape{arch: model.RVFL8, k: 3, n: 9, l: 3, p: 2}, system: true, reloadable: true, noScores: true, adderLevels: 1, gateLevel: true},
+	{shape: shape{arch: model.IntRVFL, k: 7, n: 12, l: 10, kappa: 15, bits: 8, p: 0, win: model.WinPRBS31}, system: true, noScores: true, adderLevels: 1},
 	// The two-layer intRVFL: group 0 holding both layers (N1 = 3, P = 4: S = 0;
 	// two groups, so the block-RAM ROMs have two words), a register after every
 	// adder level, gate level; P = 1 with a second-layer tree register
