@@ -119,10 +119,7 @@ func (t *Task) streamIntRVFL(ctx context.Context, so protocol.SearchOptions, s d
 		} else {
 			inputsTo(in, sets[0][lo:hi])
 		}
-		k := int16(kappa)
-		for i, v := range src[:c*n] {
-			dst[i] = int8(min(max(v, -k), k))
-		}
+		linalg.ClipInt16ToInt8(dst[:c*n], src[:c*n], kappa)
 		hiddenTime += time.Since(t0)
 	}
 	var h8 []int8      // gramRows rows of 8-bit activations
