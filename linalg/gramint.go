@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hdlgen/hdlgen/internal/parallel"
 )
@@ -88,11 +89,17 @@ func (e Engine) gramInt8Tiles(kern func(kg int, u, a []byte, c []int32), m, n in
 	}
 	npi := (n + i8mr - 1) / i8mr // panels of U (rows of C)
 	npj := (n + i8nr - 1) / i8nr // panels of A (columns of C)
+	// The packed panels of one block of rows, reused by the next and by the
+	// next call.
+	kgMax := (min(m, i8group*i8kgroups) + i8group - 1) / i8group
+	upBuf, apBuf := getBytes(npi*kgMax*i8group*i8mr), getBytes(npj*kgMax*i8group*i8nr)
+	defer putBytes(upBuf)
+	defer putBytes(apBuf)
 	for r0 := 0; r0 < m; r0 += i8group * i8kgroups {
 		rows := min(i8group*i8kgroups, m-r0)
 		kg := (rows + i8group - 1) / i8group
-		up := packInt8(a[r0*lda:], lda, rows, n, kg, i8mr, npi, off)
-		ap := packInt8(a[r0*lda:], lda, rows, n, kg, i8nr, npj, 0)
+		up := packInt8(*upBuf, a[r0*lda:], lda, rows, n, kg, i8mr, npi, off)
+		ap := packInt8(*apBuf, a[r0*lda:], lda, rows, n, kg, i8nr, npj, 0)
 		// A's panels in chunks that stay in the (shared) L2 cache while
 		// every U panel passes by; each tile's sum is exact, so the order
 		// of the tiles does not matter.
@@ -136,13 +143,30 @@ func (e Engine) gramInt8Tiles(kern func(kg int, u, a []byte, c []int32), m, n in
 	MirrorLower(n, c, ldc)
 }
 
+// bytePool recycles the packed panels of gramInt8Tiles (a streamed search
+// calls it for every block of rows: fresh buffers were most of its garbage).
+var bytePool sync.Pool
+
+func getBytes(n int) *[]byte {
+	if p, ok := bytePool.Get().(*[]byte); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]byte, n)
+	return &b
+}
+
+func putBytes(p *[]byte) { bytePool.Put(p) }
+
 // packInt8 packs rows×n of A into panels of w columns as bytes: the
 // values a + off, read by the kernel as unsigned (off > 0, 0…254) or as
 // two's-complement signed bytes (off = 0). Panel p, group g holds, for each
 // of its w columns, the 4 values of rows 4g…4g+3; beyond the last row and
-// column the bytes are 0 (also when off > 0), so padding adds nothing.
-func packInt8(a []int8, lda, rows, n, kg, w, panels, off int) []byte {
-	out := make([]byte, panels*kg*i8group*w)
+// column the bytes are 0 (also when off > 0), so padding adds nothing. It
+// writes into buf (cleared first), which must hold the panels.
+func packInt8(buf []byte, a []int8, lda, rows, n, kg, w, panels, off int) []byte {
+	out := buf[:panels*kg*i8group*w]
+	clear(out)
 	stride := w * i8group  // bytes per group of a panel
 	full := rows / i8group // groups of 4 rows
 	for p := 0; p < panels; p++ {

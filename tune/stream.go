@@ -19,9 +19,10 @@ import (
 var chunkRows = 2048
 
 // gramRows is the number of training rows whose 8-bit activations the
-// streamed scorer holds for one integer Gram product: the bytes of
-// chunkRows float64 rows.
-func gramRows() int { return 8 * chunkRows }
+// streamed scorer holds for one integer Gram product: two chunks (4,096
+// rows, one depth block of linalg.GramInt8), a quarter of the bytes of a
+// chunk of float64 activations.
+func gramRows() int { return 2 * chunkRows }
 
 // int8GramKappa is the largest κ whose activations the streamed scorer
 // multiplies as 8-bit integers (a variable for the tests, which set it
@@ -42,9 +43,8 @@ var int8GramKappa = math.MaxInt8
 // bits, so a prediction may differ on a numerically exact tie. Memory: the
 // Gram matrix and the solver's copy (16·n² bytes), the readouts of every λ,
 // chunkRows rows of inputs and activations, and for the Gram matrix
-// gramRows() rows of 8-bit activations (as many bytes as the chunk's
-// float64 activations) and, with more training rows than that, a second
-// n×n matrix for the Gram of each further block.
+// gramRows() rows of 8-bit activations and, with more training rows than
+// that, a second n×n matrix for the Gram of each further block.
 func (t *Task) streamIntRVFL(ctx context.Context, so protocol.SearchOptions, s dataset.Split, n int) (*protocol.SearchResult, error) {
 	start := time.Now()
 	d := t.Train
