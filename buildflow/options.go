@@ -74,7 +74,7 @@ type Options struct {
 	SplitSeed uint64  // seed of the held-out split
 	Seed      uint64  // seed of the network
 	Win       string  // W_in source: "" or "stored" (a ROM), "lfsr" (generated on chip)
-	Grid      string  // search grid: small, paper, wide or coarse (default: DefaultGrid of the training rows)
+	Grid      string  // search grid: small, paper, wide, coarse or large (default: DefaultGrid of the training rows)
 	Folds     int     // search: k of k-fold on the training share (default 4)
 	// N, Lambda and Kappa, all given, skip the search: eval validates them.
 	N      int

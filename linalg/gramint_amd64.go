@@ -37,15 +37,63 @@ func int8Kernel() func(kg int, u, a []byte, c []int32) {
 }
 
 //go:noescape
+func gramAVX2x8x48(kg int, u, a *byte, c *int32, ones *int16)
+
+// avx2MaxOff is the largest offset (and magnitude) the AVX2 tile is exact
+// for: VPMADDUBSW adds two products u·a with u ≤ 2·off and |a| ≤ off into
+// an int16, so 4·off² must not exceed 32767.
+const avx2MaxOff = 90
+
+// int16Ones is VPMADDWD's multiplier in gramAVX2x8x48.
+var int16Ones = [16]int16{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+
+// avx2Int8Kernel is the 8×48 tile on AVX2 (for offsets up to avx2MaxOff).
+func avx2Int8Kernel(kg int, u, a []byte, c []int32) {
+	if kg > 0 {
+		_ = u[32*kg-1]
+		_ = a[192*kg-1]
+	}
+	_ = c[8*48-1]
+	var up, ap *byte
+	if kg > 0 {
+		up, ap = &u[0], &a[0]
+	}
+	gramAVX2x8x48(kg, up, ap, &c[0], &int16Ones[0])
+}
+
+// int8KernelFor is the tile kernel for the offset off (max|a| ≤ off): the
+// VNNI one, else the AVX2 one while off ≤ avx2MaxOff, else nil (the float
+// Gram).
+func int8KernelFor(off int) func(kg int, u, a []byte, c []int32) {
+	if k := int8Kernel(); k != nil {
+		return k
+	}
+	if hasAVX2FMA && off <= avx2MaxOff {
+		return avx2Int8Kernel
+	}
+	return nil
+}
+
+//go:noescape
 func addTile8x48(c *float64, ldc int, t *int32)
 
 // addTileInt32 adds the 8×48 int32 tile t (row-major) into the 8 rows of 48
 // values of c (leading dimension ldc): exact, the sums being integers below
-// 2⁵³.
+// 2⁵³. The assembly needs AVX-512 (the VNNI tile's machines); elsewhere
+// (the AVX2 tile) a loop.
 func addTileInt32(c []float64, ldc int, t []int32) {
 	_ = c[(i8mr-1)*ldc+i8nr-1]
 	_ = t[i8mr*i8nr-1]
-	addTile8x48(&c[0], ldc, &t[0])
+	if hasAVX512 {
+		addTile8x48(&c[0], ldc, &t[0])
+		return
+	}
+	for i := 0; i < i8mr; i++ {
+		row := c[i*ldc : i*ldc+i8nr]
+		for j, v := range t[i*i8nr : (i+1)*i8nr] {
+			row[j] += float64(v)
+		}
+	}
 }
 
 //go:noescape

@@ -192,3 +192,86 @@ ppstep:
 	DECQ R9
 	JNZ  ppgroup
 	RET
+
+// func gramAVX2x8x48(kg int, u, a *byte, c *int32, ones *int16)
+// The 8×48 int32 tile of gramVNNI8x48 on AVX2, in six passes of 8 columns:
+// per group and row, VPMADDUBSW multiplies the row's 4 unsigned bytes
+// (broadcast) with each column's 4 signed bytes and adds them in pairs into
+// int16 words, VPMADDWD with ones adds the two words of a column into its
+// int32 lane. Exact while no pair sum leaves int16: u ≤ 2·off and |a| ≤ off
+// with 4·off² ≤ 32767 (the caller's bound). Accumulators Y0–Y7 (row i),
+// the group's 8 columns in Y8, the broadcast in Y9, the product in Y10,
+// the int16 ones in Y11.
+TEXT ·gramAVX2x8x48(SB), NOSPLIT, $0-40
+	MOVQ ones+32(FP), AX
+	VMOVDQU 0(AX), Y11
+	MOVQ c+24(FP), DX
+	MOVQ $6, R9        // column passes left
+	MOVQ a+16(FP), R10 // the pass's first column block
+pass:
+	MOVQ kg+0(FP), CX
+	MOVQ u+8(FP), SI
+	MOVQ R10, DI
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ    pstore
+ploop:
+	VMOVDQU 0(DI), Y8
+	VPBROADCASTD 0(SI), Y9
+	VPMADDUBSW Y8, Y9, Y10
+	VPMADDWD Y11, Y10, Y10
+	VPADDD Y10, Y0, Y0
+	VPBROADCASTD 4(SI), Y9
+	VPMADDUBSW Y8, Y9, Y10
+	VPMADDWD Y11, Y10, Y10
+	VPADDD Y10, Y1, Y1
+	VPBROADCASTD 8(SI), Y9
+	VPMADDUBSW Y8, Y9, Y10
+	VPMADDWD Y11, Y10, Y10
+	VPADDD Y10, Y2, Y2
+	VPBROADCASTD 12(SI), Y9
+	VPMADDUBSW Y8, Y9, Y10
+	VPMADDWD Y11, Y10, Y10
+	VPADDD Y10, Y3, Y3
+	VPBROADCASTD 16(SI), Y9
+	VPMADDUBSW Y8, Y9, Y10
+	VPMADDWD Y11, Y10, Y10
+	VPADDD Y10, Y4, Y4
+	VPBROADCASTD 20(SI), Y9
+	VPMADDUBSW Y8, Y9, Y10
+	VPMADDWD Y11, Y10, Y10
+	VPADDD Y10, Y5, Y5
+	VPBROADCASTD 24(SI), Y9
+	VPMADDUBSW Y8, Y9, Y10
+	VPMADDWD Y11, Y10, Y10
+	VPADDD Y10, Y6, Y6
+	VPBROADCASTD 28(SI), Y9
+	VPMADDUBSW Y8, Y9, Y10
+	VPMADDWD Y11, Y10, Y10
+	VPADDD Y10, Y7, Y7
+	ADDQ $32, SI
+	ADDQ $192, DI
+	DECQ CX
+	JNZ  ploop
+pstore:
+	VMOVDQU Y0, 0(DX)
+	VMOVDQU Y1, 192(DX)
+	VMOVDQU Y2, 384(DX)
+	VMOVDQU Y3, 576(DX)
+	VMOVDQU Y4, 768(DX)
+	VMOVDQU Y5, 960(DX)
+	VMOVDQU Y6, 1152(DX)
+	VMOVDQU Y7, 1344(DX)
+	ADDQ $32, DX
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  pass
+	VZEROUPPER
+	RET

@@ -18,9 +18,9 @@ func (e Engine) GramInt8Known(m, n int, a []int8, lda, bound int, colsum []int64
 		panic(fmt.Sprintf("linalg: GramInt8Known: bound %d, %d column sums for %d columns", bound, len(colsum), n))
 	}
 	checkMat("C", n, n, c, ldc)
-	kern := int8Kernel()
+	kern := int8KernelFor(bound)
 	if kern == nil || m == 0 || n == 0 {
-		e.gramInt8(kern, m, n, a, lda, c, ldc)
+		e.gramInt8(nil, m, n, a, lda, c, ldc)
 		return
 	}
 	e.gramInt8Tiles(kern, m, n, a, lda, bound, colsum, c, ldc)

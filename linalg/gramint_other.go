@@ -6,6 +6,9 @@ package linalg
 // falls back on the float Gram, which gives the same exact result).
 func int8Kernel() func(kg int, u, a []byte, c []int32) { return nil }
 
+// int8KernelFor returns nil: no integer kernel on this architecture.
+func int8KernelFor(off int) func(kg int, u, a []byte, c []int32) { return nil }
+
 // addTileInt32 adds the 8×48 int32 tile t (row-major) into the 8 rows of 48
 // values of c (leading dimension ldc).
 func addTileInt32(c []float64, ldc int, t []int32) {

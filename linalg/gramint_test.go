@@ -16,6 +16,7 @@ func TestGramInt8(t *testing.T) {
 		{1, 1, 1}, {3, 5, 1}, {4, 8, 3}, {5, 9, 3}, {17, 47, 7}, {64, 48, 15},
 		{100, 49, 15}, {1023, 97, 3}, {1024, 96, 1}, {1025, 100, 127}, {2500, 130, 15}, {300, 1, 2},
 		{4095, 50, 127}, {4096, 17, 3}, {4097, 64, 127},
+		{513, 96, 90}, {4097, 50, 90}, {200, 48, 91}, // the AVX2 tile's largest offset, and one above (the float Gram there)
 		{0, 4, 1},
 	}
 	for ti, tt := range tests {
@@ -44,7 +45,7 @@ func TestGramInt8(t *testing.T) {
 					Engine{Threads: th}.GramInt8(tt.m, tt.n, a, lda, got, tt.n)
 				}
 				if diff := cmp.Diff(want, got); diff != "" {
-					t.Fatalf("threads=%d (vnni=%v): GramInt8 differs from Gram:\n%s", th, int8Kernel() != nil, diff)
+					t.Fatalf("threads=%d (integer tile: %v): GramInt8 differs from Gram:\n%s", th, int8KernelFor(tt.bound) != nil, diff)
 				}
 			}
 		})

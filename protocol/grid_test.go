@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -55,5 +56,26 @@ func TestCoarseGrid(t *testing.T) {
 	}
 	if r := cube(c.Ns) / cube(w.Ns); r > 0.35 {
 		t.Errorf("the coarse grid's ΣN³ is %.2f of the wide grid's, want at most 0.35", r)
+	}
+}
+
+// TestLargeGrid: the coarse grid's N and κ, and every other λ of the wide
+// grid from 2^−9 to its largest, 2^15 (13 of 26: half the factorisations).
+func TestLargeGrid(t *testing.T) {
+	l, c := LargeGrid(), CoarseGrid()
+	if diff := cmp.Diff(Grid{Ns: c.Ns, Kappas: c.Kappas}, Grid{Ns: l.Ns, Kappas: l.Kappas}); diff != "" {
+		t.Errorf("N and κ differ from the coarse grid's (-coarse +large):\n%s", diff)
+	}
+	want := []float64{0x1p-9, 0x1p-7, 0x1p-5, 0x1p-3, 0x1p-1, 2, 8, 32, 128, 512, 2048, 8192, 32768}
+	if diff := cmp.Diff(want, l.Lambdas); diff != "" {
+		t.Errorf("λ (-want +got):\n%s", diff)
+	}
+	for _, lambda := range l.Lambdas {
+		if !slices.Contains(c.Lambdas, lambda) {
+			t.Errorf("λ=%g is not a coarse grid λ", lambda)
+		}
+	}
+	if got, max := l.Lambdas[len(l.Lambdas)-1], math.Ldexp(1, WideGridMaxExp); got != max {
+		t.Errorf("the largest λ is %g, want the wide grid's %g", got, max)
 	}
 }

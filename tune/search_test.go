@@ -52,21 +52,32 @@ func blobsCSV(m, k, l int, sd float64, seed uint64) string {
 // protocol's search's counts at every grid point — exactly with a rounded
 // readout (every λ's predictions in one product), for both penalties, a κ
 // at or above K (solved once), chunks that do not divide the rows, and the
-// hidden inputs kept for every κ or recomputed (a budget of 1 byte).
+// hidden inputs kept for every κ or recomputed (a budget of 1 byte), the
+// Gram matrix of 8-bit activations (linalg.GramInt8Known) in one block of
+// rows or in several (a chunk of 7 rows: blocks of 56), and the float Syrk.
 func TestStreamedPartEqualsProtocol(t *testing.T) {
-	defer func(c int) { chunkRows = c }(chunkRows)
-	chunkRows = 37
+	defer func(c, k int) { chunkRows, int8GramKappa = c, k }(chunkRows, int8GramKappa)
 	d := readCSV(t, "blobs", blobsCSV(300, 5, 3, 0.25, 1))
 	task, err := NewTask(d, nil, Validation{Folds: 3, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name string
-		reg  model.Regularizer
-		bits int
-	}{{"identity 5-bit", model.RegIdentity, 5}, {"variance 5-bit", model.RegVariance, 5}, {"identity 3-bit", model.RegIdentity, 3}} {
+		name        string
+		reg         model.Regularizer
+		bits        int
+		chunk, int8 int // chunkRows, int8GramKappa
+	}{
+		{"identity 5-bit", model.RegIdentity, 5, 37, 127},
+		{"variance 5-bit", model.RegVariance, 5, 37, 127},
+		{"identity 3-bit", model.RegIdentity, 3, 37, 127},
+		{"identity 5-bit, Gram in blocks", model.RegIdentity, 5, 7, 127},
+		{"variance 5-bit, Gram in blocks", model.RegVariance, 5, 7, 127},
+		{"identity 5-bit, float Gram", model.RegIdentity, 5, 37, 0},
+		{"variance 5-bit, float Gram", model.RegVariance, 5, 37, 0},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
+			chunkRows, int8GramKappa = tc.chunk, tc.int8
 			for _, n := range []int{20, 60} {
 				so := protocol.SearchOptions{Grid: protocol.Grid{Ns: []int{n}, Lambdas: []float64{0.25, 4, 64, 1024}, Kappas: []int{1, 3, 5, 15}},
 					Regularizer: tc.reg, Bits: tc.bits, Seed: 3}

@@ -71,6 +71,11 @@ type Options struct {
 	// Synth are the options of the synthesis that gate-level steps need
 	// (synth.Run, cached; Log is set from Log when nil).
 	Synth synth.Options
+	// CXXOpt, if set, is g++'s optimisation of the Verilator models: make's
+	// OPT_FAST, OPT_SLOW and OPT_GLOBAL of Verilator's makefile (e.g. "-O0":
+	// a faster build, a slower simulation — for few vectors); "" keeps
+	// Verilator's (-Os). The results do not depend on it.
+	CXXOpt string
 	// ICE40Vectors, if positive, is how many of the design's vectors the iCE40
 	// UART top's Icarus testbench sends (make ICE40_VECTORS=n; at 1 Mbaud a
 	// vector costs thousands of clocks); 0 keeps the design's default.
@@ -295,6 +300,9 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("verify: %s is not an emitted design directory: %w", abs, err)
 		}
 	}
+	if !slices.Contains(CXXOpts, opts.CXXOpt) {
+		return nil, fmt.Errorf("verify: C++ optimisation %q: want one of %s", opts.CXXOpt, strings.Join(CXXOpts[1:], ", "))
+	}
 	want := opts.Steps
 	if len(want) == 0 && opts.GateLevel {
 		want = GateSteps
@@ -509,21 +517,28 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// Command returns the command Run uses for step on target in dir.
-func Command(dir string, step Step, target string, trace bool) []string {
+// Command returns the command Run uses for step on target in dir, with
+// Verilator's models traced and compiled at cxxOpt (Options.CXXOpt).
+func Command(dir string, step Step, target string, trace bool, cxxOpt string) []string {
 	args := []string{"make", "-C", dir, "--no-print-directory", string(step) + "-" + target}
 	if step == StepVerilator && trace {
 		args = append(args, "TRACE=1")
 	}
+	if (step == StepVerilator || step == StepGateVerilator) && cxxOpt != "" {
+		args = append(args, "OPT_FAST="+cxxOpt, "OPT_SLOW="+cxxOpt, "OPT_GLOBAL="+cxxOpt)
+	}
 	return args
 }
+
+// CXXOpts are the values Options.CXXOpt may take.
+var CXXOpts = []string{"", "-O0", "-O1", "-O2", "-O3", "-Os"}
 
 func runStep(ctx context.Context, dir string, step Step, target string, opts Options) (Result, error) {
 	res := Result{
 		Name:    string(step) + "/" + target,
 		Step:    step,
 		Target:  target,
-		Command: Command(dir, step, target, opts.Trace),
+		Command: Command(dir, step, target, opts.Trace, opts.CXXOpt),
 	}
 	if step == StepIcarus && target == targetICE40 && opts.ICE40Vectors > 0 {
 		res.Command = append(res.Command, fmt.Sprintf("ICE40_VECTORS=%d", opts.ICE40Vectors))

@@ -249,6 +249,7 @@ func TestRunErrors(t *testing.T) {
 		{"canceled", canceled, dir, verify.Options{Steps: []verify.Step{verify.StepLint}}, "context canceled"},
 		{"gate_level_axis", context.Background(), dir, verify.Options{GateLevel: true, Targets: []string{"axis"}},
 			"gate-level steps exist for the stream top only"},
+		{"cxx_opt", context.Background(), dir, verify.Options{CXXOpt: "-O9"}, `C++ optimisation "-O9"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -278,6 +279,33 @@ func TestMissingTools(t *testing.T) {
 		_, err := verify.Run(context.Background(), dir, verify.Options{Steps: c.steps})
 		if err == nil || !strings.HasSuffix(err.Error(), c.want) {
 			t.Errorf("steps %v: error %v, want suffix %q", c.steps, err, c.want)
+		}
+	}
+}
+
+// TestCommand: the make command of each step; the C++ optimisation reaches
+// Verilator's makefile (OPT_FAST, OPT_SLOW, OPT_GLOBAL) for the Verilator
+// builds only.
+func TestCommand(t *testing.T) {
+	opt := []string{"OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0"}
+	for _, tc := range []struct {
+		step   verify.Step
+		target string
+		trace  bool
+		cxxOpt string
+		want   []string
+	}{
+		{verify.StepVerilator, "stream", false, "", nil},
+		{verify.StepVerilator, "axis", false, "-O0", opt},
+		{verify.StepVerilator, "stream", true, "-O0", append([]string{"TRACE=1"}, opt...)},
+		{verify.StepGateVerilator, "stream", false, "-O0", opt},
+		{verify.StepIcarus, "stream", false, "-O0", nil},
+		{verify.StepLint, "axis", false, "-O0", nil},
+	} {
+		got := verify.Command("D", tc.step, tc.target, tc.trace, tc.cxxOpt)
+		want := append([]string{"make", "-C", "D", "--no-print-directory", string(tc.step) + "-" + tc.target}, tc.want...)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s-%s trace=%v cxx-opt %q (-want +got):\n%s", tc.step, tc.target, tc.trace, tc.cxxOpt, diff)
 		}
 	}
 }

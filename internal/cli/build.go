@@ -39,8 +39,8 @@ only measure the result.
   split     a stratified --holdout share (0.25) of each class is held out:
             DIR/data/train/NAME.csv and DIR/data/holdout/NAME.csv;
   search    hdlgen search --bits B on the training rows (4-fold, identity
-            penalty, the wide grid; from 10,000 training rows the coarse
-            one, 17 of its 30 N) chooses N, λ and κ by the rounded
+            penalty, the wide grid; from 10,000 training rows the one for
+            large data, 17 of its 30 N and every other λ) chooses N, λ and κ by the rounded
             readout's validation accuracy; it extends N beyond the grid while
             the best N is the largest (up to --extend-n and the LUT budget)
             and, unless --extend-n is given, its validation accuracy is more
@@ -108,7 +108,7 @@ stderr, each step's own output to DIR/logs/.`,
 	f.Uint64Var(&o.SplitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", defaultSeed, "seed of the network")
 	f.StringVar(&o.Win, "win", "stored", winHelp)
-	f.StringVar(&o.Grid, "grid", "", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), coarse (wide with 17 of its 30 N, a third of the work), paper or small (quick) (default: wide, coarse from 10,000 training rows)")
+	f.StringVar(&o.Grid, "grid", "", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), coarse (wide with 17 of its 30 N, a third of the work), large (coarse with 13 of its 26 λ: 2^-9, 2^-7, …, 2^15), paper or small (quick) (default: wide, large from 10,000 training rows)")
 	intIn(f, &o.Folds, "folds", tune.DefaultFolds, 2, maxFolds, "k of the stratified k-fold on the training rows (search, readout choice, baseline)")
 	intIn(f, &o.N, "n", 0, 0, model.MaxHidden, "skip the search: hidden neurons N (with --lambda and --kappa)")
 	f.Float64Var(&o.Lambda, "lambda", 0, "skip the search: ridge regularisation λ (with --n and --kappa)")

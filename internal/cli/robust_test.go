@@ -98,6 +98,8 @@ func TestOutOfRangeFlags(t *testing.T) {
 		{[]string{"eval", "--data", "example:iris", "--n", "10", "--workers", "0"}, "--workers 0 outside [1, 256]"},
 		{[]string{"power", f.quant, "--workers", "0"}, "--workers 0 outside [1, 256]"},
 		{[]string{"campaign", "--out", hw, "--workers", "0"}, "--workers 0 outside [1, 64]"},
+		{[]string{"verify", hw, "--cxx-opt", "-O9"}, `--cxx-opt "-O9": want one of -O0, -O1, -O2, -O3, -Os`},
+		{[]string{"verify", hw, "--cxx-opt", ""}, `--cxx-opt "": want one of -O0`},
 		// Item 3: every limit before any work (the build refused this at its step 8).
 		{[]string{"build", "--data", "example:iris", "-o", hw, "--vectors", "2000000"}, "--vectors 2000000 outside [1, 1000000]"},
 		{[]string{"build", "--data", "example:iris", "-o", hw, "--n", "2000000", "--lambda", "1", "--kappa", "3"}, "--n 2000000 outside [0, 1048576]"},

@@ -122,7 +122,7 @@ the paper's.`,
 	f.StringVar(&o.data, "data", "", "UCI-121 collection folder (with --dataset), or a CSV file")
 	f.StringVar(&o.dataset, "dataset", "", "dataset name inside the collection")
 	f.StringVar(&o.arch, "arch", "intrvfl", "network: "+protocol.NetworksHelp()+"; on a CSV also linear (the baseline: ridge on the normalised features)")
-	f.StringVar(&o.grid, "grid", "paper", "grid (a CSV with --bits: wide unless given): paper (the protocol's), wide (the paper's with λ up to 2^15) or small (N ∈ {50,100,150}, λ ∈ 2^{−2,0,2}, κ ∈ {1,3}; for quick tests)")
+	f.StringVar(&o.grid, "grid", "paper", "grid (a CSV with --bits: wide unless given): paper (the protocol's), wide (the paper's with λ up to 2^15), coarse (wide with 17 of its 30 N), large (coarse with every other λ: 2^-9, 2^-7, …, 2^15; build's grid for large data) or small (N ∈ {50,100,150}, λ ∈ 2^{−2,0,2}, κ ∈ {1,3}; for quick tests)")
 	f.Uint64Var(&o.seed, "seed", defaultSeed, "seed of the networks scored in the search (CSV: the first of --seeds)")
 	f.IntVar(&o.seeds, "seeds", 1, "CSV: number of network seeds scored on every split (--seed …)")
 	f.StringVar(&o.reg, "regularizer", "", "ridge penalty: variance (λ·diag(var H), the authors' form; the collection's default) or identity (λ·I; a CSV's default)")
@@ -217,10 +217,12 @@ func parseGrid(name string) (protocol.Grid, error) {
 		return protocol.WideGrid(), nil
 	case "coarse":
 		return protocol.CoarseGrid(), nil
+	case "large":
+		return protocol.LargeGrid(), nil
 	case "small":
 		return protocol.Grid{Ns: []int{50, 100, 150}, Lambdas: []float64{0.25, 1, 4}, Kappas: []int{1, 3}}, nil
 	}
-	return protocol.Grid{}, usagef("--grid %q: want paper, wide, coarse or small", name)
+	return protocol.Grid{}, usagef("--grid %q: want paper, wide, coarse, large or small", name)
 }
 
 // resolve checks the flags, without reading any file, into o's resolved

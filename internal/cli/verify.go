@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,6 +23,7 @@ type verifyOptions struct {
 	verbose   bool
 	yosys     string
 	cacheDir  string
+	cxxOpt    string
 }
 
 func newVerifyCmd(app *App) *cobra.Command {
@@ -68,6 +70,7 @@ changed; --clean removes them afterwards).`,
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "print every command and its output to stderr")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command (gate level)")
 	f.StringVar(&o.cacheDir, "synth-cache", "", "also cache synthesis reports and netlists in this directory (gate level)")
+	f.StringVar(&o.cxxOpt, "cxx-opt", "", "g++ optimisation of the Verilator models: -O0 (the fastest build, a slower simulation: for few vectors), -O1, -O2, -O3 or -Os (default: Verilator's, -Os)")
 	argsAreInputs(cmd, "DIR")
 	markOutput(cmd, "synth-cache", outputDir)
 	return cmd
@@ -77,7 +80,10 @@ func (o *verifyOptions) run(cmd *cobra.Command, app *App, dir string) error {
 	if o.clean && cmd.Flags().Changed("keep-build") && o.keep {
 		return usagef("--keep-build and --clean contradict each other")
 	}
-	opt := verify.Options{Trace: o.trace, KeepBuild: o.keep && !o.clean, GateLevel: o.gateLevel,
+	if o.cxxOpt == "" && cmd.Flags().Changed("cxx-opt") || !slices.Contains(verify.CXXOpts, o.cxxOpt) {
+		return usagef("--cxx-opt %q: want one of %s", o.cxxOpt, strings.Join(verify.CXXOpts[1:], ", "))
+	}
+	opt := verify.Options{Trace: o.trace, KeepBuild: o.keep && !o.clean, GateLevel: o.gateLevel, CXXOpt: o.cxxOpt,
 		Synth: synth.Options{Yosys: o.yosys, CacheDir: o.cacheDir}}
 	if o.verbose {
 		opt.Log = app.Err
