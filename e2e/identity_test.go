@@ -24,7 +24,17 @@ var medianDesigns = []shape{
 	{arch: model.RVFL8, k: 16, n: 512, l: 4, p: 8},
 }
 
+// emittedInstead maps the verification matrix's fully parallel K = 16 designs,
+// made smaller for the simulators' time (matrix_test.go), to the sizes they had
+// when testdata/emitted.sha256 was written: emitting costs no simulation, so the
+// list keeps checking the larger designs' bytes.
+var emittedInstead = map[shape]shape{
+	{arch: model.IntRVFL, k: 16, n: 130, l: 2, kappa: 15, bits: 5, p: 0}: {arch: model.IntRVFL, k: 16, n: 513, l: 2, kappa: 15, bits: 5, p: 0},
+	{arch: model.RVFL8, k: 16, n: 16, l: 3, p: 0}:                        {arch: model.RVFL8, k: 16, n: 64, l: 3, p: 0},
+}
+
 // TestEmittedBytesUnchanged generates every design of the verification matrix
+// (with emittedInstead's sizes)
 // and the median designs (both tops, the matrix's vector options) and compares
 // the SHA-256 of every file — RTL, ROMs, vectors, design.json, model.json,
 // testbench, Makefile, Vivado flow, constraints — with testdata/emitted.sha256.
@@ -34,6 +44,9 @@ var medianDesigns = []shape{
 func TestEmittedBytesUnchanged(t *testing.T) {
 	var designs []shape
 	for _, s := range append(slices.Clone(matrix), medianDesigns...) {
+		if old, ok := emittedInstead[s]; ok {
+			s = old
+		}
 		if !slices.Contains(designs, s) {
 			designs = append(designs, s)
 		}
