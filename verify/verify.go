@@ -526,6 +526,13 @@ func Command(dir string, step Step, target string, trace bool, cxxOpt string) []
 	}
 	if (step == StepVerilator || step == StepGateVerilator) && cxxOpt != "" {
 		args = append(args, "OPT_FAST="+cxxOpt, "OPT_SLOW="+cxxOpt, "OPT_GLOBAL="+cxxOpt)
+		if cxxOpt == "-O0" {
+			// Unoptimised, the model's C++ is compiled as one file
+			// (Verilator's __ALL.cpp): each file of a split build parses
+			// Verilator's headers again, most of an -O0 compile (the
+			// Makefile's VERILATOR_TEST_OPT gives the figures).
+			args = append(args, "VM_PARALLEL_BUILDS=0")
+		}
 	}
 	return args
 }

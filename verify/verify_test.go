@@ -285,9 +285,9 @@ func TestMissingTools(t *testing.T) {
 
 // TestCommand: the make command of each step; the C++ optimisation reaches
 // Verilator's makefile (OPT_FAST, OPT_SLOW, OPT_GLOBAL) for the Verilator
-// builds only.
+// builds only, and at -O0 the model is compiled as one file.
 func TestCommand(t *testing.T) {
-	opt := []string{"OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0"}
+	opt := []string{"OPT_FAST=-O0", "OPT_SLOW=-O0", "OPT_GLOBAL=-O0", "VM_PARALLEL_BUILDS=0"}
 	for _, tc := range []struct {
 		step   verify.Step
 		target string
@@ -299,6 +299,7 @@ func TestCommand(t *testing.T) {
 		{verify.StepVerilator, "axis", false, "-O0", opt},
 		{verify.StepVerilator, "stream", true, "-O0", append([]string{"TRACE=1"}, opt...)},
 		{verify.StepGateVerilator, "stream", false, "-O0", opt},
+		{verify.StepVerilator, "axis", false, "-O2", []string{"OPT_FAST=-O2", "OPT_SLOW=-O2", "OPT_GLOBAL=-O2"}},
 		{verify.StepIcarus, "stream", false, "-O0", nil},
 		{verify.StepLint, "axis", false, "-O0", nil},
 	} {
