@@ -23,17 +23,22 @@ func int8Kernel() func(kg int, u, a []byte, c []int32) {
 		return nil
 	}
 	return func(kg int, u, a []byte, c []int32) {
-		if kg > 0 {
-			_ = u[32*kg-1]
-			_ = a[192*kg-1]
-		}
-		_ = c[8*48-1]
-		var up, ap *byte
-		if kg > 0 {
-			up, ap = &u[0], &a[0]
-		}
+		up, ap := tileOperands(kg, u, a, c)
 		gramVNNI8x48(kg, up, ap, &c[0])
 	}
+}
+
+// tileOperands checks that u, a and c hold an 8×48 tile's kg groups (the
+// assembly reads them unchecked) and returns the operands' first bytes (nil
+// when kg is 0).
+func tileOperands(kg int, u, a []byte, c []int32) (up, ap *byte) {
+	_ = c[8*48-1]
+	if kg == 0 {
+		return nil, nil
+	}
+	_ = u[32*kg-1]
+	_ = a[192*kg-1]
+	return &u[0], &a[0]
 }
 
 //go:noescape
@@ -49,15 +54,7 @@ var int16Ones = [16]int16{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
 
 // avx2Int8Kernel is the 8×48 tile on AVX2 (for offsets up to avx2MaxOff).
 func avx2Int8Kernel(kg int, u, a []byte, c []int32) {
-	if kg > 0 {
-		_ = u[32*kg-1]
-		_ = a[192*kg-1]
-	}
-	_ = c[8*48-1]
-	var up, ap *byte
-	if kg > 0 {
-		up, ap = &u[0], &a[0]
-	}
+	up, ap := tileOperands(kg, u, a, c)
 	gramAVX2x8x48(kg, up, ap, &c[0], &int16Ones[0])
 }
 
