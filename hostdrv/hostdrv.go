@@ -74,15 +74,21 @@ func Files(d Design) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return driverFiles(v, static, rendered)
+}
+
+// driverFiles are the embedded files copied (name → template file) as they
+// are and executed (name → template name) rendered with v, each under Dir.
+func driverFiles(v *view, copied, executed map[string]string) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for name, src := range static {
+	for name, src := range copied {
 		b, err := templateFS.ReadFile(src)
 		if err != nil {
 			panic("hostdrv: embedded " + src + " missing: " + err.Error())
 		}
 		out[Dir+"/"+name] = b
 	}
-	for name, t := range rendered {
+	for name, t := range executed {
 		var b bytes.Buffer
 		if err := templates.ExecuteTemplate(&b, t, v); err != nil {
 			return nil, fmt.Errorf("hostdrv: render %s: %w", name, err)

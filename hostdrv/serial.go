@@ -1,7 +1,6 @@
 package hostdrv
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -91,22 +90,7 @@ func SerialFiles(d SerialDesign) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]byte{}
-	for name, src := range serialStatic {
-		b, err := templateFS.ReadFile(src)
-		if err != nil {
-			panic("hostdrv: embedded " + src + " missing: " + err.Error())
-		}
-		out[Dir+"/"+name] = b
-	}
-	for name, t := range serialRendered {
-		var b bytes.Buffer
-		if err := templates.ExecuteTemplate(&b, t, v); err != nil {
-			return nil, fmt.Errorf("hostdrv: render %s: %w", name, err)
-		}
-		out[Dir+"/"+name] = b.Bytes()
-	}
-	return out, nil
+	return driverFiles(v, serialStatic, serialRendered)
 }
 
 func newSerialView(d SerialDesign) (*view, error) {
