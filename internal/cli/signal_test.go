@@ -272,7 +272,8 @@ func TestSignalStopsWhileReading(t *testing.T) {
 // scores or prints): exit 130 within the limit, every time (issue 36, item
 // 10: a signal that came while it scored was ignored, and the command
 // finished and exited 0 with the full result). A run that ends before its
-// signal is not counted.
+// signal, or had printed its result when it came, is not counted
+// (runSignalledLate).
 func TestSignalNearTheEnd(t *testing.T) {
 	hwtest.Require(t, hwtest.Slow("scores 400,000 rows several times"))
 	dir := t.TempDir()
@@ -293,23 +294,80 @@ func TestSignalNearTheEnd(t *testing.T) {
 	}
 	whole := time.Since(start)
 	signalled := 0
-	for _, share := range []float64{0.80, 0.85, 0.90, 0.95} {
-		delay := time.Duration(share * float64(whole))
+	shares := []float64{0.80, 0.85, 0.90, 0.95}
+	for runs, most := 0, 3*len(shares); len(shares) > 0 && runs < most; runs++ {
+		share := shares[0]
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), asHdlgenEnv+"=1")
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if err := cmd.Start(); err != nil {
+		r := runSignalledLate(t, cmd, time.Duration(share*float64(whole)))
+		switch {
+		case r.ended:
+			// A run faster than the undisturbed one (a machine whose load
+			// changed): its time is the new reference, and the same share
+			// is tried again.
+			t.Logf("%.0f%% of %v: ended before the signal, after %v", 100*share, whole, r.ran)
+			whole = min(whole, r.ran)
+			continue
+		case r.printed:
+			t.Logf("%.0f%% of %v: had printed its result when the signal came (exit %d)", 100*share, whole, r.code)
+			shares = shares[1:]
+			continue // it had finished: the signal found nothing to stop
+		}
+		shares = shares[1:]
+		signalled++
+		t.Logf("%.0f%% of %v: exit %d %v after the signal", 100*share, whole, r.code, r.took)
+		if r.code != exitCanceled || r.took > stopLimit {
+			t.Errorf("signalled at %.0f%% of the run: exit %d %v after the signal, stderr %q; want exit %d within %v",
+				100*share, r.code, r.took, r.stderr, exitCanceled, stopLimit)
+		}
+	}
+	if signalled == 0 {
+		t.Errorf("no run was still going at its signal (an undisturbed run takes %v)", whole)
+	}
+}
+
+// lateRun is how a run signalled late ended (runSignalledLate).
+type lateRun struct {
+	ended   bool          // it ended before the signal, which was not sent
+	ran     time.Duration // from its start to its end, when it ended before the signal
+	printed bool          // its stdout was not empty when the signal came
+	code    int           // exit code
+	took    time.Duration
+	stderr  string
+}
+
+// runSignalledLate starts cmd, its stdout going to a file, sends SIGINT after
+// delay and says how the run ended. predict --score prints its result once
+// every row is scored, so a run whose stdout file is not empty when the
+// signal comes had finished its work (the kernel holds what it wrote; no
+// reader lags behind), and one whose file is empty was still at work and
+// must stop. Unlike a threshold on the time the exit takes, this does not
+// depend on how loaded the machine is.
+func runSignalledLate(t *testing.T, cmd *exec.Cmd, delay time.Duration) lateRun {
+	t.Helper()
+	out, err := os.CreateTemp(t.TempDir(), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &errb
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	var r lateRun
+	select {
+	case <-done:
+		r.ended, r.ran = true, time.Since(start)
+	case <-time.After(delay):
+		fi, err := out.Stat()
+		if err != nil {
 			t.Fatal(err)
 		}
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-			t.Logf("%.0f%% of %v: ended before the signal", 100*share, whole)
-			continue
-		case <-time.After(delay):
-		}
+		r.printed = fi.Size() > 0
 		sent := time.Now()
 		cmd.Process.Signal(syscall.SIGINT)
 		select {
@@ -318,23 +376,8 @@ func TestSignalNearTheEnd(t *testing.T) {
 			cmd.Process.Kill()
 			<-done
 		}
-		took := time.Since(sent)
-		code := cmd.ProcessState.ExitCode()
-		// A run that exits 0 within 50 ms of the signal had finished its
-		// work as it came (a loaded machine takes a few ms to exit); the
-		// defect this pins ran on for 250–450 ms after it.
-		if code == 0 && took < 50*time.Millisecond {
-			t.Logf("%.0f%% of %v: ended as the signal came", 100*share, whole)
-			continue // it had finished: the signal found nothing to stop
-		}
-		signalled++
-		t.Logf("%.0f%% of %v: exit %d %v after the signal", 100*share, whole, code, took)
-		if code != exitCanceled || took > stopLimit {
-			t.Errorf("signalled at %.0f%% of the run: exit %d %v after the signal, stderr %q; want exit %d within %v",
-				100*share, code, took, errb.String(), exitCanceled, stopLimit)
-		}
+		r.took = time.Since(sent)
 	}
-	if signalled == 0 {
-		t.Errorf("no run was still going at its signal (an undisturbed run takes %v)", whole)
-	}
+	r.code, r.stderr = cmd.ProcessState.ExitCode(), errb.String()
+	return r
 }
