@@ -1,13 +1,15 @@
 # hdlgen — developer entry points. `make demo` runs the main job on the embedded
-# iris data (train → quantise → emit → verify); `make test` runs every test;
-# `make check` is the everyday loop (the quick tier, docs/testing.md).
+# iris data (train → quantise → emit → verify); `make test` runs the standard
+# tier (CI's, within 10 minutes on a fresh clone); `make test-full` every test
+# at full size; `make check` is the everyday loop (the quick tier,
+# docs/testing.md).
 
 GO      ?= go
 UCI121  ?= $(abspath ../shared/uci121)
 BIN     := bin/hdlgen
 DEMO    ?= build/demo
 
-.PHONY: all build demo test check check-go vet staticcheck fmt-check bench bench-report deps baselines-deps baselines clean
+.PHONY: all build demo test test-full check check-go vet staticcheck fmt-check bench bench-report deps baselines-deps baselines clean
 
 all: build
 
@@ -35,7 +37,11 @@ baselines: baselines-deps
 demo: deps build
 	$(BIN) demo --out $(DEMO)
 
-## test: formatting, vet and all tests (the collection tests read $(UCI121)).
+## test: formatting, vet and the standard tier of the tests (the collection
+## tests read $(UCI121)): every test but the exhaustive checks internal/hwtest
+## leaves to the full tier (hwtest.Full: the matrices' rows beyond one per
+## option value and corner, the proofs' further mutants, the median designs at
+## gate level and in the Fmax check; docs/testing.md lists them).
 ## The packages run two at a time, longest first, each with its own timeout
 ## (go test -timeout bounds one package's test binary): about three times the
 ## package's time on the 2-core development machine when idle, so that a
@@ -60,7 +66,10 @@ TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE
 # internal/cli 100 s, power 54 s, verify 52 s, the others ≤ 32 s); e2e and
 # internal/cli raised after the cold run of results/tests/cold.md (e2e 1,239 s,
 # internal/cli 456 s wall on a fresh clone).
-SLOW_TESTS   := e2e,45m formal,20m internal/cli,20m power,10m verify,10m campaign,10m synth,10m testbench,10m hostdrv,10m rtl,10m power/activity,10m
+# The order is the standard tier's, longest first (make test, 2026-11-28:
+# e2e 220 s, internal/cli 168 s, hostdrv 99 s, rtl 92 s, formal 65 s, the
+# others below 60 s); the timeouts also hold the full tier's (make test-full).
+SLOW_TESTS   := e2e,45m internal/cli,20m hostdrv,10m rtl,10m formal,20m power/activity,10m synth,10m verify,10m testbench,10m power,10m campaign,10m
 TEST_TIMEOUT ?= 10m
 comma        := ,
 SLOW_PKGS    := $(foreach t,$(SLOW_TESTS),./$(firstword $(subst $(comma), ,$(t))))
@@ -69,6 +78,12 @@ SLOW_PKGS    := $(foreach t,$(SLOW_TESTS),./$(firstword $(subst $(comma), ,$(t))
 
 test: deps fmt-check vet staticcheck
 	@$(MAKE) --no-print-directory -j2 test-all
+
+## test-full: the full tier, every test at full size (HDLGEN_TEST_FULL=1; about
+## half an hour on the 2-core machine, docs/testing.md): before a release and
+## after a change to rtl/, verify/ or formal/.
+test-full:
+	@HDLGEN_TEST_FULL=1 $(MAKE) --no-print-directory test
 
 test-all: $(addprefix test-slow/,$(SLOW_TESTS)) test-rest
 

@@ -33,6 +33,12 @@ var fmaxSample = []string{
 	"intrvfl_K16_N512_L4_k3_b5_P16",
 }
 
+// fmaxFull are the designs of fmaxSample only the full tier synthesises
+// (hwtest.Full): the median shape at P = 8 and P = 16 and the small rvfl8, 85
+// of the sample's 102 s of wall time in the cold run of results/tests/cold.md.
+// The standard tier keeps the slowest small intRVFL.
+var fmaxFull = []string{"intrvfl_K16_N512_L4_k3_b5_P8", "intrvfl_K16_N512_L4_k3_b5_P16", "rvfl8_K3_N7_L10_P3"}
+
 // fmaxWide is the median intRVFL at P = 16 (not in the verification matrix,
 // whose wide designs take tens of minutes of Yosys).
 var fmaxWide = []shape{{arch: model.IntRVFL, k: 16, n: 512, l: 4, kappa: 3, bits: 5, p: 16}}
@@ -51,12 +57,15 @@ func TestMatrixFmax(t *testing.T) {
 	if root == "" {
 		root = t.TempDir()
 	}
-	for _, s := range append(slices.Clone(matrix), fmaxWide...) {
+	for _, s := range append(matrixShapes(), fmaxWide...) {
 		name := s.String()
 		if !all && !slices.Contains(sample, name) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
+			if slices.Contains(fmaxFull, name) {
+				hwtest.Require(t, hwtest.Full)
+			}
 			m := trainShape(t, s)
 			p := s.p
 			if p == 0 {

@@ -34,6 +34,11 @@ type optionRow struct {
 	gateLevel    bool   // also verify the synthesised netlist (gate level, both simulators)
 	icebreaker   bool   // --board icebreaker: also the iCE40 UART top (lint, its Icarus testbench)
 	compare      string // "", compareHold or compareSums: synthesise the design without that option and compare
+	// standard: the row runs in the standard tier (make test) too; the
+	// others only in the full tier (hwtest.Full). The standard rows take
+	// every option value at least once (TestStandardOptionRowsCoverEveryValue),
+	// the whole matrix every pair.
+	standard bool
 }
 
 // The variants a row can be compared with (optionRow.compare).
@@ -82,15 +87,15 @@ var optionMatrix = []optionRow{
 	{shape: shape{arch: model.IntRVFL, k: 4, n: 45, l: 4, kappa: 3, bits: 5, p: 40, win: model.WinPRBS31}, registerSums: true, icebreaker: true},
 	{shape: shape{arch: model.IntRVFL, k: 5, n: 37, l: 3, kappa: 3, bits: 5, p: 4}, holdInput: true, blockROMs: true, compare: compareHold},
 	{shape: shape{arch: model.IntRVFL, k: 5, n: 37, l: 3, kappa: 3, bits: 5, p: 8}, registerSums: true, compare: compareSums},
-	{shape: shape{arch: model.RVFL8, k: 3, n: 16, l: 3, p: 1}, holdInput: true, registerSums: true, adderLevels: 1, icebreaker: true},
+	{shape: shape{arch: model.RVFL8, k: 3, n: 16, l: 3, p: 1}, holdInput: true, registerSums: true, adderLevels: 1, icebreaker: true, standard: true},
 	{shape: shape{arch: model.RVFL8, k: 3, n: 13, l: 3, p: 4}, blockROMs: true, adderLevels: 1, icebreaker: true},
 	{shape: shape{arch: model.IntRVFL, k: 7, n: 24, l: 5, kappa: 15, bits: 6, p: 0}, holdInput: true, registerSums: true, adderLevels: 1},
 	{shape: shape{arch: model.IntRVFL, k: 3, n: 9, l: 2, kappa: 1, bits: 3, p: 1}, registerSums: true},
 	{shape: shape{arch: model.IntRVFL, k: 16, n: 64, l: 3, kappa: 3, bits: 5, p: 1, win: model.WinPRBS31}},
 	{shape: shape{arch: model.IntRVFL, k: 1, n: 20, l: 2, kappa: 1, bits: 3, p: 4, win: model.WinPRBS31}, holdInput: true, adderLevels: 1},
-	{shape: shape{arch: model.IntRVFL, k: 2, n: 3, l: 2, kappa: 1, bits: 2, p: 2, win: model.WinPRBS31}, holdInput: true, registerSums: true, blockROMs: true, gateLevel: true, icebreaker: true},
+	{shape: shape{arch: model.IntRVFL, k: 2, n: 3, l: 2, kappa: 1, bits: 2, p: 2, win: model.WinPRBS31}, holdInput: true, registerSums: true, blockROMs: true, gateLevel: true, icebreaker: true, standard: true},
 	{shape: shape{arch: model.RVFL8, k: 4, n: 10, l: 4, p: 10}, holdInput: true},
-	{shape: shape{arch: model.IntRVFL, k: 3, n: 7, l: 3, kappa: 15, bits: 5, p: 3}, system: true, reloadable: true, adderLevels: 1},
+	{shape: shape{arch: model.IntRVFL, k: 3, n: 7, l: 3, kappa: 15, bits: 5, p: 3}, system: true, reloadable: true, adderLevels: 1, standard: true},
 	{shape: shape{arch: model.RVFL8, k: 65, n: 13, l: 10, p: 1}, system: true, noScores: true, registerSums: true, blockROMs: true},
 	{shape: shape{arch: model.IntRVFL, k: 5, n: 50, l: 3, kappa: 3, bits: 5, p: 3, win: model.WinPRBS31}, system: true, reloadable: true, noScores: true, registerSums: true, blockROMs: true},
 	{shape: shape{arch: model.IntRVFL, k: 16, n: 128, l: 4, kappa: 3, bits: 5, p: 8, win: model.WinPRBS31}, system: true, reloadable: true},
@@ -102,7 +107,7 @@ var optionMatrix = []optionRow{
 	// (N1 = 40); the system top with group 3 split (N1 = 15, P = 4).
 	{shape: shape{arch: model.IntRVFL2, k: 3, n: 5, l: 2, kappa: 1, bits: 3, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true, icebreaker: true},
 	{shape: shape{arch: model.IntRVFL2, k: 7, n: 80, l: 4, kappa: 7, bits: 6, p: 1}},
-	{shape: shape{arch: model.IntRVFL2, k: 5, n: 30, l: 3, kappa: 3, bits: 5, p: 4}, system: true, reloadable: true, noScores: true},
+	{shape: shape{arch: model.IntRVFL2, k: 5, n: 30, l: 3, kappa: 3, bits: 5, p: 4}, system: true, reloadable: true, noScores: true, standard: true},
 }
 
 func (r optionRow) String() string {
@@ -227,6 +232,19 @@ func TestOptionMatrixCoversEveryPair(t *testing.T) {
 	}
 }
 
+// TestStandardOptionRowsCoverEveryValue checks the standard tier's promise:
+// its rows of the option matrix take every value of every option at least
+// once (the full tier's whole matrix takes every pair).
+func TestStandardOptionRowsCoverEveryValue(t *testing.T) {
+	for f, values := range optionValues {
+		for _, v := range values {
+			if !slices.ContainsFunc(optionMatrix, func(r optionRow) bool { return r.standard && r.factors()[f] == v }) {
+				t.Errorf("no standard row has %s = %s", f, v)
+			}
+		}
+	}
+}
+
 func withVectors(o rtl.Options, n int) rtl.Options {
 	o.Vectors = n
 	return o
@@ -244,6 +262,9 @@ func TestOptionMatrix(t *testing.T) {
 	root := t.TempDir()
 	for _, r := range optionMatrix {
 		t.Run(r.String(), func(t *testing.T) {
+			if !r.standard {
+				hwtest.Require(t, hwtest.Full)
+			}
 			if r.gateLevel || r.compare != "" || r.blockROMs {
 				hwtest.Require(t, hwtest.Yosys, hwtest.Awk)
 			}

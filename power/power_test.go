@@ -95,13 +95,17 @@ func randomDesign(rng *rand.Rand) Design {
 }
 
 // TestStructureMatchesPlan pins the model-free structure (its hidden widths
-// from plan.HiddenWidths, the rest by rtl/plan's rules) on 300 random designs (the quick tier: the first 60; each builds and
-// validates a model of up to 3,000 neurons).
+// from plan.HiddenWidths, the rest by rtl/plan's rules) on 300 random designs
+// in the full tier, the first 100 in the standard tier and the first 60 in
+// the quick tier (each builds and validates a model of up to 3,000 neurons).
 func TestStructureMatchesPlan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	designs := 300
-	if hwtest.Quick() {
+	designs := 100
+	switch {
+	case hwtest.Quick():
 		designs = 60
+	case hwtest.FullTier():
+		designs = 300
 	}
 	for i := 0; i < designs; i++ {
 		d := randomDesign(rng)

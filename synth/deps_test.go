@@ -144,9 +144,11 @@ func TestUnusedFilesLeaveKeyAndCommand(t *testing.T) {
 // emitted with and without the AXI4-Stream wrapper (whose four files the
 // stream top does not use) with the real Yosys: the reports must agree. Before
 // synth read only the files the top needs, the wrapper's files moved this
-// design's LUT count (deps.go).
+// design's LUT count (deps.go). Two Yosys runs: the full tier's
+// (TestNeededFiles and TestUnusedFilesLeaveKeyAndCommand check, in every
+// tier, that synth reads only the files the top needs).
 func TestAxisFilesDoNotChangeStat(t *testing.T) {
-	hwtest.Require(t, hwtest.Yosys)
+	hwtest.Require(t, hwtest.Yosys, hwtest.Full)
 	m := axisTestModel(t)
 	var reports []*Report
 	for _, axis := range []bool{false, true} {

@@ -15,8 +15,16 @@
 // uses QuickVerilator, the one Verilator model build the quick tier keeps
 // (TestOneQuickVerilatorBuild checks that).
 //
+// Three tiers run the suite (docs/testing.md): the quick tier (-short, `make
+// check`), the standard tier (`make test`, CI) and the full tier (`make
+// test-full`, FullTierEnv set). The standard tier runs everything but what
+// needs Full: the exhaustive checks (every row of a matrix, every mutant of a
+// proof, every design of a cross-check) whose promise a smaller set of rows
+// in the standard tier keeps as well — one design per value, not every pair.
+//
 // No test decides by itself whether a tool is there: every skip for a
-// missing tool or for -short goes through Require (TestNoPrivateToolGates).
+// missing tool, for -short or for the standard tier goes through Require
+// (TestNoPrivateToolGates).
 package hwtest
 
 import (
@@ -33,6 +41,7 @@ type Need struct {
 	tools []string // commands that must be on PATH
 	heavy bool     // skipped in -short mode
 	env   string   // an environment variable naming a folder that must exist
+	full  bool     // run by the full tier only
 }
 
 // The needs. Verilator is a model build (verilator, make, a C++ compiler);
@@ -60,6 +69,17 @@ var (
 // CollectionEnv names the folder of the UCI-121 collection.
 const CollectionEnv = "HDLGEN_UCI121"
 
+// FullTierEnv selects the full tier when set to 1 (`make test-full` sets it).
+const FullTierEnv = "HDLGEN_TEST_FULL"
+
+// Full is the need of an exhaustive check that only the full tier runs: a
+// matrix row beyond the standard tier's, a proof's further mutants, a
+// cross-check on more designs. It is heavy too (skipped under -short).
+var Full = Need{name: "an exhaustive check of the full tier (make test-full)", heavy: true, full: true}
+
+// FullTier reports whether the suite runs as the full tier.
+func FullTier() bool { return os.Getenv(FullTierEnv) == "1" }
+
 // Slow is a need for tests that are heavy without an external tool (they
 // start many processes or run for minutes): skipped in -short mode, with why.
 func Slow(why string) Need { return Need{name: why, heavy: true} }
@@ -78,6 +98,9 @@ func Missing(needs ...Need) string {
 	for _, n := range needs {
 		if n.heavy && testing.Short() {
 			return "-short: skips " + n.name
+		}
+		if n.full && !FullTier() {
+			return fmt.Sprintf("standard tier: skips %s (%s=1 runs it)", n.name, FullTierEnv)
 		}
 		for _, tool := range n.tools {
 			if _, err := exec.LookPath(tool); err != nil {

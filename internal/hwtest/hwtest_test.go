@@ -45,8 +45,8 @@ func testFiles(t *testing.T) map[string]string {
 }
 
 // privateGate matches a test deciding by itself whether a tool, the
-// collection or the quick tier is there.
-var privateGate = regexp.MustCompile(`exec\.LookPath\(|testing\.Short\(\)|Getenv\("HDLGEN_UCI121"\)`)
+// collection, the quick tier or the full tier is there.
+var privateGate = regexp.MustCompile(`exec\.LookPath\(|testing\.Short\(\)|Getenv\("HDLGEN_(UCI121|TEST_FULL)"\)`)
 
 // TestNoPrivateToolGates: every test that needs a tool, the collection or
 // the full tier says so through Require; none checks by itself.
@@ -97,5 +97,26 @@ func TestMissing(t *testing.T) {
 	heavy := Slow("minutes of work")
 	if got := Missing(heavy); testing.Short() != (got != "") {
 		t.Errorf("heavy need in short=%v mode: %q", testing.Short(), got)
+	}
+}
+
+// TestFullTier checks the full tier's gate: Full is missing unless
+// FullTierEnv is 1 (and always under -short), and its reason names the
+// variable that runs it.
+func TestFullTier(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want bool // Full runs
+	}{
+		{"", false}, {"0", false}, {"yes", false}, {"1", !testing.Short()},
+	} {
+		t.Setenv(FullTierEnv, tc.env)
+		got := Missing(Full)
+		if (got == "") != tc.want {
+			t.Errorf("%s=%q: Missing(Full) = %q, want runs=%v", FullTierEnv, tc.env, got, tc.want)
+		}
+		if !testing.Short() && !tc.want && !strings.Contains(got, FullTierEnv+"=1") {
+			t.Errorf("%s=%q: the reason %q does not say how to run it", FullTierEnv, tc.env, got)
+		}
 	}
 }
