@@ -308,7 +308,7 @@ func Breakdown(d Design) ([]Component, error) {
 // estimated fills in block i's estimates from its raw counts.
 func estimated(d Design, i int, c Component) Component {
 	n := d.net()
-	c.LUT, c.FF, c.Carry = c.RawLUT*n.lutFactors()[i]*LUTGroupScale(d.Arch, d.N, d.P()), c.RawFF, c.RawCarry
+	c.LUT, c.FF, c.Carry = c.RawLUT*n.lutFactors()[i]*lutGroupScale(n, d.N, d.P()), c.RawFF, c.RawCarry
 	return c
 }
 
@@ -330,8 +330,18 @@ func LUTGroupScale(arch model.Arch, n, p int) float64 {
 	if nw == nil || p < 1 {
 		return 1
 	}
-	g := float64((n + p - 1) / p)
-	return 1 / (1 + nw.lutGroupAlpha()*math.Max(0, FewGroupsLog2-math.Log2(g)))
+	return lutGroupScale(nw, n, p)
+}
+
+// lutGroupScale is LUTGroupScale for network nw (p ≥ 1). At G ≥ 8 groups
+// the factor is 1 without a logarithm (the sizer's table evaluates it for
+// every N and P).
+func lutGroupScale(nw network, n, p int) float64 {
+	g := (n + p - 1) / p
+	if g >= 1<<FewGroupsLog2 {
+		return 1
+	}
+	return 1 / (1 + nw.lutGroupAlpha()*math.Max(0, FewGroupsLog2-math.Log2(float64(g))))
 }
 
 // Analytic returns the resources of design d predicted by the analytic model.
@@ -342,15 +352,18 @@ func Analytic(d Design) (Resources, error) {
 	return analytic(d), nil
 }
 
-func analytic(d Design) Resources {
-	st := newStructure(d)
+func analytic(d Design) Resources { return analyticOf(d, newStructure(d)) }
+
+// analyticOf is analytic with d's structure st already built.
+func analyticOf(d Design, st structure) Resources {
 	comps, hw := componentsOf(d, st)
 	var lut, ff, carry float64
-	for i := range comps {
-		c := estimated(d, i, comps[i])
-		lut += c.LUT
-		ff += c.FF
-		carry += c.Carry
+	nw := d.net()
+	factors, scale := nw.lutFactors(), lutGroupScale(nw, d.N, d.P())
+	for i, c := range comps {
+		lut += c.RawLUT * factors[i] * scale // as estimated computes it
+		ff += c.RawFF
+		carry += c.RawCarry
 	}
 	r := Resources{LUTs: int(math.Round(lut)), FFs: int(math.Round(ff)), CARRY4: int(math.Round(carry)),
 		DSP48E1: hw.dsp, Source: "analytic"}

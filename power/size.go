@@ -178,11 +178,11 @@ func table(s Shape, o SizeOptions) *sizeTable {
 				break
 			}
 			d := Design{Shape: s, N: n, Options: plan.Options{Parallel: p, AdderLevelsPerStage: o.AdderLevels, ArgmaxLevelsPerStage: o.ArgmaxLevels}}
-			r := analytic(d)
+			st := newStructure(d)
+			r := analyticOf(d, st)
 			if ok, _ := o.Device.Fits(r.LUTs+r.LUTRAM, r.FFs, r.DSP48E1, r.BRAM36); !ok {
 				break // resources grow with P: no larger P fits either
 			}
-			st := newStructure(d)
 			if analyticFmaxMHz(d, st) < o.ClockHz/1e6 {
 				continue // too slow for the clock; a larger P may still meet it
 			}
