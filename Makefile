@@ -58,8 +58,12 @@ demo: deps build
 ## CPU split, 6.3 s as one file; K=16, N=1500, P=32: 30.0 s and 10.7 s;
 ## docs/testing.md). `make verify` in an emitted design and `hdlgen verify`
 ## keep Verilator's defaults (-Os, files compiled in parallel).
+## The make that hdlgen itself starts (verify, the activity flow) does not
+## see MAKEFLAGS (internal/proc keeps a parent make's flags and jobserver out):
+## HDLGEN_VERILATOR_CXX_OPT gives it the same -O0 (testbench.CXXOptEnv; until
+## 2026-11-28 every verify in the tests compiled at Verilator's -Os).
 VERILATOR_TEST_OPT ?= OPT_FAST=-O0 OPT_SLOW=-O0 VM_PARALLEL_BUILDS=0
-TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE_DIR=$(CURDIR)/build/objcache MAKEFLAGS='$(VERILATOR_TEST_OPT)'
+TEST_ENV := HDLGEN_UCI121=$(UCI121) OBJCACHE=$(CURDIR)/scripts/objcache OBJCACHE_DIR=$(CURDIR)/build/objcache MAKEFLAGS='$(VERILATOR_TEST_OPT)' HDLGEN_VERILATOR_CXX_OPT=-O0
 # package,timeout: longest first; every other package gets TEST_TIMEOUT.
 # Timeouts from results/tests/after.md (make test, 2026-11-27): three times the
 # package's wall time there, at least TEST_TIMEOUT (e2e 395 s, formal 113 s,

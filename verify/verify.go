@@ -73,8 +73,9 @@ type Options struct {
 	Synth synth.Options
 	// CXXOpt, if set, is g++'s optimisation of the Verilator models: make's
 	// OPT_FAST, OPT_SLOW and OPT_GLOBAL of Verilator's makefile (e.g. "-O0":
-	// a faster build, a slower simulation — for few vectors); "" keeps
-	// Verilator's (-Os). The results do not depend on it.
+	// a faster build, a slower simulation — for few vectors); "" takes
+	// testbench.CXXOptEnv's value when it is set, else keeps Verilator's (-Os). The
+	// results do not depend on it.
 	CXXOpt string
 	// ICE40Vectors, if positive, is how many of the design's vectors the iCE40
 	// UART top's Icarus testbench sends (make ICE40_VECTORS=n; at 1 Mbaud a
@@ -303,6 +304,13 @@ func Run(ctx context.Context, dir string, opts Options) (*Report, error) {
 	if !slices.Contains(CXXOpts, opts.CXXOpt) {
 		return nil, fmt.Errorf("verify: C++ optimisation %q: want one of %s", opts.CXXOpt, strings.Join(CXXOpts[1:], ", "))
 	}
+	if opts.CXXOpt == "" {
+		opt, err := testbench.CXXOptFromEnv()
+		if err != nil {
+			return nil, fmt.Errorf("verify: %w", err)
+		}
+		opts.CXXOpt = opt
+	}
 	want := opts.Steps
 	if len(want) == 0 && opts.GateLevel {
 		want = GateSteps
@@ -524,21 +532,14 @@ func Command(dir string, step Step, target string, trace bool, cxxOpt string) []
 	if step == StepVerilator && trace {
 		args = append(args, "TRACE=1")
 	}
-	if (step == StepVerilator || step == StepGateVerilator) && cxxOpt != "" {
-		args = append(args, "OPT_FAST="+cxxOpt, "OPT_SLOW="+cxxOpt, "OPT_GLOBAL="+cxxOpt)
-		if cxxOpt == "-O0" {
-			// Unoptimised, the model's C++ is compiled as one file
-			// (Verilator's __ALL.cpp): each file of a split build parses
-			// Verilator's headers again, most of an -O0 compile (the
-			// Makefile's VERILATOR_TEST_OPT gives the figures).
-			args = append(args, "VM_PARALLEL_BUILDS=0")
-		}
+	if step == StepVerilator || step == StepGateVerilator {
+		args = append(args, testbench.CXXOptVars(cxxOpt)...)
 	}
 	return args
 }
 
 // CXXOpts are the values Options.CXXOpt may take.
-var CXXOpts = []string{"", "-O0", "-O1", "-O2", "-O3", "-Os"}
+var CXXOpts = testbench.CXXOpts
 
 func runStep(ctx context.Context, dir string, step Step, target string, opts Options) (Result, error) {
 	res := Result{

@@ -70,7 +70,7 @@ changed; --clean removes them afterwards).`,
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "print every command and its output to stderr")
 	f.StringVar(&o.yosys, "yosys", "yosys", "the yosys command (gate level)")
 	f.StringVar(&o.cacheDir, "synth-cache", "", "also cache synthesis reports and netlists in this directory (gate level)")
-	f.StringVar(&o.cxxOpt, "cxx-opt", "", "g++ optimisation of the Verilator models: -O0 (the fastest build, a slower simulation: for few vectors), -O1, -O2, -O3 or -Os (default: Verilator's, -Os)")
+	f.StringVar(&o.cxxOpt, "cxx-opt", "", "g++ optimisation of the Verilator models: -O0 (the fastest build, a slower simulation: for few vectors), -O1, -O2, -O3 or -Os (default: $HDLGEN_VERILATOR_CXX_OPT when set, else Verilator's, -Os)")
 	argsAreInputs(cmd, "DIR")
 	markOutput(cmd, "synth-cache", outputDir)
 	return cmd

@@ -241,6 +241,13 @@ func buildActivityModel(ctx context.Context, dir, build, top string, log io.Writ
 		"--trace", "--trace-depth", "2",
 		"--prefix", "Vdut", "-o", "Vdut", "-CFLAGS", "-I" + filepath.Join(dir, "vectors"), "-CFLAGS", "-I" + filepath.Join(dir, "tb"),
 		"--top-module", top, "-Mdir", obj}
+	opt, err := testbench.CXXOptFromEnv()
+	if err != nil {
+		return "", fmt.Errorf("activity: %w", err)
+	}
+	if vars := testbench.CXXOptVars(opt); len(vars) > 0 {
+		args = append(args, "-MAKEFLAGS", strings.Join(vars, " "))
+	}
 	args = append(args, srcs[:5]...)
 	if err := runLogged(ctx, dir, log, "verilator", args...); err != nil {
 		return "", fmt.Errorf("activity: building the gate-level model: %w", err)
