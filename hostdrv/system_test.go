@@ -556,7 +556,8 @@ func TestMain(m *testing.M) {
 // at ≥ 95 % of the core's rate (one vector every II cycles), counting every
 // cycle of the DMA transfer (pipeline fill included), from the backend's
 // stats=1 report. Designs: the CI design and the paper's median network
-// (K=16, N=512, L=4, κ=3, 5 bits) at P=8 and P=1 (two more Verilator builds).
+// (K=16, N=512, L=4, κ=3, 5 bits) at P=8 and P=1 (two more Verilator builds,
+// the full tier's only).
 // `go test ./hostdrv -run TestRunSimThroughput -v` prints the numbers.
 func TestRunSimThroughput(t *testing.T) {
 	sd := buildSimDesign(t)
@@ -569,6 +570,7 @@ func TestRunSimThroughput(t *testing.T) {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			m, data, drv := sd.m1, sd.data, sd.driver
 			if tc.name != "ci" {
+				hwtest.Require(t, hwtest.Full) // two Verilator builds of the median system
 				m, data = randmodel.Trained(tc.shape, "median", 1)
 				var err error
 				if drv, err = emitSim(m, tc.p, filepath.Join(t.TempDir(), "design")); err != nil {

@@ -49,7 +49,9 @@ func TestLintMatrix(t *testing.T) {
 // Icarus (every case, both tops) and Verilator (two cases): values and the exact
 // accept / first-valid / transfer cycle of every vector, with random gaps and
 // back-pressure. The quick tier (-short) runs Icarus on one small design per
-// network (quick: true) and no Verilator.
+// network (quick: true) and no Verilator; the standard tier adds the trained
+// models, the full tier the corner shapes (full: true, with the two Verilator
+// cases), which e2e's verification matrix covers in the standard tier.
 func TestSimulators(t *testing.T) {
 	hwtest.Require(t, hwtest.Icarus)
 	withVerilator := hwtest.Missing(hwtest.Verilator) == ""
@@ -61,22 +63,29 @@ func TestSimulators(t *testing.T) {
 		vectors   int
 		verilator string // harness run under Verilator: "", "stream" or "axis"
 		quick     bool   // also in the quick tier
+		// full: the full tier's only (hwtest.Full); the standard tier's
+		// verification matrix (e2e) verifies the same corners: P ∤ N, P = N,
+		// K = 65, a wide rvfl8.
+		full bool
 	}{
-		{"tiny", intShape(1, 1, 2, 1, 2), 1, false, 300, "", true},
-		{"p_not_dividing_n", intShape(3, 7, 3, 15, 8), 3, false, 400, "axis", false},
-		{"p_eq_n", intShape(16, 64, 10, 1, 5), 64, false, 300, "", false},
-		{"wide_k", intShape(65, 33, 10, 15, 2), 5, false, 200, "", false},
-		{"trained", intShape(5, 40, 3, 3, 5), 4, true, 300, "", false},
-		{"rvfl8_tiny", r8Shape(1, 1, 2), 1, false, 300, "", true},
-		{"rvfl8", r8Shape(16, 64, 4), 3, false, 150, "stream", false},
-		{"rvfl8_p_eq_n", r8Shape(5, 7, 10), 7, false, 300, "", false},
-		{"rvfl8_trained", r8Shape(5, 30, 3), 4, true, 200, "", false},
+		{"tiny", intShape(1, 1, 2, 1, 2), 1, false, 300, "", true, false},
+		{"p_not_dividing_n", intShape(3, 7, 3, 15, 8), 3, false, 400, "axis", false, true},
+		{"p_eq_n", intShape(16, 64, 10, 1, 5), 64, false, 300, "", false, true},
+		{"wide_k", intShape(65, 33, 10, 15, 2), 5, false, 200, "", false, true},
+		{"trained", intShape(5, 40, 3, 3, 5), 4, true, 300, "", false, false},
+		{"rvfl8_tiny", r8Shape(1, 1, 2), 1, false, 300, "", true, false},
+		{"rvfl8", r8Shape(16, 64, 4), 3, false, 150, "stream", false, true},
+		{"rvfl8_p_eq_n", r8Shape(5, 7, 10), 7, false, 300, "", false, true},
+		{"rvfl8_trained", r8Shape(5, 30, 3), 4, true, 200, "", false, false},
 	}
 	for i, tc := range cases {
 		tc := tc
 		t.Run(tc.name, func(t *testing.T) {
 			if !tc.quick {
 				hwtest.Require(t, hwtest.Slow("Icarus on every shape"))
+			}
+			if tc.full {
+				hwtest.Require(t, hwtest.Full)
 			}
 			t.Parallel()
 			m := testmodel.Random(tc.shape, tc.name, uint64(i+10))

@@ -25,8 +25,8 @@ const gateVectors = 8
 // median designs (K = 16, N = 512, L = 4 at P = 1: intRVFL with κ = 3 and a
 // 5-bit readout, and the 8-bit RVFL with its DSP48E1s and block-RAM ROMs) on
 // Verilator, and the intRVFL's on Icarus too (Icarus is too slow on the
-// rvfl8 netlist for CI; the rvfl8 in the full tier only, whose option matrix
-// has gate-level rvfl8 rows). 0 mismatches. Then it corrupts one expected output:
+// rvfl8 netlist for CI), both in the full tier only; the standard tier runs a
+// small intRVFL (K = 4, N = 12) instead. 0 mismatches. Then it corrupts one expected output:
 // the same Verilator model must now report a mismatch, so the comparison is
 // live.
 func TestGateLevel(t *testing.T) {
@@ -37,7 +37,8 @@ func TestGateLevel(t *testing.T) {
 		steps []verify.Step
 		full  bool // the full tier's only (hwtest.Full)
 	}{
-		{"intrvfl", randmodel.Shape{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5}, []verify.Step{verify.StepGateVerilator, verify.StepGateIcarus}, false},
+		{"intrvfl_small", randmodel.Shape{Arch: model.IntRVFL, K: 4, N: 12, L: 3, Kappa: 3, Bits: 5}, []verify.Step{verify.StepGateVerilator, verify.StepGateIcarus}, false},
+		{"intrvfl", randmodel.Shape{Arch: model.IntRVFL, K: 16, N: 512, L: 4, Kappa: 3, Bits: 5}, []verify.Step{verify.StepGateVerilator, verify.StepGateIcarus}, true},
 		{"rvfl8", randmodel.Shape{Arch: model.RVFL8, K: 16, N: 512, L: 4}, []verify.Step{verify.StepGateVerilator}, true},
 	}
 	for _, c := range cases {
@@ -46,7 +47,7 @@ func TestGateLevel(t *testing.T) {
 				hwtest.Require(t, hwtest.Full)
 			}
 			t.Parallel()
-			m := randmodel.Random(c.shape, "median_"+c.name, 5)
+			m := randmodel.Random(c.shape, "gate_"+c.name, 5)
 			dir := filepath.Join(t.TempDir(), "hw")
 			if _, err := rtl.Emit(context.Background(), m, rtl.Options{Options: plan.Options{Parallel: 1}, Vectors: gateVectors, Seed: 2}, dir); err != nil {
 				t.Fatal(err)
