@@ -1,0 +1,115 @@
+//go:build ignore
+
+// Race-rules asks, on a finished race (`hdlgen reproduce --stages race`), what
+// other choosing rules would have given from the same jobs: the race's own
+// rule (the member with the most correct validation predictions, ties to
+// fewer LUT-equivalents), the same with members left out, and a tolerance
+// rule (the cheapest member whose validation accuracy is within f standard
+// errors, √(p(1−p)/n), of the best). The rules choose on validation only;
+// the table gives each one's mean test accuracy and mean LUT-equivalents. It
+// is an analysis of one sample, chosen after seeing the test means, so its
+// rows are observations, not results of a validated rule.
+//
+//	go run scripts/race-rules.go -race results/accuracy-race -bits 5
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hdlgen/hdlgen/study"
+)
+
+// rule chooses among a dataset's entries: leave out the members named in
+// without, then the cheapest within tolerance standard errors of the best
+// validation accuracy (tolerance 0: the best, as the race).
+type rule struct {
+	without   []string
+	tolerance float64
+}
+
+func (r rule) String() string {
+	s := "most correct validation predictions (the race's rule)"
+	if r.tolerance > 0 {
+		s = fmt.Sprintf("fewest LUT-equivalents within %g standard error of the best validation accuracy", r.tolerance)
+	}
+	if len(r.without) > 0 {
+		s += ", without " + strings.Join(r.without, ", ")
+	}
+	return s
+}
+
+func (r rule) choose(entries []study.RaceEntry) (study.RaceEntry, bool) {
+	var es []study.RaceEntry
+	for _, e := range entries {
+		if e.Impossible == "" && e.Best.ValRows > 0 && !slices.Contains(r.without, e.Member.Name()) {
+			es = append(es, e)
+		}
+	}
+	if len(es) == 0 {
+		return study.RaceEntry{}, false
+	}
+	acc := func(e study.RaceEntry) float64 { return float64(e.Best.Correct) / float64(e.Best.ValRows) }
+	best := 0.0
+	for _, e := range es {
+		best = max(best, acc(e))
+	}
+	margin := r.tolerance * math.Sqrt(best*(1-best)/float64(es[0].Best.ValRows))
+	var pick study.RaceEntry
+	found := false
+	for _, e := range es {
+		if acc(e) >= best-margin && (!found || e.LUTs < pick.LUTs) {
+			pick, found = e, true
+		}
+	}
+	return pick, true
+}
+
+func main() {
+	dir := flag.String("race", "results/accuracy-race", "the race's folder (its runs/race/*.json)")
+	bits := flag.Int("bits", 5, "readout width")
+	flag.Parse()
+	paths, err := filepath.Glob(filepath.Join(*dir, "runs", "race", "*.json"))
+	if err != nil || len(paths) == 0 {
+		fmt.Fprintf(os.Stderr, "race-rules: no race jobs under %s: %v\n", *dir, err)
+		os.Exit(1)
+	}
+	var widths []study.RaceWidth
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "race-rules: %v\n", err)
+			os.Exit(1)
+		}
+		var r study.RaceResult
+		if err := json.Unmarshal(b, &r); err != nil {
+			fmt.Fprintf(os.Stderr, "race-rules: %s: %v\n", p, err)
+			os.Exit(1)
+		}
+		for _, w := range r.Widths {
+			if w.Bits == *bits {
+				widths = append(widths, w)
+			}
+		}
+	}
+	rules := []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}}, {tolerance: 1}}
+	fmt.Printf("%d datasets, %d-bit readout\n\n| rule | mean accuracy | mean LUT-equivalents |\n|---|---|---|\n", len(widths), *bits)
+	for _, r := range rules {
+		var acc, luts float64
+		n := 0
+		for _, w := range widths {
+			if e, ok := r.choose(w.Entries); ok {
+				acc += e.Accuracy
+				luts += e.LUTs
+				n++
+			}
+		}
+		fmt.Printf("| %s | %.4f | %.0f |\n", r, acc/float64(n), luts/float64(n))
+	}
+}
