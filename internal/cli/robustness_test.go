@@ -962,25 +962,17 @@ func lateSignalRow(w workspace) robustRow {
 	start := time.Now()
 	w.must(args...)
 	whole := time.Since(start)
-	signalled, stopped := 0, 0
-	shares := []float64{0.80, 0.85, 0.90}
-	for runs, most := 0, 3*len(shares); len(shares) > 0 && runs < most; runs++ {
-		r := runSignalledLate(w.t, w.cmd(args...), time.Duration(shares[0]*float64(whole)))
-		if r.ended {
-			whole = min(whole, r.ran) // a faster run: the same share again
-			continue
-		}
-		if shares = shares[1:]; r.printed {
-			continue // it had finished when the signal came
-		}
-		if signalled++; r.code == exitCanceled && r.took < stopLimit {
+	signalled := signalLate(w.t, func() *exec.Cmd { return w.cmd(args...) }, whole, []float64{0.80, 0.85, 0.90})
+	stopped := 0
+	for _, r := range signalled {
+		if r.code == exitCanceled && r.took < stopLimit {
 			stopped++
 		}
 	}
-	if row.o.code = exitCanceled; stopped != signalled {
+	if row.o.code = exitCanceled; stopped != len(signalled) {
 		row.o.code = 0
 	}
-	row.msg = fmt.Sprintf("every run still going at its signal exited 130 within %v: %v", stopLimit, stopped == signalled)
-	row.held = stopped == signalled
+	row.msg = fmt.Sprintf("every run still going at its signal exited 130 within %v: %v", stopLimit, stopped == len(signalled))
+	row.held = stopped == len(signalled)
 	return row
 }

@@ -293,41 +293,55 @@ func TestSignalNearTheEnd(t *testing.T) {
 		t.Fatalf("undisturbed run: %v: %s", err, out)
 	}
 	whole := time.Since(start)
-	signalled := 0
-	shares := []float64{0.80, 0.85, 0.90, 0.95}
-	for runs, most := 0, 3*len(shares); len(shares) > 0 && runs < most; runs++ {
-		share := shares[0]
+	newCmd := func() *exec.Cmd {
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(os.Environ(), asHdlgenEnv+"=1")
-		r := runSignalledLate(t, cmd, time.Duration(share*float64(whole)))
+		return cmd
+	}
+	signalled := signalLate(t, newCmd, whole, []float64{0.80, 0.85, 0.90, 0.95})
+	for _, r := range signalled {
+		if r.code != exitCanceled || r.took > stopLimit {
+			t.Errorf("signalled at %.0f%% of the run: exit %d %v after the signal, stderr %q; want exit %d within %v",
+				100*r.share, r.code, r.took, r.stderr, exitCanceled, stopLimit)
+		}
+	}
+	if len(signalled) == 0 {
+		t.Errorf("no run was still going at its signal (an undisturbed run takes %v)", whole)
+	}
+}
+
+// signalLate runs a command of newCmd per share, each signalled at that
+// share of whole (runSignalledLate), and returns the runs the signal found at
+// work. A run that ends before its signal is faster than the reference (a
+// machine whose load changed): its time becomes the reference and its share
+// is tried again, up to three runs per share in all. A run that had printed
+// its result when the signal came had finished: it is logged, not returned.
+func signalLate(t *testing.T, newCmd func() *exec.Cmd, whole time.Duration, shares []float64) []lateRun {
+	t.Helper()
+	var signalled []lateRun
+	for runs, most := 0, 3*len(shares); len(shares) > 0 && runs < most; runs++ {
+		share := shares[0]
+		r := runSignalledLate(t, newCmd(), time.Duration(share*float64(whole)))
+		r.share = share
 		switch {
 		case r.ended:
-			// A run faster than the undisturbed one (a machine whose load
-			// changed): its time is the new reference, and the same share
-			// is tried again.
 			t.Logf("%.0f%% of %v: ended before the signal, after %v", 100*share, whole, r.ran)
 			whole = min(whole, r.ran)
 			continue
 		case r.printed:
 			t.Logf("%.0f%% of %v: had printed its result when the signal came (exit %d)", 100*share, whole, r.code)
-			shares = shares[1:]
-			continue // it had finished: the signal found nothing to stop
+		default:
+			t.Logf("%.0f%% of %v: exit %d %v after the signal", 100*share, whole, r.code, r.took)
+			signalled = append(signalled, r)
 		}
 		shares = shares[1:]
-		signalled++
-		t.Logf("%.0f%% of %v: exit %d %v after the signal", 100*share, whole, r.code, r.took)
-		if r.code != exitCanceled || r.took > stopLimit {
-			t.Errorf("signalled at %.0f%% of the run: exit %d %v after the signal, stderr %q; want exit %d within %v",
-				100*share, r.code, r.took, r.stderr, exitCanceled, stopLimit)
-		}
 	}
-	if signalled == 0 {
-		t.Errorf("no run was still going at its signal (an undisturbed run takes %v)", whole)
-	}
+	return signalled
 }
 
 // lateRun is how a run signalled late ended (runSignalledLate).
 type lateRun struct {
+	share   float64       // of the reference time, when the signal was due (signalLate)
 	ended   bool          // it ended before the signal, which was not sent
 	ran     time.Duration // from its start to its end, when it ended before the signal
 	printed bool          // its stdout was not empty when the signal came
