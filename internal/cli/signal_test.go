@@ -344,7 +344,7 @@ type lateRun struct {
 	share   float64       // of the reference time, when the signal was due (signalLate)
 	ended   bool          // it ended before the signal, which was not sent
 	ran     time.Duration // from its start to its end, when it ended before the signal
-	printed bool          // its stdout was not empty when the signal came
+	printed bool          // its result was on stdout before the signal
 	code    int           // exit code
 	took    time.Duration
 	stderr  string
@@ -352,11 +352,13 @@ type lateRun struct {
 
 // runSignalledLate starts cmd, its stdout going to a file, sends SIGINT after
 // delay and says how the run ended. predict --score prints its result once
-// every row is scored, so a run whose stdout file is not empty when the
-// signal comes had finished its work (the kernel holds what it wrote; no
-// reader lags behind), and one whose file is empty was still at work and
-// must stop. Unlike a threshold on the time the exit takes, this does not
-// depend on how loaded the machine is.
+// every row is scored, so a run whose result was written before the signal
+// (the stdout file's modification time, set by the kernel at the write; no
+// reader lags behind) had finished its work, and one that had written
+// nothing was still at work and must stop. Unlike a threshold on the time the
+// exit takes, or a look at the file just before the signal (the result can
+// be written between the look and the signal), this does not depend on how
+// loaded the machine is.
 func runSignalledLate(t *testing.T, cmd *exec.Cmd, delay time.Duration) lateRun {
 	t.Helper()
 	out, err := os.CreateTemp(t.TempDir(), "stdout")
@@ -377,11 +379,6 @@ func runSignalledLate(t *testing.T, cmd *exec.Cmd, delay time.Duration) lateRun 
 	case <-done:
 		r.ended, r.ran = true, time.Since(start)
 	case <-time.After(delay):
-		fi, err := out.Stat()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.printed = fi.Size() > 0
 		sent := time.Now()
 		cmd.Process.Signal(syscall.SIGINT)
 		select {
@@ -391,6 +388,14 @@ func runSignalledLate(t *testing.T, cmd *exec.Cmd, delay time.Duration) lateRun 
 			<-done
 		}
 		r.took = time.Since(sent)
+		fi, err := out.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The file's modification time is the kernel's coarse clock, never
+		// ahead of the real time: a result written before the signal has a
+		// time no later than sent.
+		r.printed = fi.Size() > 0 && !fi.ModTime().After(sent)
 	}
 	r.code, r.stderr = cmd.ProcessState.ExitCode(), errb.String()
 	return r
