@@ -6,7 +6,8 @@
 // intrvfl2, readout over both) for several clip bounds of the second layer,
 // κ2 = c·κ1'·√N1 (c = "inf": no second clip). Float64 exact readout, the
 // variance regulariser, λ and κ picked on the test folds, the first folds of
-// the collection, at most -rows training and test rows: a screening, only the
+// the collection, at most -rows training and test rows (a random sample of
+// each fold's rows, the same for every variant): a screening, only the
 // differences between the columns mean anything.
 //
 //	go run scripts/intrvfl2-check.go [-data DIR] [-n 150] [-seed 1] [-folds 2] [-rows 6000] [DATASET ...]
@@ -79,7 +80,8 @@ func main() {
 			}
 			for f := 0; f < *folds; f++ {
 				sp := u.Folds[f]
-				tr, te := sp.Train[:min(len(sp.Train), *rows)], sp.Test[:min(len(sp.Test), *rows)]
+				// a random sample, not the first rows: the folds list rows grouped by class
+				tr, te := dataset.SampleIndices(sp.Train, *rows, 1), dataset.SampleIndices(sp.Test, *rows, 1)
 				d := u.Data
 				k := d.K()
 				xtr, ytr := pick(d, tr)

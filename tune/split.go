@@ -42,7 +42,7 @@ func (v Validation) Check() error {
 
 // heldOut is how many of a class's n rows a holdout split validates.
 func (v Validation) heldOut(n int) int {
-	return min(int(math.Round(v.Holdout*float64(n))), n-1)
+	return max(min(int(math.Round(v.Holdout*float64(n))), n-1), 0)
 }
 
 // TrainingOnly names the classes of d that a holdout split validates none

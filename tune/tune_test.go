@@ -151,6 +151,24 @@ func TestHoldoutKeepsATrainingRow(t *testing.T) {
 	if got := (Validation{Folds: 4}).TrainingOnly(d); got != nil {
 		t.Errorf("k-fold: TrainingOnly %v, want none", got)
 	}
+	// A subset of the rows without class b (a fold of a class-grouped
+	// list, say) keeps b's name: b has no row to hold out or fit, and the
+	// split is still made (a slice index of −1 panicked before).
+	noB := d.Subset([]int{0, 1, 2, 3, 5, 6})
+	for _, v := range []Validation{{Holdout: 0.25}, {Folds: 2}} {
+		ss, err := v.Splits(noB)
+		if err != nil {
+			t.Fatalf("%s without class b: %v", v.Method(), err)
+		}
+		var rows []int
+		for _, s := range ss[:1] {
+			rows = append(append(rows, s.Train...), s.Test...)
+		}
+		slices.Sort(rows)
+		if diff := cmp.Diff([]int{0, 1, 2, 3, 4, 5}, rows); diff != "" {
+			t.Errorf("%s without class b: the first split's rows (-want +got)\n%s", v.Method(), diff)
+		}
+	}
 }
 
 // TestSearchPrefersTheStrongPenaltyOnNoisyData: with as many neurons as

@@ -1,0 +1,457 @@
+//go:build ignore
+
+// Family-check is the quick accuracy screening of issue 35 ("grow the
+// intRVFL family"): does a direct link, or an ensemble, pay? On the
+// collection's first -folds folds (at most -rows training and test rows, a
+// random sample of a longer index list: the lists are grouped by class) it
+// compares, all with the identity ridge penalty λ·I and an exact float64
+// readout (docs/semantics.md §3, §5):
+//
+//	(a) one intRVFL of N neurons;
+//	(b) (a) with direct links: the readout sees [d; h], d_i = 2·v_i − N for
+//	    each feature's level v_i (docs/semantics.md §3), i.e. minus the sum
+//	    of its ±1 density code: an integer in [−N, N], centred (with
+//	    -direct-range R the ridge fit sees d·R/N, which only changes the
+//	    penalty on the direct weights: the readout still takes d);
+//	(c) one intRVFL of 2N neurons;
+//	(d) an ensemble of two intRVFLs of N neurons (seeds seed, seed+1), each
+//	    with its own readout fitted independently, class scores summed;
+//	(e) an ensemble of four intRVFLs of N/2 neurons (seeds seed … seed+3).
+//
+// κ and λ are chosen per variant (one pair shared by an ensemble's members)
+// by the accuracy on a stratified 25 % validation split of each fold's
+// training rows (tune.Validation, normaliser fitted on the remaining 75 %),
+// the first best in grid order (κ ascending, then λ ascending); the chosen
+// pair is refitted on all the fold's training rows and scored on its test
+// rows. The test rows never choose anything. For (a) and (b) it also reports
+// the readout rounded to -bits signed integers (quant.QuantizeBits: one
+// max-scaling per readout matrix, the project's rounding), with κ and λ
+// chosen again by the validation accuracy of the rounded readout (as
+// `hdlgen search --bits` does); for (b) also with two scales, the direct
+// block and the hidden block rounded separately (each by
+// quant.QuantizeBits) and their dequantised scores added: not a scheme the
+// project has, an upper bound for one that rescales one block's sum.
+//
+//	go run scripts/family-check.go [-data DIR] [-n 500] [-seed 1] [-folds 2] [-rows 6000] [-direct-range R] [DATASET ...]
+//
+// It prints one Markdown row per dataset with each variant's mean test
+// accuracy over the folds, then the mean over all datasets and the mean
+// over those not named by -large. Progress and the chosen κ, λ go to stderr.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/linalg"
+	"github.com/hdlgen/hdlgen/model"
+	"github.com/hdlgen/hdlgen/quant"
+	"github.com/hdlgen/hdlgen/ridge"
+	"github.com/hdlgen/hdlgen/tune"
+)
+
+// member is one network of a variant: n neurons drawn from seed+off.
+type member struct{ n, off int }
+
+// variant is a readout over one network (with or without direct links) or an
+// ensemble of networks whose class scores are summed.
+type variant struct {
+	name    string
+	members []member
+	direct  bool
+	rounded bool // also score the readout rounded to -bits
+}
+
+// part is one set of normalised rows with labels.
+type part struct {
+	x []float64
+	y []int
+}
+
+func (p part) rows() int { return len(p.y) }
+
+var (
+	solver = ridge.Solver{Reg: ridge.Identity, Threads: 1}
+	engine = linalg.Engine{Threads: 1}
+	bits   = 5
+	// directRange is -direct-range.
+	directRange float64
+)
+
+func main() {
+	dir := flag.String("data", "../shared/uci121", "UCI-121 collection folder")
+	n := flag.Int("n", 500, "N: neurons of (a), (b), and of each member of (d); (c) has 2N, (e) four of N/2")
+	folds := flag.Int("folds", 2, "folds (the collection's first ones)")
+	rows := flag.Int("rows", 6000, "at most this many training and test rows per fold")
+	kappas := flag.String("kappa", "1,3,7,15", "κ grid")
+	lambdas := flag.String("lambda", "-6,-4,-2,0,2,4,6,8,10,12", "λ grid as powers of two")
+	seed := flag.Uint64("seed", 1, "the networks' seed (ensemble member m uses seed+m)")
+	splitSeed := flag.Uint64("split-seed", 1, "seed of the stratified validation split and of the -rows sample")
+	holdout := flag.Float64("holdout", 0.25, "share of each class's training rows held out for validation")
+	flag.IntVar(&bits, "bits", 5, "rounded readout width (signed bits)")
+	flag.Float64Var(&directRange, "direct-range", 0, "R > 0: fit (b) on the direct links scaled to [−R, R] (a λ/(R/N)² penalty on the integer d's weights); 0: on the integer d")
+	large := flag.String("large", "nursery,chess-krvk,letter,wine-quality-white", "datasets left out of the second mean row")
+	flag.Parse()
+	names := flag.Args()
+	if len(names) == 0 {
+		names = []string{"iris", "car"}
+	}
+	ks := parseList(*kappas, func(s string) (int, error) {
+		var v int
+		_, err := fmt.Sscan(s, &v)
+		return v, err
+	})
+	ls := parseList(*lambdas, func(s string) (float64, error) {
+		var v int
+		_, err := fmt.Sscan(s, &v)
+		return math.Ldexp(1, v), err
+	})
+	isLarge := map[string]bool{}
+	for _, s := range strings.Split(*large, ",") {
+		isLarge[s] = true
+	}
+	vs := []variant{
+		{name: fmt.Sprintf("(a) N=%d", *n), members: []member{{*n, 0}}, rounded: true},
+		{name: fmt.Sprintf("(b) N=%d + direct", *n), members: []member{{*n, 0}}, direct: true, rounded: true},
+		{name: fmt.Sprintf("(c) N=%d", 2**n), members: []member{{2 * *n, 0}}},
+		{name: fmt.Sprintf("(d) 2×%d", *n), members: []member{{*n, 0}, {*n, 1}}},
+		{name: fmt.Sprintf("(e) 4×%d", *n/2), members: []member{{*n / 2, 0}, {*n / 2, 1}, {*n / 2, 2}, {*n / 2, 3}}},
+	}
+	head := "| dataset |"
+	cols := 0
+	for _, v := range vs {
+		head += " " + v.name + " |"
+		cols++
+		for _, r := range v.roundings() {
+			head += fmt.Sprintf(" %s %s |", v.name[:3], r)
+			cols++
+		}
+	}
+	fmt.Println(head)
+	fmt.Println("| --- |" + strings.Repeat(" --- |", cols))
+	var all, small [][]float64
+	for _, name := range names {
+		start := time.Now()
+		u, err := dataset.LoadUCI(*dir, name)
+		if err != nil {
+			fail(err)
+		}
+		d := u.Data
+		acc := make([]float64, cols)
+		for f := 0; f < *folds; f++ {
+			sp := u.Folds[f]
+			// The collection's index lists are grouped by class: a prefix
+			// would drop classes, so a larger list is sampled at random.
+			tr, te := dataset.SampleIndices(sp.Train, *rows, *splitSeed), dataset.SampleIndices(sp.Test, *rows, *splitSeed)
+			train := d.Subset(tr)
+			for c, m := range train.ClassCounts() {
+				if m == 0 {
+					fail(fmt.Errorf("%s fold %d: class %d has no training rows", name, f, c))
+				}
+			}
+			// The validation split of the fold's training rows.
+			splits, err := tune.Validation{Holdout: *holdout, Seed: *splitSeed}.Splits(train)
+			if err != nil {
+				fail(fmt.Errorf("%s fold %d: %w", name, f, err))
+			}
+			vfit, vval := normalised(train, splits[0].Train, splits[0].Test)
+			ffit, ftest := normalised(d, tr, te)
+			c := 0
+			for _, v := range vs {
+				// validation grid: [κ][λ] accuracy of the float (and rounded) readout
+				va, vr := v.run(vfit, vval, d.K(), d.L(), ks, ls, *seed)
+				ki, li := best(va)
+				ta, _ := v.run(ffit, ftest, d.K(), d.L(), ks[ki:ki+1], ls[li:li+1], *seed)
+				acc[c] += ta[0][0] / float64(*folds)
+				c++
+				fmt.Fprintf(os.Stderr, "%s fold %d %s: κ=%d λ=2^%d val %.3f test %.3f", name, f, v.name, ks[ki], math.Ilogb(ls[li]), va[ki][li], ta[0][0])
+				for ri, r := range v.roundings() {
+					ki, li := best(vr[ri])
+					_, tq := v.run(ffit, ftest, d.K(), d.L(), ks[ki:ki+1], ls[li:li+1], *seed)
+					acc[c] += tq[ri][0][0] / float64(*folds)
+					c++
+					fmt.Fprintf(os.Stderr, "; %s κ=%d λ=2^%d val %.3f test %.3f", r, ks[ki], math.Ilogb(ls[li]), vr[ri][ki][li], tq[ri][0][0])
+				}
+				fmt.Fprintln(os.Stderr)
+			}
+		}
+		fmt.Println(row(name, acc))
+		fmt.Fprintf(os.Stderr, "%s: %s\n", name, time.Since(start).Round(time.Second))
+		all = append(all, acc)
+		if !isLarge[name] {
+			small = append(small, acc)
+		}
+	}
+	fmt.Println(row(fmt.Sprintf("**mean (%d)**", len(all)), mean(all, cols)))
+	if len(small) != len(all) && len(small) > 0 {
+		fmt.Println(row(fmt.Sprintf("**mean (%d small)**", len(small)), mean(small, cols)))
+	}
+}
+
+// run fits the variant on fit for every κ in ks and λ in ls and returns the
+// accuracy on eval of the float readout and (if v.rounded) of the rounded
+// one, indexed [κ][λ].
+func (v variant) run(fit, eval part, k, l int, ks []int, ls []float64, seed uint64) (acc [][]float64, accR [][][]float64) {
+	acc = grid(len(ks), len(ls))
+	for range v.roundings() {
+		accR = append(accR, grid(len(ks), len(ls)))
+	}
+	// summed class scores per κ and λ: [κ][λ][row·L + class]
+	scores := make([][][]float64, len(ks))
+	for ki := range scores {
+		scores[ki] = make([][]float64, len(ls))
+		for li := range scores[ki] {
+			scores[ki][li] = make([]float64, eval.rows()*l)
+		}
+	}
+	for _, m := range v.members {
+		net := model.NewIntNet(k, m.n, 1, seed+uint64(m.off))
+		sFit, dFit := inputs(net, fit)
+		sEval, dEval := inputs(net, eval)
+		for ki, kappa := range ks {
+			// -direct-range R > 0 fits on d·R/N and maps the weights back
+			// onto d: the same readout over the integer d, with the
+			// penalty on the direct weights changed.
+			scale := 1.0
+			if directRange > 0 {
+				scale = directRange / float64(m.n)
+			}
+			hFit, c := columns(sFit, dFit, fit.rows(), m.n, k, kappa, v.direct, scale)
+			hEval, _ := columns(sEval, dEval, eval.rows(), m.n, k, kappa, v.direct, 1)
+			for li, w := range readouts(hFit, fit.rows(), c, fit.y, l, ls) {
+				if v.direct {
+					for i := 0; i < l; i++ {
+						for j := 0; j < k; j++ {
+							w[i*c+j] *= scale
+						}
+					}
+				}
+				engine.Gemm(false, true, eval.rows(), l, c, 1, hEval, c, w, c, 1, scores[ki][li], l)
+				if v.rounded {
+					if len(v.members) != 1 {
+						panic("rounded readout of an ensemble")
+					}
+					// One scale for the whole readout matrix (the project's).
+					s := make([]float64, eval.rows()*l)
+					engine.Gemm(false, true, eval.rows(), l, c, 1, hEval, c, rounded(w, l, c, 0, c, false), c, 0, s, l)
+					accR[0][ki][li] = accuracy(s, eval.y, l)
+					if v.direct {
+						// Two scales: the direct block [0, K) and the hidden
+						// block [K, c) rounded separately, scores s_d·Q_d·d +
+						// s_h·Q_h·h (an upper bound for a hardware that
+						// multiplies one block's sum by a constant).
+						two := rounded(w, l, c, 0, k, true)
+						for i, x := range rounded(w, l, c, k, c, true) {
+							two[i] += x
+						}
+						engine.Gemm(false, true, eval.rows(), l, c, 1, hEval, c, two, c, 0, s, l)
+						accR[1][ki][li] = accuracy(s, eval.y, l)
+					}
+				}
+			}
+		}
+	}
+	for ki := range ks {
+		for li := range ls {
+			acc[ki][li] = accuracy(scores[ki][li], eval.y, l)
+		}
+	}
+	return acc, accR
+}
+
+// roundings names the rounded readouts the variant reports.
+func (v variant) roundings() []string {
+	switch {
+	case !v.rounded:
+		return nil
+	case v.direct:
+		return []string{fmt.Sprintf("%d-bit", bits), fmt.Sprintf("%d-bit, 2 scales", bits)}
+	}
+	return []string{fmt.Sprintf("%d-bit", bits)}
+}
+
+// rounded returns columns [a, b) of the L×c readout w rounded to -bits with
+// one scale (quant.QuantizeBits), as an L×c matrix that is zero outside
+// [a, b): the integer levels Q (exact integer scores, the hardware's), or
+// with scaled the levels times the scale, so that two blocks rounded
+// separately add up to their two-scale scores.
+func rounded(w []float64, l, c, a, b int, scaled bool) []float64 {
+	n := b - a
+	blk := make([]float64, l*n)
+	for i := 0; i < l; i++ {
+		copy(blk[i*n:(i+1)*n], w[i*c+a:i*c+b])
+	}
+	q, err := quant.QuantizeBits(blk, l, n, bits)
+	if err != nil {
+		fail(err)
+	}
+	out := make([]float64, l*c)
+	for i := 0; i < l; i++ {
+		for j := 0; j < n; j++ {
+			out[i*c+a+j] = float64(q.Weights[i*n+j])
+			if scaled {
+				out[i*c+a+j] *= q.Scale
+			}
+		}
+	}
+	return out
+}
+
+// inputs returns the hidden inputs s_j (rows×n, before the clip) and the
+// centred direct-link values 2·v_i − N (rows×K) of the rows of p.
+func inputs(net *model.IntNet, p part) (s, d []int) {
+	k, n := net.K, net.N
+	s = make([]int, p.rows()*n)
+	d = make([]int, p.rows()*k)
+	for r := 0; r < p.rows(); r++ {
+		lv := d[r*k : (r+1)*k]
+		net.LevelsTo(lv, p.x[r*k:(r+1)*k])
+		net.HiddenInputsTo(s[r*n:(r+1)*n], lv)
+		for i, v := range lv {
+			lv[i] = 2*v - n
+		}
+	}
+	return s, d
+}
+
+// columns builds the readout's input matrix: [d·scale; clip(s, κ)] with
+// direct links, clip(s, κ) without.
+func columns(s, d []int, rows, n, k, kappa int, direct bool, scale float64) ([]float64, int) {
+	c := n
+	if direct {
+		c += k
+	}
+	h := make([]float64, rows*c)
+	for r := 0; r < rows; r++ {
+		row := h[r*c : (r+1)*c]
+		if direct {
+			for i, v := range d[r*k : (r+1)*k] {
+				row[i] = float64(v) * scale
+			}
+			row = row[k:]
+		}
+		for j, v := range s[r*n : (r+1)*n] {
+			row[j] = float64(model.Clip(v, kappa))
+		}
+	}
+	return h, c
+}
+
+// readouts solves the exact ridge readout (λ·I) for every λ, sharing the
+// Gram matrix in the primal case.
+func readouts(h []float64, rows, c int, y []int, l int, ls []float64) [][]float64 {
+	data := ridge.Data{H: h, Rows: rows, Cols: c, Labels: y}
+	out := make([][]float64, len(ls))
+	var nm *ridge.Normal
+	if rows >= c {
+		var err error
+		if nm, err = solver.NewNormal(data, l); err != nil {
+			fail(err)
+		}
+	}
+	for i, lambda := range ls {
+		var err error
+		if nm != nil {
+			out[i], _, err = solver.SolveNormal(nm, lambda, c)
+		} else {
+			out[i], _, err = solver.Solve(data, l, lambda)
+		}
+		if err != nil {
+			fail(err)
+		}
+	}
+	return out
+}
+
+// normalised returns the rows fit and eval of d, normalised with the
+// statistics of the rows fit.
+func normalised(d *dataset.Dataset, fit, eval []int) (part, part) {
+	xf, yf := pick(d, fit)
+	xe, ye := pick(d, eval)
+	norm := model.FitNormalizer(xf, len(yf), d.K())
+	return part{norm.Apply(xf, len(yf)), yf}, part{norm.Apply(xe, len(ye)), ye}
+}
+
+func pick(d *dataset.Dataset, idx []int) ([]float64, []int) {
+	k := d.K()
+	x := make([]float64, 0, len(idx)*k)
+	y := make([]int, 0, len(idx))
+	for _, i := range idx {
+		x = append(x, d.X[i*k:(i+1)*k]...)
+		y = append(y, d.Y[i])
+	}
+	return x, y
+}
+
+// accuracy is the share of rows whose argmax (ties to the lowest class)
+// is the label.
+func accuracy(scores []float64, y []int, l int) float64 {
+	ok := 0
+	for r, label := range y {
+		if model.ArgmaxFloat(scores[r*l:(r+1)*l]) == label {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(y))
+}
+
+// best returns the first maximum in grid order.
+func best(a [][]float64) (int, int) {
+	bi, bj := 0, 0
+	for i := range a {
+		for j := range a[i] {
+			if a[i][j] > a[bi][bj] {
+				bi, bj = i, j
+			}
+		}
+	}
+	return bi, bj
+}
+
+func grid(n, m int) [][]float64 {
+	g := make([][]float64, n)
+	for i := range g {
+		g[i] = make([]float64, m)
+	}
+	return g
+}
+
+func mean(rows [][]float64, cols int) []float64 {
+	m := make([]float64, cols)
+	for _, r := range rows {
+		for i, v := range r {
+			m[i] += v / float64(len(rows))
+		}
+	}
+	return m
+}
+
+func row(name string, acc []float64) string {
+	s := "| " + name + " |"
+	for _, a := range acc {
+		s += fmt.Sprintf(" %.3f |", a)
+	}
+	return s
+}
+
+func parseList[T any](s string, parse func(string) (T, error)) []T {
+	var out []T
+	for _, f := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(f))
+		if err != nil {
+			fail(fmt.Errorf("%q: %w", f, err))
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
+}
