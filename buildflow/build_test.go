@@ -192,12 +192,30 @@ func TestChooseDesign(t *testing.T) {
 
 func TestCandidatePs(t *testing.T) {
 	for _, tc := range []struct {
-		n, asked int
-		want     []int
-	}{{1, 0, []int{1}}, {2, 0, []int{1, 2}}, {50, 0, []int{1, 2, 4, 8, 16, 32, 50}}, {64, 0, []int{1, 2, 4, 8, 16, 32, 64}}, {50, 3, []int{1, 2, 3, 4, 8, 16, 32, 50}}} {
-		if diff := cmp.Diff(tc.want, candidatePs(tc.n, tc.asked)); diff != "" {
-			t.Errorf("N=%d (-want +got)\n%s", tc.n, diff)
+		n, asked, pmax int
+		want           []int
+	}{
+		{1, 0, 0, []int{1}},
+		{2, 0, 0, []int{1, 2}},
+		{50, 0, 0, []int{1, 2, 4, 8, 16, 32, 50}},
+		{64, 0, 0, []int{1, 2, 4, 8, 16, 32, 64}},
+		{50, 3, 0, []int{1, 2, 3, 4, 8, 16, 32, 50}},
+		{64, 0, 64, []int{1, 2, 4, 8, 16, 32, 64}},
+		{100, 0, 64, []int{1, 2, 4, 8, 16, 32, 64}},        // neither 128 nor N above the measured P
+		{100, 100, 64, []int{1, 2, 4, 8, 16, 32, 64, 100}}, // the P asked for is estimated
+		{1500, 0, 1024, []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}},
+	} {
+		if diff := cmp.Diff(tc.want, candidatePsUpTo(tc.n, tc.asked, tc.pmax)); diff != "" {
+			t.Errorf("N=%d asked %d up to %d (-want +got)\n%s", tc.n, tc.asked, tc.pmax, diff)
 		}
+	}
+	// build's limit is the intRVFL's largest measured P.
+	pmax := power.MeasuredPMax(model.IntRVFL)
+	if pmax < 256 {
+		t.Fatalf("MeasuredPMax(intrvfl) = %d, want the calibration's range (≥ 256)", pmax)
+	}
+	if diff := cmp.Diff(candidatePsUpTo(3000, 0, pmax), candidatePs(3000, 0)); diff != "" {
+		t.Errorf("candidatePs(3000) does not stop at the measured P %d (-want +got)\n%s", pmax, diff)
 	}
 }
 
@@ -511,6 +529,8 @@ func TestReportStatesTheMeasuredBand(t *testing.T) {
 		"outside the range its error was measured over",
 		"P=1024 (N=5000)",
 		"These counts are **Yosys's**.",
+		// the table stops below N (candidatePs): the report says why
+		fmt.Sprintf("P above 1024 (up to N = 5000) is not listed: hdlgen's estimate was measured against Yosys up to P = %d only", power.MeasuredPMax(model.IntRVFL)),
 	}
 	if len(band.Runs) == 0 {
 		t.Fatalf("band %+v names no calibration run", band)

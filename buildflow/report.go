@@ -327,7 +327,7 @@ func (f Facts) searchBest() int {
 func (f Facts) writeSizes(w func(string, ...any)) {
 	o := f.Options
 	w("## Design space over P\n\n")
-	w("Every P for this network, estimated by hdlgen's analytic model (`hdlgen power %s --parallel P`; resources before synthesis, energy by the power model of docs/energy-model.md). P is chosen as the one with %s.\n\n",
+	w("The P of this network, estimated by hdlgen's analytic model (`hdlgen power %s --parallel P`; resources before synthesis, energy by the power model of docs/energy-model.md). P is chosen as the one with %s.\n\n",
 		intModel, strings.TrimPrefix(f.objectiveText(), "P with "))
 	w("| P | LUT | FF | DSP | BRAM36 | LUT-eq | latency | throughput (M/s) | dynamic energy | total energy | Fmax (est.) | notes |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	dyn := bestBy(f.Sizes, func(e power.Estimate) float64 { return e.DynamicJ })
@@ -357,6 +357,10 @@ func (f Facts) writeSizes(w func(string, ...any)) {
 		ds = append(ds, c.Estimate.Design)
 	}
 	w("\nEvery row is an estimate (nothing here is synthesised but the chosen design: its Yosys counts are under Hardware). %s\n", bandNote(ds))
+	if last := f.Sizes[len(f.Sizes)-1]; last.P < last.Estimate.Design.N {
+		w("\nP above %d (up to N = %d) is not listed: hdlgen's estimate was measured against Yosys up to P = %d only (docs/energy-model.md, \"Error band over the build's range\"); `hdlgen power %s --parallel P` estimates any P, with an error not measured there.\n",
+			last.P, last.Estimate.Design.N, power.MeasuredPMax(last.Estimate.Design.Arch), intModel)
+	}
 	if r := f.Power.Resources; r.Source == "yosys" && r.LUTs+r.LUTRAM > 0 {
 		est := f.Sizes[f.Chosen].Estimate.Resources
 		w("\nAt the chosen P the estimate's LUTs are %+.0f %% off Yosys's (%d estimated against %d by Yosys).\n",

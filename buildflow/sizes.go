@@ -51,13 +51,27 @@ type sizes struct {
 }
 
 // candidatePs are the P the sizes step estimates: powers of two below N,
-// N, and the P asked for.
+// N, and the P asked for — up to the largest P the intRVFL's estimate was
+// measured at against Yosys (power.MeasuredPMax, the calibration's range
+// sections), so that every estimate the report shows has a measured error
+// band; the P asked for is estimated even above it.
 func candidatePs(n, asked int) []int {
+	return candidatePsUpTo(n, asked, power.MeasuredPMax(model.IntRVFL))
+}
+
+// candidatePsUpTo is candidatePs with the largest P pmax (0: no limit) but
+// for the P asked for.
+func candidatePsUpTo(n, asked, pmax int) []int {
+	if pmax <= 0 {
+		pmax = n
+	}
 	var ps []int
-	for par := 1; par < n; par *= 2 {
+	for par := 1; par < n && par <= pmax; par *= 2 {
 		ps = append(ps, par)
 	}
-	ps = append(ps, n)
+	if n <= pmax {
+		ps = append(ps, n)
+	}
 	if asked > 0 && asked <= n && !slices.Contains(ps, asked) {
 		ps = append(ps, asked)
 		slices.Sort(ps)

@@ -391,7 +391,11 @@ func (c *Calibration) Markdown() []byte {
 	}
 	if len(c.Bands) > 0 {
 		fmt.Fprintf(&b, "\n## Error band over the build's range\n\n")
-		fmt.Fprintf(&b, "The designs of sections %s and %s: each network as emitted with the default pipeline rule, over the N, P, K and L that `hdlgen build` estimates (power.CalRange, power.CalRangeEdges). Per P range: the median |error| and the worst error (signed) of each resource. The build report states these beside every estimate (power.Band).\n\n", power.CalSectionNames[power.CalRange], power.CalSectionNames[power.CalRangeEdges])
+		var secs []string
+		for _, s := range bandSections {
+			secs = append(secs, power.CalSectionNames[s])
+		}
+		fmt.Fprintf(&b, "The designs of sections %s: each network as emitted with the default pipeline rule, over the N, P, K and L that `hdlgen build` estimates (power.CalRange, power.CalRangeEdges, power.CalRangeWide). Per P range: the median |error| and the worst error (signed) of each resource. The build report states these beside every estimate (power.Band).\n\n", strings.Join(secs, ", "))
 		fmt.Fprintf(&b, "| network | P | N | designs | LUT median / worst | FF median / worst | DSP48E1 median / worst | BRAM36 median / worst |\n|---|---|---|---|---|---|---|---|\n")
 		for _, bd := range c.Bands {
 			fmt.Fprintf(&b, "| %s | %d…%d | %d…%d | %d |", bd.Arch, bd.PMin, bd.PMax, bd.NMin, bd.NMax, bd.Designs)

@@ -26,10 +26,10 @@ type LUTFit struct {
 // HeldOutSections are the calibration sections the LUT factors are not
 // fitted to: their rows only measure the model (in the error bands and
 // calibration.md's designs), and, like Uncalibrated's, are not held to
-// Claimed: the claims are what the fitted designs show. range-edges was synthesised after the fit of 2026-11-28 and
-// is kept out of it, so that its rows measure the model out of sample and
+// Claimed: the claims are what the fitted designs show. range-edges and range-wide were synthesised after the fit of
+// 2026-11-28 and are kept out of it, so that its rows measure the model out of sample and
 // adding them refits nothing (a refit changes the sizer's designs).
-var HeldOutSections = []int{power.CalRangeEdges}
+var HeldOutSections = []int{power.CalRangeEdges, power.CalRangeWide}
 
 // FitRows are the rows of c the LUT factors are fitted to: all but those of
 // HeldOutSections.

@@ -17,7 +17,7 @@ import (
 
 // BandPs group the designs into bands by P, each [lo, hi]; a band covers
 // the P and N its designs span within its group.
-var BandPs = [][2]int{{1, 4}, {8, 32}, {64, 256}}
+var BandPs = [][2]int{{1, 4}, {8, 32}, {33, 256}, {257, 1 << 30}}
 
 // ResourceError is the relative error (analytic − Yosys)/Yosys of one
 // resource over a band's designs, in per cent.
@@ -97,6 +97,16 @@ func BandOf(d Design) (Band, bool) {
 		}
 	}
 	return Band{}, false
+}
+
+// MeasuredPMax is the largest P at which arch's estimate was measured
+// against Yosys (the largest P of its bands), 0 when it has no band.
+func MeasuredPMax(arch model.Arch) int {
+	pmax := 0
+	for _, b := range Bands(arch) {
+		pmax = max(pmax, b.PMax)
+	}
+	return pmax
 }
 
 // Bands returns the measured bands of arch, in P order.

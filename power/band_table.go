@@ -23,14 +23,23 @@ var measuredBands = []Band{
 		{Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28"},
 		{Command: "hdlgen power calibrate --out results/hardware --section range-edges --work build/calwork --workers 1", Date: "2026-11-28"},
 	}},
-	{Arch: model.Arch("intrvfl"), PMin: 64, PMax: 256, NMin: 100, NMax: 3000, Designs: 5, Errors: []ResourceError{
-		{Resource: "LUT", MedianPct: 9, WorstPct: 15.3},
-		{Resource: "FF", MedianPct: 0.4, WorstPct: 1.9},
+	{Arch: model.Arch("intrvfl"), PMin: 50, PMax: 256, NMin: 50, NMax: 3000, Designs: 6, Errors: []ResourceError{
+		{Resource: "LUT", MedianPct: 6.6, WorstPct: 15.3},
+		{Resource: "FF", MedianPct: 0.9, WorstPct: 3.9},
 		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
 		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
 	}, Runs: []BandRun{
 		{Command: "hdlgen power calibrate --out results/hardware --section range --work build/calwork --workers 3", Date: "2026-11-28"},
 		{Command: "hdlgen power calibrate --out results/hardware --section range-edges --work build/calwork --workers 1", Date: "2026-11-28"},
+		{Command: "hdlgen power calibrate --out results/hardware --section range-wide --work build/calwork --workers 2", Date: "2026-11-28"},
+	}},
+	{Arch: model.Arch("intrvfl"), PMin: 300, PMax: 1024, NMin: 300, NMax: 3000, Designs: 5, Errors: []ResourceError{
+		{Resource: "LUT", MedianPct: 10.7, WorstPct: 20.6},
+		{Resource: "FF", MedianPct: 2.4, WorstPct: 3.8},
+		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
+		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
+	}, Runs: []BandRun{
+		{Command: "hdlgen power calibrate --out results/hardware --section range-wide --work build/calwork --workers 2", Date: "2026-11-28"},
 	}},
 	{Arch: model.Arch("intrvfl2"), PMin: 1, PMax: 4, NMin: 50, NMax: 150, Designs: 3, Errors: []ResourceError{
 		{Resource: "LUT", MedianPct: 22, WorstPct: 44.1},

@@ -45,6 +45,13 @@ const (
 	// error bands; a section of its own, so that they are synthesised without
 	// synthesising CalRange again.
 	CalRangeEdges
+	// CalRangeWide: the build report's table over P where CalRange and
+	// CalRangeEdges have no design: P = N = 50 (between their P = 32 and
+	// 64), and P above 256 (P = 512, 1024 and P = N), where only the
+	// smallest networks fit the device: the intRVFL with K = 4 fully
+	// parallel at N = 300, 512 and 1024, and at P = 512 with N = 1500 and
+	// 3000. Held out of the fit, like CalRangeEdges.
+	CalRangeWide
 	// CalibrationSections is the number of sections.
 	CalibrationSections
 )
@@ -67,7 +74,7 @@ const legacyAdderLevels = 4
 
 // CalSectionNames name the sections of the calibration matrix (hdlgen power
 // calibrate --section).
-var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range", CalRangeEdges: "range-edges"}
+var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range", CalRangeEdges: "range-edges", CalRangeWide: "range-wide"}
 
 // CalibrationSection returns section s of the calibration matrix: each
 // network type's designs of it, in network order.

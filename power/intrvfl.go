@@ -156,6 +156,14 @@ func (intrvflNet) calibration() Calibration {
 				{K: 13, N: 1500, L: 3, Kappa: 3, Bits: 5, P: 128},
 				{K: 4, N: 300, L: 3, Kappa: 3, Bits: 5, P: 256},
 			},
+			CalRangeWide: {
+				{K: 4, N: 50, L: 3, Kappa: 3, Bits: 5, P: 50},
+				{K: 4, N: 300, L: 3, Kappa: 3, Bits: 5, P: 300},
+				{K: 4, N: 512, L: 3, Kappa: 3, Bits: 5, P: 512},
+				{K: 4, N: 1500, L: 3, Kappa: 3, Bits: 5, P: 512},
+				{K: 4, N: 3000, L: 3, Kappa: 3, Bits: 5, P: 512},
+				{K: 4, N: 1024, L: 3, Kappa: 3, Bits: 5, P: 1024},
+			},
 		},
 		Seeds: []CalShape{
 			{K: 8, N: 128, L: 3, Kappa: 3, Bits: 5, P: 8},

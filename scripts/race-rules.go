@@ -10,7 +10,7 @@
 // is an analysis of one sample, chosen after seeing the test means, so its
 // rows are observations, not results of a validated rule.
 //
-//	go run scripts/race-rules.go -race results/accuracy-race -bits 5
+//	go run scripts/race-rules.go -race results/accuracy-race -bits 5 [-datasets A,B,…]
 package main
 
 import (
@@ -74,7 +74,9 @@ func (r rule) choose(entries []study.RaceEntry) (study.RaceEntry, bool) {
 func main() {
 	dir := flag.String("race", "results/accuracy-race", "the race's folder (its runs/race/*.json)")
 	bits := flag.Int("bits", 5, "readout width")
+	only := flag.String("datasets", "", "only these datasets (comma-separated; default every job): a rule chosen on some datasets is checked on others")
 	flag.Parse()
+	keep := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
 	paths, err := filepath.Glob(filepath.Join(*dir, "runs", "race", "*.json"))
 	if err != nil || len(paths) == 0 {
 		fmt.Fprintf(os.Stderr, "race-rules: no race jobs under %s: %v\n", *dir, err)
@@ -93,7 +95,7 @@ func main() {
 			os.Exit(1)
 		}
 		for _, w := range r.Widths {
-			if w.Bits == *bits {
+			if w.Bits == *bits && keep(r.Dataset) {
 				widths = append(widths, w)
 			}
 		}
