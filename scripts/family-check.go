@@ -377,15 +377,10 @@ func normalised(d *dataset.Dataset, fit, eval []int) (part, part) {
 	return part{norm.Apply(xf, len(yf)), yf}, part{norm.Apply(xe, len(ye)), ye}
 }
 
+// pick returns the features and labels of rows idx of d.
 func pick(d *dataset.Dataset, idx []int) ([]float64, []int) {
-	k := d.K()
-	x := make([]float64, 0, len(idx)*k)
-	y := make([]int, 0, len(idx))
-	for _, i := range idx {
-		x = append(x, d.X[i*k:(i+1)*k]...)
-		y = append(y, d.Y[i])
-	}
-	return x, y
+	s := d.Subset(idx)
+	return s.X, s.Y
 }
 
 // accuracy is the share of rows whose argmax (ties to the lowest class)

@@ -158,13 +158,8 @@ func ints(s string) []int {
 	return out
 }
 
+// pick returns the features and labels of rows idx of d.
 func pick(d *dataset.Dataset, idx []int) ([]float64, []int) {
-	k := d.K()
-	x := make([]float64, 0, len(idx)*k)
-	y := make([]int, 0, len(idx))
-	for _, i := range idx {
-		x = append(x, d.X[i*k:(i+1)*k]...)
-		y = append(y, d.Y[i])
-	}
-	return x, y
+	s := d.Subset(idx)
+	return s.X, s.Y
 }
