@@ -100,6 +100,10 @@ func main() {
 			}
 		}
 	}
+	if len(widths) == 0 {
+		fmt.Fprintf(os.Stderr, "race-rules: no %d-bit race job under %s for -datasets %q\n", *bits, *dir, *only)
+		os.Exit(1)
+	}
 	rules := []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}}, {tolerance: 1}}
 	fmt.Printf("%d datasets, %d-bit readout\n\n| rule | mean accuracy | mean LUT-equivalents |\n|---|---|---|\n", len(widths), *bits)
 	for _, r := range rules {
