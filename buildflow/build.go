@@ -161,33 +161,45 @@ func (b *build) run(ctx context.Context, src []byte) error {
 	if o.Readout == ReadoutAuto || o.Readout == ReadoutGA { // with ga: to say how the GA validated
 		ga = []string{"--ga", "rounded", "--ga-seed", strconv.FormatUint(o.GASeed, 10)}
 	}
-	evalArgs := func(n int, lambda float64, kappa int, out string) []string {
-		a := []string{"eval", "--data", b.p(train), "--arch", "intrvfl", "--n", strconv.Itoa(n), "--lambda", ftoa(lambda),
+	evalArgs := func(arch model.Arch, n int, lambda float64, kappa int, out string) []string {
+		a := []string{"eval", "--data", b.p(train), "--arch", string(arch), "--n", strconv.Itoa(n), "--lambda", ftoa(lambda),
 			"--kappa", strconv.Itoa(kappa), "--regularizer", string(model.RegIdentity), "--bits", bits, "--folds", strconv.Itoa(o.Folds),
 			"--seed", strconv.FormatUint(o.Seed, 10), "--seeds", "1", "--workers", strconv.Itoa(o.Workers)}
 		return append(append(append(a, win...), ga...), "-o", b.p(out))
 	}
-	var searchDef stepDef
-	if o.searchSkipped() {
-		searchDef = r.command("search", evalArgs(o.N, o.Lambda, o.Kappa, searchJSON), "", []string{splitFP}, searchJSON)
-	} else {
-		args := []string{"search", "--data", b.p(train), "--arch", "intrvfl", "--bits", bits, "--grid", o.Grid, "--folds", strconv.Itoa(o.Folds),
-			"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(partsDir)}
-		if maxN := b.extendLimit(); maxN > 0 {
-			args = append(args, "--extend-n", strconv.Itoa(maxN))
-			if !o.ExtendAll {
-				args = append(args, "--extend-se")
-			}
-		}
-		searchDef = r.command("search", append(append(args, win...), "-o", b.p(searchJSON)), "", []string{splitFP}, searchJSON)
-	}
-	searchFP, err := r.step(ctx, searchDef)
+	members, err := o.members(trainingRows(b.d.M(), o.Holdout))
 	if err != nil {
 		return err
 	}
-	if err := readJSON(b.p(searchJSON), &b.facts.Search); err != nil {
-		return err
+	// each member's search (or eval of the given N, λ, κ), one after the other
+	searchFPs := make([]string, len(members))
+	for i, arch := range members {
+		out := searchFile(arch, i == 0)
+		var def stepDef
+		if o.searchSkipped() {
+			def = r.command(searchStep(arch, i == 0), evalArgs(arch, o.N, o.Lambda, o.Kappa, out), "", []string{splitFP}, out)
+		} else {
+			args := []string{"search", "--data", b.p(train), "--arch", string(arch), "--bits", bits, "--grid", o.Grid, "--folds", strconv.Itoa(o.Folds),
+				"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(searchParts(arch, i == 0))}
+			if maxN := b.extendLimit(arch); maxN > 0 {
+				args = append(args, "--extend-n", strconv.Itoa(maxN))
+				if !o.ExtendAll {
+					args = append(args, "--extend-se")
+				}
+			}
+			def = r.command(searchStep(arch, i == 0), append(append(args, win...), "-o", b.p(out)), "", []string{splitFP}, out)
+		}
+		if searchFPs[i], err = r.step(ctx, def); err != nil {
+			return err
+		}
+		ms := MemberSearch{Network: arch}
+		if err := readJSON(b.p(out), &ms.Result); err != nil {
+			return err
+		}
+		b.facts.Family = append(b.facts.Family, ms)
 	}
+	searchFP := strings.Join(searchFPs, "+")
+	b.facts.Search = b.facts.Family[0].Result
 	b.facts.Searched = !o.searchSkipped()
 
 	// 3. the baseline on the same split and folds
@@ -208,13 +220,14 @@ func (b *build) run(ctx context.Context, src []byte) error {
 		return err
 	}
 
-	// 4. the design: N and P together, 5. validate the chosen N, λ, κ
+	// 4. the design: the network, N and P together, 5. validate the chosen N, λ, κ
 	b.facts.Eval = b.facts.Search
 	evalFP := searchFP
+	arch := members[0]
 	if b.facts.Searched {
 		designFP, err := r.step(ctx, stepDef{
 			name:    "design",
-			line:    fmt.Sprintf("(design by build: N and P together from the search's curve and `%s power` at every P: %s)", o.Program, b.designText()),
+			line:    fmt.Sprintf("(design by build: the network, N and P together from the searches' curves and `%s power` at every P: %s)", o.Program, b.designText()),
 			deps:    []string{searchFP, b.designText(), strconv.Itoa(o.Parallel)},
 			outputs: []string{designJSON},
 			do:      func(context.Context) error { return b.writeDesign() },
@@ -226,7 +239,13 @@ func (b *build) run(ctx context.Context, src []byte) error {
 			return err
 		}
 		pt := b.facts.Design.Points[b.facts.Design.Chosen]
-		if evalFP, err = r.step(ctx, r.command("validate", evalArgs(pt.N, pt.Lambda, pt.Kappa, evalJSON), "", []string{splitFP, designFP}, evalJSON)); err != nil {
+		arch = pt.Network
+		for _, ms := range b.facts.Family {
+			if ms.Network == arch {
+				b.facts.Search = ms.Result
+			}
+		}
+		if evalFP, err = r.step(ctx, r.command("validate", evalArgs(arch, pt.N, pt.Lambda, pt.Kappa, evalJSON), "", []string{splitFP, designFP}, evalJSON)); err != nil {
 			return err
 		}
 		if err := readJSON(b.p(evalJSON), &b.facts.Eval); err != nil {
@@ -236,7 +255,7 @@ func (b *build) run(ctx context.Context, src []byte) error {
 	c := b.facts.Eval.Config
 
 	// 4. train (float readout) on every training row, 5. quantize
-	trainFP, err := r.step(ctx, r.command("train", append([]string{"train", "--data", b.p(train), "--holdout", "0", "--arch", "intrvfl",
+	trainFP, err := r.step(ctx, r.command("train", append([]string{"train", "--data", b.p(train), "--holdout", "0", "--arch", string(arch),
 		"--n", strconv.Itoa(c.N), "--lambda", ftoa(c.Lambda), "--kappa", strconv.Itoa(c.Kappa), "--regularizer", c.Regularizer,
 		"--seed", strconv.FormatUint(o.Seed, 10), "-o", b.p(floatModel)}, win...), "", []string{splitFP, evalFP}, floatModel))
 	if err != nil {
@@ -410,12 +429,14 @@ func trainingRows(m int, holdout float64) int {
 	return int(math.Round(float64(m) * (1 - holdout)))
 }
 
-// extendLimit is the largest N the search may extend to: the options' limit,
-// lowered to the last N of the extension's sequence (NextN from the grid's
-// largest) whose smallest design (P = 1) fits the LUT budget (--max-luts,
-// else the device), for the largest κ of the grid; 0 for no extension.
-func (b *build) extendLimit() int {
-	if b.o.ExtendN < 0 || !slices.Contains([]string{"wide", "paper", "coarse", "large"}, b.o.Grid) {
+// extendLimit is the largest N the search of network arch may extend to:
+// the options' limit, lowered to the last N of the extension's sequence
+// (NextN from the grid's largest) whose smallest design (P = 1) fits the
+// LUT budget (--max-luts, else the device), for the largest κ of the grid;
+// 0 for no extension (and for every network but the intRVFL, whose per-N
+// scorers the search's extension rides on).
+func (b *build) extendLimit(arch model.Arch) int {
+	if arch != model.IntRVFL || b.o.ExtendN < 0 || !slices.Contains([]string{"wide", "paper", "coarse", "large"}, b.o.Grid) {
 		return 0
 	}
 	budget := b.o.MaxLUTs
@@ -424,7 +445,7 @@ func (b *build) extendLimit() int {
 	}
 	limit := 0
 	for n := NextN(gridMaxN); n <= b.o.ExtendN; n = NextN(n) {
-		if !b.fits(n, maxGridKappa, budget) {
+		if !b.fits(arch, n, maxGridKappa, budget) {
 			break
 		}
 		limit = n
@@ -432,9 +453,10 @@ func (b *build) extendLimit() int {
 	return limit
 }
 
-// fits reports whether the P = 1 design of N neurons fits budget LUTs.
-func (b *build) fits(n, kappa, budget int) bool {
-	s, err := power.ShapeOf(model.IntRVFL, b.d.K(), b.d.L(), kappa, b.o.Bits)
+// fits reports whether the P = 1 design of network arch with N neurons
+// fits budget LUTs.
+func (b *build) fits(arch model.Arch, n, kappa, budget int) bool {
+	s, err := power.ShapeOf(arch, b.d.K(), b.d.L(), kappa, b.o.Bits)
 	if err != nil {
 		return false
 	}
@@ -505,10 +527,14 @@ func writeJSON(p string, v any) error {
 	return atomicfile.WriteFile(p, append(b, '\n'), 0o644)
 }
 
-// writeDesign chooses N and P together from the search's curve.
+// writeDesign chooses the network, N and P together from the members'
+// curves.
 func (b *build) writeDesign() error {
-	s := b.facts.Search
-	dc, err := ChooseDesign(s.Curve, s.Validated, b.d.K(), b.d.L(), *b.o)
+	curves := make([]MemberCurve, len(b.facts.Family))
+	for i, ms := range b.facts.Family {
+		curves[i] = MemberCurve{Network: ms.Network, Curve: ms.Result.Curve, Best: ms.Result.Validated}
+	}
+	dc, err := ChooseDesign(curves, b.d.K(), b.d.L(), *b.o)
 	if err != nil {
 		return err
 	}

@@ -172,7 +172,7 @@ func TestChooseDesign(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.o.Bits = 5
 			tc.o.BudgetOn = power.BudgetDynamic
-			dc, err := ChooseDesign(curve, best, 9, 2, tc.o)
+			dc, err := ChooseDesign([]MemberCurve{{Network: model.IntRVFL, Curve: curve, Best: best}}, 9, 2, tc.o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,6 +185,97 @@ func TestChooseDesign(t *testing.T) {
 						t.Errorf("N=%d: sizes %v, want only P=%d", pt.N, pt.Sizes, tc.o.Parallel)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestChooseDesignFamily: the network is chosen with N and P. A second
+// member that validates better by more than the tolerance is chosen; one
+// within the tolerance of a cheaper plain intRVFL is not; the tolerance is
+// the standard error of the member that validated best.
+func TestChooseDesignFamily(t *testing.T) {
+	plain := MemberCurve{Network: model.IntRVFL, Best: tune.Accuracy{Mean: 0.90, Std: 0.02, PerSeed: [][]float64{{0.88, 0.89, 0.91, 0.92}}},
+		Curve: []tune.CurvePoint{{N: 100, Kappa: 3, Lambda: 256, Accuracy: 0.88}, {N: 400, Kappa: 3, Lambda: 1024, Accuracy: 0.90}}}
+	two := func(acc float64, std float64) MemberCurve {
+		return MemberCurve{Network: model.IntRVFL2, Best: tune.Accuracy{Mean: acc, Std: std, PerSeed: [][]float64{{acc - std, acc, acc, acc + std}}},
+			Curve: []tune.CurvePoint{{N: 400, Kappa: 3, Lambda: 1024, Accuracy: acc}}}
+	}
+	for _, tc := range []struct {
+		name     string
+		members  []MemberCurve
+		wantArch model.Arch
+		wantN    int
+		wantTol  float64
+	}{
+		{"two layers pay", []MemberCurve{plain, two(0.95, 0.01)}, model.IntRVFL2, 400, 0.005},
+		{"two layers within the tolerance", []MemberCurve{plain, two(0.905, 0.02)}, model.IntRVFL, 400, 0.01},
+		{"plain alone", []MemberCurve{plain}, model.IntRVFL, 400, 0.01},
+		{"two layers alone", []MemberCurve{two(0.95, 0.01)}, model.IntRVFL2, 400, 0.005},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := Options{Objective: OptimizeArea, Bits: 5, BudgetOn: power.BudgetDynamic, Tolerance: 0}
+			dc, err := ChooseDesign(tc.members, 9, 3, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pt := dc.Points[dc.Chosen]
+			if pt.Network != tc.wantArch || pt.N != tc.wantN {
+				t.Errorf("chose %s N=%d, want %s N=%d", pt.Network, pt.N, tc.wantArch, tc.wantN)
+			}
+			if math.Abs(dc.Tolerance-tc.wantTol) > 1e-9 {
+				t.Errorf("tolerance %.4f, want %.4f (%s)", dc.Tolerance, tc.wantTol, dc.From)
+			}
+			if want := len(plain.Curve)*countOf(tc.members, model.IntRVFL) + countOf(tc.members, model.IntRVFL2); len(dc.Points) != want {
+				t.Errorf("%d design points, want %d (every member's curve)", len(dc.Points), want)
+			}
+		})
+	}
+}
+
+func countOf(ms []MemberCurve, a model.Arch) int {
+	n := 0
+	for _, m := range ms {
+		if m.Network == a {
+			n++
+		}
+	}
+	return n
+}
+
+func TestFamilyMembers(t *testing.T) {
+	for _, tc := range []struct {
+		o       Options
+		rows    int
+		want    []model.Arch
+		wantErr string
+	}{
+		{Options{}, 0, []model.Arch{model.IntRVFL, model.IntRVFL2}, ""},
+		{Options{}, CoarseGridRows - 1, []model.Arch{model.IntRVFL, model.IntRVFL2}, ""},
+		{Options{}, CoarseGridRows, []model.Arch{model.IntRVFL}, ""},
+		{Options{Family: "intrvfl,intrvfl2"}, CoarseGridRows, []model.Arch{model.IntRVFL, model.IntRVFL2}, ""},
+		{Options{Win: "lfsr"}, 0, []model.Arch{model.IntRVFL}, ""},
+		{Options{Family: "intrvfl2"}, 0, []model.Arch{model.IntRVFL2}, ""},
+		{Options{Family: "intrvfl2, intrvfl"}, 0, []model.Arch{model.IntRVFL2, model.IntRVFL}, ""},
+		{Options{N: 10, Lambda: 1, Kappa: 1}, 0, []model.Arch{model.IntRVFL}, ""},
+		{Options{Family: "rvfl8"}, 0, nil, `unknown member "rvfl8"`},
+		{Options{Family: "intrvfl,intrvfl"}, 0, nil, "named twice"},
+		{Options{Family: "intrvfl2", Win: "lfsr"}, 0, nil, "intrvfl2 has no generated W_in"},
+		{Options{Family: "intrvfl,intrvfl2", N: 10, Lambda: 1, Kappa: 1}, 0, nil, "give one member"},
+	} {
+		t.Run(tc.o.Family+"/"+tc.o.Win, func(t *testing.T) {
+			got, err := tc.o.members(tc.rows)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("members (-want +got):\n%s", d)
 			}
 		})
 	}

@@ -74,8 +74,12 @@ type Options struct {
 	SplitSeed uint64  // seed of the held-out split
 	Seed      uint64  // seed of the network
 	Win       string  // W_in source: "" or "stored" (a ROM), "lfsr" (generated on chip)
-	Grid      string  // search grid: small, paper, wide, coarse or large (default: DefaultGrid of the training rows)
-	Folds     int     // search: k of k-fold on the training share (default 4)
+	// Family restricts the networks the build chooses among: a comma list
+	// of FamilyMembers ("" every member, the first only from CoarseGridRows
+	// training rows or with N, λ, κ given).
+	Family string
+	Grid   string // search grid: small, paper, wide, coarse or large (default: DefaultGrid of the training rows)
+	Folds  int    // search: k of k-fold on the training share (default 4)
 	// N, Lambda and Kappa, all given, skip the search: eval validates them.
 	N      int
 	Lambda float64
@@ -189,7 +193,8 @@ func (o *Options) Check() error {
 	if _, err := power.ParseBudgeted(string(o.BudgetOn)); err != nil {
 		return &OptionError{err}
 	}
-	return nil
+	_, err := o.members(0)
+	return err
 }
 
 // searchSkipped reports whether N, λ and κ were given.

@@ -14,6 +14,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/confusion"
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/proc"
+	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/tune"
 )
@@ -119,7 +120,7 @@ func reportFacts() Facts {
 		curve = append(curve, tune.CurvePoint{N: 100 * (i + 1), Kappa: 3, Lambda: 256, Accuracy: acc})
 	}
 	best := tune.Accuracy{Mean: 0.985, Std: 0.01, PerSeed: [][]float64{{0.97, 0.98, 0.99, 1}}}
-	dc, err := ChooseDesign(curve, best, 16, len(names), f.Options)
+	dc, err := ChooseDesign([]MemberCurve{{Network: model.IntRVFL, Curve: curve, Best: best}}, 16, len(names), f.Options)
 	if err != nil {
 		panic(err)
 	}

@@ -3,12 +3,14 @@ package buildflow
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hdlgen/hdlgen/board"
 	"github.com/hdlgen/hdlgen/internal/confusion"
 	"github.com/hdlgen/hdlgen/internal/svgplot"
 	"github.com/hdlgen/hdlgen/logreg"
+	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/rtl/plan"
 	"github.com/hdlgen/hdlgen/synth"
@@ -28,12 +30,13 @@ type Facts struct {
 	Options       Options
 	Data          tune.DataInfo
 	LabelWarnings []string
-	Search        tune.Result  // search, or eval of the given N, λ, κ
-	Searched      bool         // false: N, λ, κ were given
-	Design        DesignChoice // the choice of N and P (with a search)
-	Eval          tune.Result  // the chosen N, λ, κ validated (the search's eval without one), with the readout choice
-	Baseline      Baseline     // the logistic regression
-	Readout       string       // the readout deployed: ReadoutRounded or ReadoutGA
+	Search        tune.Result    // the chosen network's search, or eval of the given N, λ, κ
+	Family        []MemberSearch // every member's search (the chosen one's is Search)
+	Searched      bool           // false: N, λ, κ were given
+	Design        DesignChoice   // the choice of N and P (with a search)
+	Eval          tune.Result    // the chosen N, λ, κ validated (the search's eval without one), with the readout choice
+	Baseline      Baseline       // the logistic regression
+	Readout       string         // the readout deployed: ReadoutRounded or ReadoutGA
 	FloatTrain    confusion.Score
 	FloatHeld     confusion.Score
 	IntTrain      confusion.Score
@@ -72,7 +75,7 @@ func Report(f Facts) string {
 	}
 
 	w("## Summary\n\n| | |\n| --- | --- |\n")
-	w("| design | `%s_top`: intRVFL N=%d, κ=%d, λ=%g, %d-bit %s readout, P=%d (%s) |\n", f.prefix(), c.N, c.Kappa, c.Lambda, o.Bits,
+	w("| design | `%s_top`: %s N=%d, κ=%d, λ=%g, %d-bit %s readout, P=%d (%s) |\n", f.prefix(), f.network(), c.N, c.Kappa, c.Lambda, o.Bits,
 		readoutName(f.Readout), chosen.P, f.choiceText())
 	w("| held-out accuracy of the hardware | %.4f (%d/%d rows) |\n", f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total)
 	w("| baseline (logistic regression), held-out | %.4f (%s) |\n", f.Baseline.Held, f.baselineVerdict())
@@ -116,7 +119,7 @@ func Report(f Facts) string {
 	w("  Build the bitstream with `zynq/vivado/system.tcl`, load it and the overlay on the board, and run **`./hdlgen-run selftest`** (or `python3 hdlgen.py selftest`) there first: it checks the design's identity registers, its %d test vectors against the Go model, a malformed vector, a flush and the rate, and ends with PASS or FAIL (docs/zedboard.md, steps 3–5).\n", o.Vectors)
 	w("- Open `%s/` (its README.md) in Vivado: `make -C %s vivado`, or run `make -C %s verify` again (both simulators on all %d vectors).\n", hwDir, hwDir, hwDir, o.Vectors)
 	w("- Classify new rows: `hdlgen predict %s --data new.csv`; score a labelled file: add `--score`.\n", intModel)
-	w("- Another trade-off: rerun `hdlgen build` with `--optimize area` (fewest LUT-equivalents), `--optimize latency`, `--tolerance POINTS` (the validation accuracy a smaller N may lose), or `--parallel P` from the table above; finished steps are skipped.\n")
+	w("- Another trade-off: rerun `hdlgen build` with `--optimize area` (fewest LUT-equivalents), `--optimize latency`, `--tolerance POINTS` (the validation accuracy a smaller N may lose), `--family intrvfl` (one network only), or `--parallel P` from the table above; finished steps are skipped.\n")
 	return b.String()
 }
 
@@ -199,7 +202,7 @@ func (f Facts) writeAccuracy(w func(string, ...any)) {
 	w("## Accuracy\n\n")
 	w("| classifier | %s | training (%d rows) | held-out (%d rows) |\n| --- | ---: | ---: | ---: |\n", val, f.IntTrain.Total, f.IntHeld.Total)
 	w("| baseline: logistic regression, λ=%g | %.4f ± %.4f | %.4f | %.4f |\n", bl.Lambda, bl.Validated.Mean, bl.Validated.Std, bl.Train, bl.Held)
-	w("| intRVFL, float readout | — | %.4f | %.4f |\n", f.FloatTrain.Accuracy, f.FloatHeld.Accuracy)
+	w("| %s, float readout | — | %.4f | %.4f |\n", f.network(), f.FloatTrain.Accuracy, f.FloatHeld.Accuracy)
 	intVal := fmt.Sprintf("%.4f ± %.4f", f.Eval.Validated.Mean, f.Eval.Validated.Std)
 	rc := f.Eval.Readout
 	if f.Readout == ReadoutGA {
@@ -208,15 +211,21 @@ func (f Facts) writeAccuracy(w func(string, ...any)) {
 			intVal = fmt.Sprintf("%.4f ± %.4f", rc.GA.Mean, rc.GA.Std)
 		}
 	}
-	w("| intRVFL, %d-bit %s integer readout (the hardware) | %s | %.4f | %.4f |\n\n", o.Bits, readoutName(f.Readout), intVal, f.IntTrain.Accuracy, f.IntHeld.Accuracy)
+	w("| %s, %d-bit %s integer readout (the hardware) | %s | %.4f | %.4f |\n\n", f.network(), o.Bits, readoutName(f.Readout), intVal, f.IntTrain.Accuracy, f.IntHeld.Accuracy)
 	w("The baseline is a %s, its λ chosen among {%s} on the same %s folds of the training rows (validation %.4f ± %.4f), then fitted on every training row: a classifier of the raw features as strong as the usual linear one, so that the network is not flattered by a weak reference. On the held-out rows: %s.\n\n",
 		bl.Method, lambdaList(bl.Lambdas), bl.Validation, bl.Validated.Mean, bl.Validated.Std, f.baselineVerdict())
 	c := f.Eval.Config
 	if f.Searched {
-		s := f.Search.Search
-		w("`hdlgen search` scored the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout; its best was N=%d, κ=%d, λ=%g (%.4f ± %.4f). ",
-			s.Grid, s.Points, f.Search.Validation.Method, o.Bits, f.Search.Config.N, f.Search.Config.Kappa, f.Search.Config.Lambda, f.Search.Validated.Mean, f.Search.Validated.Std)
-		w("The design chose N=%d, κ=%d, λ=%g (%s penalty) with P (see Accuracy against size); validated again on the same folds (`hdlgen eval`): %.4f ± %.4f.",
+		for _, ms := range f.family() {
+			r := ms.Result
+			w("`hdlgen search --arch %s` scored the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout; its best was N=%d, κ=%d, λ=%g (%.4f ± %.4f). ",
+				ms.Network, r.Search.Grid, r.Search.Points, r.Validation.Method, o.Bits, r.Config.N, r.Config.Kappa, r.Config.Lambda, r.Validated.Mean, r.Validated.Std)
+		}
+		chose := "N=%d"
+		if len(f.family()) > 1 {
+			chose = f.network() + " N=%d"
+		}
+		w("The design chose "+chose+", κ=%d, λ=%g (%s penalty) with P (see Accuracy against size); validated again on the same folds (`hdlgen eval`): %.4f ± %.4f.",
 			c.N, c.Kappa, c.Lambda, c.Regularizer, f.Eval.Validated.Mean, f.Eval.Validated.Std)
 	} else {
 		w("N=%d, κ=%d, λ=%g (%s penalty) were given (--n, --lambda, --kappa; no search); their %s validation accuracy with the %d-bit rounded readout: %.4f ± %.4f.",
@@ -267,7 +276,17 @@ func (f Facts) writeCurve(w func(string, ...any)) {
 	}
 	o := f.Options
 	w("## Accuracy against size\n\n")
-	w("N and P are chosen together. For each N the search scored (its best κ and λ), the %s validation accuracy of the %d-bit rounded readout, and the design the objective picks at that N among P = 1, 2, 4, …, N, with every resource, estimated by hdlgen's analytic model (`hdlgen power` at each P; the declared readout width, so an upper bound). ",
+	fam := f.family()
+	if len(fam) > 1 {
+		w("The network, N and P are chosen together: build searched each member of the family (%s; `--family` restricts it) on the same folds. ", f.familyList())
+	} else {
+		w("N and P are chosen together. ")
+		if all := FamilyMembers(o.Win); o.Family == "" && f.Searched && len(all) > len(fam) {
+			w("From %d training rows build searches the %s only: `--family %s` adds the rest of the family, each at a search of about three times the intRVFL's (docs/build.md, \"The family\"). ",
+				CoarseGridRows, fam[0].Network, FamilyList(o.Win))
+		}
+	}
+	w("For each N the search scored (its best κ and λ), the %s validation accuracy of the %d-bit rounded readout, and the design the objective picks at that N among P = 1, 2, 4, …, N, with every resource, estimated by hdlgen's analytic model (`hdlgen power` at each P; the declared readout width, so an upper bound). ",
 		f.Search.Validation.Method, o.Bits)
 	var curveDesigns []power.Design
 	for _, pt := range dc.Points {
@@ -276,17 +295,31 @@ func (f Facts) writeCurve(w func(string, ...any)) {
 		}
 	}
 	w("%s\n\n", bandNote(curveDesigns))
-	w("The tolerance is %s: %.4f, so every N with a validation accuracy of at least %.4f − %.4f = %.4f is accepted, and among their designs the chosen one has %s.\n\n",
-		dc.From, dc.Tolerance, dc.Best, dc.Tolerance, dc.Best-dc.Tolerance, strings.TrimPrefix(f.objectiveText(), "P with "))
+	of := "N"
+	if len(fam) > 1 {
+		of = "network and N"
+	}
+	w("The tolerance is %s: %.4f, so every %s with a validation accuracy of at least %.4f − %.4f = %.4f is accepted, and among their designs the chosen one has %s.\n\n",
+		dc.From, dc.Tolerance, of, dc.Best, dc.Tolerance, dc.Best-dc.Tolerance, strings.TrimPrefix(f.objectiveText(), "P with "))
 	w("![accuracy against N](%s)\n\n![accuracy against LUT-equivalents](%s)\n\n", CurveNSVG, CurveLUTSVG)
-	if ext := f.Search.Extension; ext != nil {
-		if len(ext.Extended) > 0 {
-			w("The best N sat at the grid's edge, so the search scored larger N too: %s; it stopped because %s.\n\n", joinInts(ext.Extended), ext.Stopped)
-		} else {
-			w("No extension of N beyond the grid: %s.\n\n", ext.Stopped)
+	for _, ms := range fam {
+		who := "the search"
+		if len(fam) > 1 {
+			who = "the search of " + string(ms.Network)
+		}
+		if ext := ms.Result.Extension; ext != nil {
+			if len(ext.Extended) > 0 {
+				w("The best N of %s sat at the grid's edge, so it scored larger N too: %s; it stopped because %s.\n\n", who, joinInts(ext.Extended), ext.Stopped)
+			} else {
+				w("No extension of N beyond the grid by %s: %s.\n\n", who, ext.Stopped)
+			}
 		}
 	}
-	w("| N | κ | λ | validation accuracy | within tolerance | P | LUT | FF | DSP | BRAM36 | LUT-eq | %s energy | notes |\n| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n", o.BudgetOn)
+	netCol, netAlign := "", ""
+	if len(fam) > 1 {
+		netCol, netAlign = "network | ", "--- | "
+	}
+	w("| %sN | κ | λ | validation accuracy | within tolerance | P | LUT | FF | DSP | BRAM36 | LUT-eq | %s energy | notes |\n| %s---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n", netCol, o.BudgetOn, netAlign)
 	for i, pt := range dc.Points {
 		within := "no"
 		if pt.Within {
@@ -296,8 +329,12 @@ func (f Facts) writeCurve(w func(string, ...any)) {
 		if i == dc.Chosen {
 			note = "**chosen**"
 		}
-		if i == f.searchBest() {
+		if f.searchBest(pt) {
 			note = strings.TrimPrefix(note+"; the search's best", "; ")
+		}
+		net := ""
+		if len(fam) > 1 {
+			net = string(pt.Network) + " | "
 		}
 		c := pt.BestSize()
 		if c == nil {
@@ -305,23 +342,49 @@ func (f Facts) writeCurve(w func(string, ...any)) {
 			for _, s := range pt.Sizes {
 				why = append(why, fmt.Sprintf("P=%d: %s", s.P, s.Why))
 			}
-			w("| %d | %d | %g | %.4f | %s | — | — | — | — | — | — | — | no P meets the constraints (%s) %s |\n", pt.N, pt.Kappa, pt.Lambda, pt.Accuracy, within, strings.Join(why, "; "), note)
+			w("| %s%d | %d | %g | %.4f | %s | — | — | — | — | — | — | — | no P meets the constraints (%s) %s |\n", net, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy, within, strings.Join(why, "; "), note)
 			continue
 		}
-		w("| %d | %d | %g | %.4f | %s | %d | %s | %s | %s |\n", pt.N, pt.Kappa, pt.Lambda, pt.Accuracy, within, c.P, resourceCells(c.Estimate.Resources), power.FormatEnergy(c.Estimate.BudgetedJ), note)
+		w("| %s%d | %d | %g | %.4f | %s | %d | %s | %s | %s |\n", net, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy, within, c.P, resourceCells(c.Estimate.Resources), power.FormatEnergy(c.Estimate.BudgetedJ), note)
 	}
 	w("\nLUT-equivalents weigh each resource by its share of the %s: a DSP48E1 counts %.0f LUTs, a BRAM36 %.0f, a FF half a LUT.\n\n",
 		board.XC7Z020.Part, float64(board.XC7Z020.LUTs)/float64(board.XC7Z020.DSPs), float64(board.XC7Z020.LUTs)/float64(board.XC7Z020.BRAM36))
 }
 
-// searchBest is the index of the search's best N in the curve (-1: none).
-func (f Facts) searchBest() int {
-	for i, pt := range f.Design.Points {
-		if pt.N == f.Search.Config.N {
-			return i
+// searchBest reports whether pt is its member's search's best configuration.
+func (f Facts) searchBest(pt DesignPoint) bool {
+	for _, ms := range f.family() {
+		if ms.Network == pt.Network && ms.Result.Config.N == pt.N {
+			return true
 		}
 	}
-	return -1
+	return false
+}
+
+// family is every member's search: Facts.Family, or for facts without one
+// (a single network) the search as the intRVFL's.
+func (f Facts) family() []MemberSearch {
+	if len(f.Family) > 0 {
+		return f.Family
+	}
+	return []MemberSearch{{Network: model.IntRVFL, Result: f.Search}}
+}
+
+// familyList names the members with their best validation accuracy.
+func (f Facts) familyList() string {
+	var parts []string
+	for _, ms := range f.family() {
+		parts = append(parts, fmt.Sprintf("%s %.4f", ms.Network, ms.Result.Validated.Mean))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// network is the deployed network's name.
+func (f Facts) network() string {
+	if a := f.Eval.Config.Arch; a != "" {
+		return networkName(model.Arch(a))
+	}
+	return networkName(model.IntRVFL)
 }
 
 func (f Facts) writeSizes(w func(string, ...any)) {
@@ -374,6 +437,31 @@ func (f Facts) writeSizes(w func(string, ...any)) {
 // (power.BandOf, from the committed calibration), and which of them lie
 // outside every measured range.
 func bandNote(ds []power.Design) string {
+	var archs []model.Arch
+	for _, d := range ds {
+		if !slices.Contains(archs, d.Arch) {
+			archs = append(archs, d.Arch)
+		}
+	}
+	var out []string
+	for _, a := range archs {
+		var of []power.Design
+		for _, d := range ds {
+			if d.Arch == a {
+				of = append(of, d)
+			}
+		}
+		note := archBandNote(of)
+		if len(archs) > 1 {
+			note = fmt.Sprintf("The %s: %s", a, note)
+		}
+		out = append(out, note)
+	}
+	return strings.Join(out, " ")
+}
+
+// archBandNote is bandNote for designs of one network type.
+func archBandNote(ds []power.Design) string {
 	var parts, outside []string
 	seen := map[string]bool{}
 	for _, d := range ds {
@@ -506,31 +594,45 @@ func classList(names []string) string {
 // design marked.
 func curveSVG(f Facts, luts bool) []byte {
 	dc := f.Design
-	var pts []svgplot.Point
 	lo, hi, xmax := dc.Best-dc.Tolerance, dc.Best, 0.0
 	var mark []svgplot.Mark
-	for i, pt := range dc.Points {
-		x := float64(pt.N)
-		c := pt.BestSize()
-		if luts {
-			if c == nil {
-				continue // no design at this N meets the constraints
+	var series []svgplot.PointSeries
+	for _, ms := range f.family() {
+		var pts []svgplot.Point
+		for i, pt := range dc.Points {
+			if pt.Network != ms.Network && pt.Network != "" {
+				continue
 			}
-			x = LUTEq(c.Estimate.Resources)
-		}
-		label := fmt.Sprintf("N=%d κ=%d λ=%g: %.4f", pt.N, pt.Kappa, pt.Lambda, pt.Accuracy)
-		if c != nil {
-			label += fmt.Sprintf(", P=%d, %.0f LUT-eq", c.P, LUTEq(c.Estimate.Resources))
-		}
-		pts = append(pts, svgplot.Point{X: x, Y: pt.Accuracy, Label: label})
-		lo, hi, xmax = math.Min(lo, pt.Accuracy), math.Max(hi, pt.Accuracy), math.Max(xmax, x)
-		if i == dc.Chosen {
-			text := fmt.Sprintf("chosen: N=%d", pt.N)
+			x := float64(pt.N)
+			c := pt.BestSize()
+			if luts {
+				if c == nil {
+					continue // no design at this N meets the constraints
+				}
+				x = LUTEq(c.Estimate.Resources)
+			}
+			label := fmt.Sprintf("%s N=%d κ=%d λ=%g: %.4f", pt.Network, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy)
 			if c != nil {
-				text += fmt.Sprintf(", P=%d", c.P)
+				label += fmt.Sprintf(", P=%d, %.0f LUT-eq", c.P, LUTEq(c.Estimate.Resources))
 			}
-			mark = append(mark, svgplot.Mark{X: x, Y: pt.Accuracy, Label: text})
+			pts = append(pts, svgplot.Point{X: x, Y: pt.Accuracy, Label: label})
+			lo, hi, xmax = math.Min(lo, pt.Accuracy), math.Max(hi, pt.Accuracy), math.Max(xmax, x)
+			if i == dc.Chosen {
+				text := fmt.Sprintf("chosen: N=%d", pt.N)
+				if len(f.family()) > 1 {
+					text = fmt.Sprintf("chosen: %s N=%d", pt.Network, pt.N)
+				}
+				if c != nil {
+					text += fmt.Sprintf(", P=%d", c.P)
+				}
+				mark = append(mark, svgplot.Mark{X: x, Y: pt.Accuracy, Label: text})
+			}
 		}
+		name := "each N (best κ, λ)"
+		if len(f.family()) > 1 {
+			name = string(ms.Network) + ": each N (best κ, λ)"
+		}
+		series = append(series, svgplot.PointSeries{Name: name, Points: pts, Front: luts})
 	}
 	refs := []svgplot.Reference{{Name: fmt.Sprintf("best − tolerance %.4f", dc.Best-dc.Tolerance), Y: dc.Best - dc.Tolerance}}
 	bl := f.Baseline.Validated.Mean
@@ -541,31 +643,30 @@ func curveSVG(f Facts, luts bool) []byte {
 	pad := math.Max(0.005, (hi-lo)*0.1)
 	x := svgplot.Axis{Label: "hidden neurons N", Min: 0, Max: math.Max(xmax*1.05, 1)}
 	title := "validation accuracy against N"
-	series := svgplot.PointSeries{Name: "each N (best κ, λ)", Points: pts}
 	if luts {
 		x.Label = "LUT-equivalents of the N's design (analytic)"
 		title = "validation accuracy against LUT-equivalents"
-		series.Front = true
 	}
 	y := svgplot.Axis{Label: fmt.Sprintf("validation accuracy (%d-bit rounded)", f.Options.Bits), Min: math.Max(0, lo-pad), Max: math.Min(1, hi+pad)}
-	return svgplot.Points(title, x, y, []svgplot.PointSeries{series}, refs, mark)
+	return svgplot.Points(title, x, y, series, refs, mark)
 }
 
 // HardwareReadme renders the README.md of the emitted design directory.
 func HardwareReadme(f Facts) string {
 	e := f.Power
 	o := f.Options
-	c := f.Search.Config
+	c := f.Eval.Config // the deployed network (the search's best may be a larger N)
+	top := levelMax(model.Arch(c.Arch), c.N)
 	pre := f.prefix()
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# %s\n\n", pre)
-	w("Emitted by `hdlgen build` from `%s` (intRVFL N=%d, κ=%d, %d-bit %s readout, P=%d). Held-out accuracy of this design: %.4f (%d/%d rows; float readout %.4f). See ../%s for the full report.\n\n",
-		nameOf(f.Data.File), c.N, c.Kappa, o.Bits, readoutName(f.Readout), f.Sizes[f.Chosen].P, f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total, f.FloatHeld.Accuracy, ReportName)
+	w("Emitted by `hdlgen build` from `%s` (%s N=%d, κ=%d, %d-bit %s readout, P=%d). Held-out accuracy of this design: %.4f (%d/%d rows; float readout %.4f). See ../%s for the full report.\n\n",
+		nameOf(f.Data.File), f.network(), c.N, c.Kappa, o.Bits, readoutName(f.Readout), f.Sizes[f.Chosen].P, f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total, f.FloatHeld.Accuracy, ReportName)
 	w("## What goes in: encoded levels, not raw features\n\n")
-	w("The core takes, for each of the K=%d features, its **level**: an integer v in 0…N=%d, %d bits (feature i in `in_data_i[i*%d +: %d]` of the stream top; one feature per beat, in the low bits of `s_axis_tdata`, on the AXI4-Stream top). It does not take the raw feature values and does not normalise them: **the host encodes** each raw value x of feature i, with the training rows' minimum and maximum that `model.json` stores (`normalization.min[i]`, `normalization.max[i]`):\n\n",
-		f.Data.Features, c.N, levelBits(c.N), levelBits(c.N), levelBits(c.N))
-	w("    u = (x − min[i]) / (max[i] − min[i]), clamped to [0, 1] (0 when max[i] = min[i]);  v = floor(u·N + 0.5)\n\n")
+	w("The core takes, for each of the K=%d features, its **level**: an integer v in 0…%d, %d bits (feature i in `in_data_i[i*%d +: %d]` of the stream top; one feature per beat, in the low bits of `s_axis_tdata`, on the AXI4-Stream top). It does not take the raw feature values and does not normalise them: **the host encodes** each raw value x of feature i, with the training rows' minimum and maximum that `model.json` stores (`normalization.min[i]`, `normalization.max[i]`):\n\n",
+		f.Data.Features, top, levelBits(c.N), levelBits(c.N), levelBits(c.N))
+	w("    u = (x − min[i]) / (max[i] − min[i]), clamped to [0, 1] (0 when max[i] = min[i]);  v = floor(u·%d + 0.5)\n\n", top)
 	w("`hdlgen predict model.json --data rows.csv` classifies raw rows this way in Go, and `hdlgen sim` turns raw rows into the levels the RTL sees; the test vectors in `vectors/` are levels already. docs/rtl-interface.md specifies the ports and the packing.\n\n")
 	w("## Files\n\n")
 	w("- `rtl/`: Verilog-2005 — `%s_top` (valid/ready stream), `%s_axis` (AXI4-Stream), `%s_core`; `mem/`: ROM images; `vectors/`: %d test vectors and the Go simulator's expected outputs.\n", pre, pre, pre, o.Vectors)

@@ -61,18 +61,11 @@ func (net *Int2Net) Clip1() int { return min(net.L1.Kappa, net.L1.K) }
 // (|s2| ≤ N1·κ1').
 func (net *Int2Net) Clip2() int { return min(net.Kappa2, net.L1.N*net.Clip1()) }
 
-// Layer2To writes h2 (N2 values) of the first layer's activations h1.
+// Layer2To writes h2 (N2 values) of the first layer's activations h1:
+// h2_j = clip(Σ_i W2[j][i]·h1_i, ±κ2).
 func (net *Int2Net) Layer2To(dst, h1 []int) {
-	n1 := net.L1.N
-	for j := range dst {
-		s := 0
-		for i := 0; i < n1; i++ {
-			if net.W2.Negative(j, i) {
-				s -= h1[i]
-			} else {
-				s += h1[i]
-			}
-		}
+	net.W2.MulInts(dst, h1)
+	for j, s := range dst {
 		dst[j] = Clip(s, net.Kappa2)
 	}
 }

@@ -123,3 +123,52 @@ func popcountXor(a, b []uint64) int {
 	}
 	return n
 }
+
+// MulInts writes dst[j] = Σ_i W[j][i]·x[i] for every row j (len(dst) rows,
+// len(x) = the matrix's columns). It works on the bit planes of x − min(x):
+// Σ_i W[j][i]·x[i] = Σ_i x[i] − 2·Σ_{i: W[j][i] = −1} x[i], and the second
+// sum is Σ_b 2^b·popcount(row_j AND plane_b) + min(x)·popcount(row_j), so a
+// row costs (planes + 1)·⌈K/64⌉ word operations instead of K. It suits
+// small-range integers such as clipped activations (a range of r needs
+// ⌈log2(r+1)⌉ planes); the result is exact for any int values.
+func (s *SignMatrix) MulInts(dst, x []int) {
+	if len(x) != s.cols || len(dst) > s.rows {
+		panic(fmt.Sprintf("model: MulInts of a %d×%d sign matrix with %d values into %d", s.rows, s.cols, len(x), len(dst)))
+	}
+	lo, hi, total := x[0], x[0], 0
+	for _, v := range x {
+		lo, hi, total = min(lo, v), max(hi, v), total+v
+	}
+	nplanes := bits.Len64(uint64(hi - lo))
+	planes := make([]uint64, nplanes*s.words)
+	for i, v := range x {
+		u := uint64(v - lo)
+		for b := 0; u != 0; b, u = b+1, u>>1 {
+			planes[b*s.words+i/64] |= (u & 1) << (i % 64)
+		}
+	}
+	last := ^uint64(0)
+	if r := s.cols % 64; r != 0 {
+		last = 1<<r - 1
+	}
+	for j := range dst {
+		row := s.Row(j)
+		negatives := 0
+		for w, v := range row {
+			if w == s.words-1 {
+				v &= last
+			}
+			negatives += bits.OnesCount64(v)
+		}
+		neg := lo * negatives
+		for b := 0; b < nplanes; b++ {
+			plane := planes[b*s.words : (b+1)*s.words]
+			c := 0
+			for w, v := range row {
+				c += bits.OnesCount64(v & plane[w])
+			}
+			neg += c << b
+		}
+		dst[j] = total - 2*neg
+	}
+}

@@ -38,11 +38,13 @@ only measure the result.
 
   split     a stratified --holdout share (0.25) of each class is held out:
             DIR/data/train/NAME.csv and DIR/data/holdout/NAME.csv;
-  search    hdlgen search --bits B on the training rows (4-fold, identity
+  search    for each network of the family (--family: intrvfl,intrvfl2
+            below 10,000 training rows, the intrvfl from there),
+            hdlgen search --arch A --bits B on the training rows (4-fold, identity
             penalty, the wide grid; from 10,000 training rows the one for
             large data, 17 of its 30 N and every other λ) chooses N, λ and κ by the rounded
             readout's validation accuracy; it extends N beyond the grid while
-            the best N is the largest (up to --extend-n and the LUT budget)
+            the best N is the largest (the intrvfl's; up to --extend-n and the LUT budget)
             and, unless --extend-n is given, its validation accuracy is more
             than one standard error above every smaller N's,
             keeps its finished parts in DIR/search-parts (an interrupted
@@ -51,9 +53,10 @@ only measure the result.
             them;
   baseline  a multinomial logistic regression on the normalised features,
             its penalty chosen on the same folds, for comparison;
-  design    N and P together: among the N whose validation accuracy is
-            within --tolerance (default one standard error) of the best, the
-            design --optimize picks over every P, every resource counted;
+  design    the network, N and P together: among the network and N whose
+            validation accuracy is within --tolerance (default one standard
+            error) of the best of any network, the design --optimize picks
+            over every P, every resource counted;
   validate  hdlgen eval of the chosen N, λ, κ on the same folds; with
             --readout auto (the default) it also validates the GA-refined
             readout there;
@@ -108,6 +111,7 @@ stderr, each step's own output to DIR/logs/.`,
 	f.Uint64Var(&o.SplitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", defaultSeed, "seed of the network")
 	f.StringVar(&o.Win, "win", "stored", winHelp)
+	f.StringVar(&o.Family, "family", "", "the networks the build chooses among with N and P, a comma list from "+buildflow.FamilyList("")+" (default: all below 10,000 training rows, the intRVFL from there; a costlier network is chosen only when no cheaper design validates within the --tolerance of it)")
 	f.StringVar(&o.Grid, "grid", "", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), coarse (wide with 17 of its 30 N, a third of the work), large (coarse with 13 of its 26 λ: 2^-9, 2^-7, …, 2^15), paper or small (quick) (default: wide, large from 10,000 training rows)")
 	intIn(f, &o.Folds, "folds", tune.DefaultFolds, 2, maxFolds, "k of the stratified k-fold on the training rows (search, readout choice, baseline)")
 	intIn(f, &o.N, "n", 0, 0, model.MaxHidden, "skip the search: hidden neurons N (with --lambda and --kappa)")

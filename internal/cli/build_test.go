@@ -66,29 +66,37 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	trainCSV := filepath.Join(out, "data/train/sensors.csv")
 	holdCSV := filepath.Join(out, "data/holdout/sensors.csv")
 
-	// The search, again by hand on the training share build wrote.
-	code, js, errs := run(t, "search", "--data", trainCSV, "--arch", "intrvfl", "--bits", "5", "--grid", "small", "--json")
-	if code != 0 {
-		t.Fatalf("search: exit %d: %s", code, errs)
+	// Each member's search, again by hand on the training share build wrote.
+	searched := map[string]tune.Result{}
+	for _, arch := range buildflow.FamilyMembers("") {
+		code, js, errs := run(t, "search", "--data", trainCSV, "--arch", string(arch), "--bits", "5", "--grid", "small", "--json")
+		if code != 0 {
+			t.Fatalf("search --arch %s: exit %d: %s", arch, code, errs)
+		}
+		var sr tune.Result
+		if err := json.Unmarshal([]byte(js), &sr); err != nil {
+			t.Fatal(err)
+		}
+		find(regexp.QuoteMeta(fmt.Sprintf("`hdlgen search --arch %s` scored the small grid", arch)) + `[^;]*` +
+			regexp.QuoteMeta(fmt.Sprintf("; its best was N=%d, κ=%d, λ=%g (%.4f ± %.4f)", sr.Config.N, sr.Config.Kappa, sr.Config.Lambda, sr.Validated.Mean, sr.Validated.Std)))
+		searched[string(arch)] = sr
 	}
-	var sr tune.Result
-	if err := json.Unmarshal([]byte(js), &sr); err != nil {
-		t.Fatal(err)
-	}
-	find(regexp.QuoteMeta(fmt.Sprintf("its best was N=%d, κ=%d, λ=%g (%.4f ± %.4f)", sr.Config.N, sr.Config.Kappa, sr.Config.Lambda, sr.Validated.Mean, sr.Validated.Std)))
-	// The design: the curve's row marked chosen is the design's N, κ, λ,
-	// within the tolerance; every row's resources are the analytic model's.
-	tol := find(`so every N with a validation accuracy of at least [0-9.]+ − [0-9.]+ = ([0-9.]+) is accepted`)[1]
-	row := find(`\| (\d+) \| (\d+) \| ([0-9.e+]+) \| ([0-9.]+) \| yes \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| ([0-9.]+) \| (\d+) \| [^|]+ \| \*\*chosen\*\*`)
+	// The design: the curve's row marked chosen is the design's network, N,
+	// κ, λ, within the tolerance; every row's resources are the analytic
+	// model's.
+	tol := find(`so every network and N with a validation accuracy of at least [0-9.]+ − [0-9.]+ = ([0-9.]+) is accepted`)[1]
+	row := find(`\| (intrvfl2?) \| (\d+) \| (\d+) \| ([0-9.e+]+) \| ([0-9.]+) \| yes \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| ([0-9.]+) \| (\d+) \| [^|]+ \| \*\*chosen\*\*`)
+	arch, row := row[1], row[1:] // row[1…]: N, κ, λ, accuracy, P, …
 	if row[4] < tol {
 		t.Errorf("the chosen N's validation accuracy %s is below the accepted %s", row[4], tol)
 	}
-	c := sr.Config
+	var c tune.Config
 	fmt.Sscan(row[1], &c.N)
 	fmt.Sscan(row[2], &c.Kappa)
 	fmt.Sscan(row[3], &c.Lambda)
-	find(regexp.QuoteMeta(fmt.Sprintf("`sensors_top`: intRVFL N=%d, κ=%d, λ=%g,", c.N, c.Kappa, c.Lambda)))
-	code, ej, errs := run(t, "eval", "--data", trainCSV, "--arch", "intrvfl", "--n", row[1], "--lambda", row[3], "--kappa", row[2], "--bits", "5", "--seeds", "1", "--json")
+	name := map[string]string{"intrvfl": "intRVFL", "intrvfl2": "two-layer intRVFL (intrvfl2)"}[arch]
+	find(regexp.QuoteMeta(fmt.Sprintf("`sensors_top`: %s N=%d, κ=%d, λ=%g,", name, c.N, c.Kappa, c.Lambda)))
+	code, ej, errs := run(t, "eval", "--data", trainCSV, "--arch", arch, "--n", row[1], "--lambda", row[3], "--kappa", row[2], "--bits", "5", "--seeds", "1", "--json")
 	if code != 0 {
 		t.Fatalf("eval: exit %d: %s", code, errs)
 	}
@@ -123,7 +131,7 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	// train and quantize on the original file, with their default held-out
 	// split (the rows build held out).
 	fl, ql := filepath.Join(dir, "f.json"), filepath.Join(dir, "q.json")
-	code, _, terrs := run(t, "train", "--data", csv, "--label-column", "condition", "--n", fmt.Sprint(c.N), "--lambda", fmt.Sprint(c.Lambda),
+	code, _, terrs := run(t, "train", "--data", csv, "--label-column", "condition", "--arch", arch, "--n", fmt.Sprint(c.N), "--lambda", fmt.Sprint(c.Lambda),
 		"--kappa", fmt.Sprint(c.Kappa), "-o", fl)
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, terrs)
@@ -137,8 +145,8 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if len(tr) != 1 || len(qr) != 2 {
 		t.Fatalf("accuracy tables: train %q, quantize %q", terrs, qerrs)
 	}
-	find(regexp.QuoteMeta(fmt.Sprintf("| intRVFL, float readout | — | %s | %s |", tr[0][2], tr[0][3])))
-	hw := find(`\| intRVFL, 5-bit (rounded|GA-refined) integer readout \(the hardware\) \| [0-9.]+ ± [0-9.]+ \| ([0-9.]+) \| ([0-9.]+) \|`)
+	find(regexp.QuoteMeta(fmt.Sprintf("| %s, float readout | — | %s | %s |", name, tr[0][2], tr[0][3])))
+	hw := find(regexp.QuoteMeta("| "+name) + `, 5-bit (rounded|GA-refined) integer readout \(the hardware\) \| [0-9.]+ ± [0-9.]+ \| ([0-9.]+) \| ([0-9.]+) \|`)
 	if hw[1] == "rounded" && (hw[2] != qr[1][2] || hw[3] != qr[1][3]) {
 		t.Errorf("the hardware's accuracies %s, %s; quantize by hand %s, %s", hw[2], hw[3], qr[1][2], qr[1][3])
 	}
@@ -230,13 +238,15 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		find(re)
 	}
 
-	// The curve: one row per N of the search, its accuracy the search's,
-	// with the resources of its design.
-	if len(sr.Curve) != 3 {
-		t.Fatalf("the search's curve has %d points, want one per N of the small grid", len(sr.Curve))
-	}
-	for _, pt := range sr.Curve {
-		find(fmt.Sprintf(`\| %d \| %d \| %g \| %.4f \| (yes|no) \| \d+ \| \d+ \| \d+ \| \d+ \| [0-9.]+ \| \d+ \|`, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy))
+	// The curve: one row per member and N of its search, its accuracy the
+	// search's, with the resources of its design.
+	for arch, sr := range searched {
+		if len(sr.Curve) != 3 {
+			t.Fatalf("the search of %s has a curve of %d points, want one per N of the small grid", arch, len(sr.Curve))
+		}
+		for _, pt := range sr.Curve {
+			find(fmt.Sprintf(`\| %s \| %d \| %d \| %g \| %.4f \| (yes|no) \| \d+ \| \d+ \| \d+ \| \d+ \| [0-9.]+ \| \d+ \|`, arch, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy))
+		}
 	}
 	find(`!\[accuracy against N\]\(accuracy-vs-n.svg\)`)
 	// The table over P: the chosen design marked, its P the design's, its
@@ -290,7 +300,7 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build again: exit %d: %s", code, errs)
 	}
-	if n, want := strings.Count(errs, "unchanged, skipped"), 18; n != want {
+	if n, want := strings.Count(errs, "unchanged, skipped"), 17+len(buildflow.FamilyMembers("")); n != want { // one search per member
 		t.Errorf("second build skipped %d steps, want %d:\n%s", n, want, errs)
 	}
 	again, _ := os.ReadFile(reportPath)
