@@ -385,9 +385,15 @@ func selectBest(res *SearchResult, valRows int) Best {
 func DeployedCounts(solver ridge.Solver, sp *Split, htr, hva []float64, n int, lambdas []float64, bound int) ([]int, int, error) {
 	d := ridge.Data{H: htr, Rows: sp.MTrain, Cols: n, Labels: sp.YTrain}
 	var nm *ridge.Normal
+	var dual *ridge.Dual // the kernel, formed once for every λ
 	var err error
-	if d.Rows >= n {
+	switch {
+	case d.Rows >= n:
 		if nm, err = solver.NewNormal(d, sp.L); err != nil {
+			return nil, 0, err
+		}
+	case solver.Method != ridge.PinvCutoff:
+		if dual, err = solver.NewDual(d, sp.L); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -397,9 +403,12 @@ func DeployedCounts(solver ridge.Solver, sp *Split, htr, hva []float64, n int, l
 	for li, lambda := range lambdas {
 		var w []float64
 		var info ridge.Info
-		if nm != nil {
+		switch {
+		case nm != nil:
 			w, info, err = solver.SolveNormal(nm, lambda, n)
-		} else {
+		case dual != nil:
+			w, info, err = solver.SolveKernel(dual, lambda)
+		default:
 			w, info, err = solver.SolveDual(d, sp.L, lambda)
 		}
 		if err != nil {

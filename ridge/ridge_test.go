@@ -433,3 +433,34 @@ func TestSolveNormal(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveKernelIsSolveDual: the kernel formed once and solved for each λ
+// gives SolveDual's readout bit for bit, for both penalties; NewDual
+// refuses PinvCutoff, which solves the dual on its own.
+func TestSolveKernelIsSolveDual(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 35))
+	d := randData(rng, 40, 90, 3)
+	for _, reg := range []Regularizer{Identity, Variance} {
+		s := Solver{Reg: reg, Threads: 2}
+		dl, err := s.NewDual(d, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lambda := range []float64{1e-6, 0.5, 64, 1 << 15} {
+			want, wi, err := s.SolveDual(d, 3, lambda)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, gi, err := s.SolveKernel(dl, lambda)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" || wi != gi {
+				t.Errorf("%v λ=%g: SolveKernel (-SolveDual +kernel), info %+v vs %+v:\n%s", reg, lambda, wi, gi, diff)
+			}
+		}
+	}
+	if _, err := (Solver{Reg: Identity, Method: PinvCutoff}).NewDual(d, 3); err == nil {
+		t.Error("NewDual with PinvCutoff: no error")
+	}
+}

@@ -285,36 +285,73 @@ func (s Solver) SolveDual(d Data, classes int, lambda float64) ([]float64, Info,
 	if s.Method == PinvCutoff {
 		return s.solvePinv(d, classes, lambda)
 	}
-	if err := d.validate("training data", classes); err != nil {
+	if err := checkLambda(lambda); err != nil {
 		return nil, Info{}, err
 	}
+	dl, err := s.NewDual(d, classes)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	return s.SolveKernel(dl, lambda)
+}
+
+// Dual is the m×m kernel K = H·S²·Hᵀ of a dual solve (S the penalty's
+// column scaling, identity for λ·I), formed once so that SolveKernel solves
+// it for each λ without forming it again: SolveDual(d, classes, λ) is
+// NewDual(d, classes) then SolveKernel(dual, λ), bit for bit.
+type Dual struct {
+	d       Data
+	classes int
+	hs      []float64 // H with its columns scaled (H itself for λ·I)
+	scale   []float64 // the column scaling, nil for λ·I
+	k       []float64 // K, lower triangle valid
+}
+
+// NewDual forms the kernel of d for a dual solve (any method but
+// PinvCutoff, which SolveDual solves on its own).
+func (s Solver) NewDual(d Data, classes int) (*Dual, error) {
+	if err := s.checkMethod(); err != nil {
+		return nil, err
+	}
+	if s.Method == PinvCutoff {
+		return nil, fmt.Errorf("ridge: NewDual: the %s method solves the dual on its own (SolveDual)", s.Method)
+	}
+	if err := d.validate("training data", classes); err != nil {
+		return nil, err
+	}
+	e := s.engine()
+	m, n := d.Rows, d.Cols
+	dl := &Dual{d: d, classes: classes, hs: d.H, scale: invSqrt(s.Reg, s.Reg.Diag(d.H, m, n))}
+	if dl.scale != nil {
+		dl.hs = scaledColumns(d.H, m, n, n, dl.scale)
+	}
+	dl.k = make([]float64, m*m)
+	e.Syrk(false, m, n, 1, dl.hs, n, 0, dl.k, m)
+	return dl, nil
+}
+
+// SolveKernel is SolveDual with the kernel formed by NewDual.
+func (s Solver) SolveKernel(dl *Dual, lambda float64) ([]float64, Info, error) {
 	if err := checkLambda(lambda); err != nil {
 		return nil, Info{}, err
 	}
 	e := s.engine()
-	m, n, L := d.Rows, d.Cols, classes
-	scale := invSqrt(s.Reg, s.Reg.Diag(d.H, m, n))
-	hs := d.H
-	if scale != nil {
-		hs = scaledColumns(d.H, m, n, n, scale)
-	}
-	k := make([]float64, m*m)
-	e.Syrk(false, m, n, 1, hs, n, 0, k, m)
+	m, n, L := dl.d.Rows, dl.d.Cols, dl.classes
 	sys := make([]float64, m*m)
 	jit, err := factorLadder(e, m, sys, func(dst []float64, delta float64) {
-		dualSystem(k, m, lambda, delta, dst)
+		dualSystem(dl.k, m, lambda, delta, dst)
 	})
 	if err != nil {
 		return nil, Info{}, fmt.Errorf("ridge: dual %d×%d system, λ=%g: %w", m, m, lambda, err)
 	}
-	alpha := oneHot(d.Labels, L)
+	alpha := oneHot(dl.d.Labels, L)
 	e.CholeskySolve(m, L, sys, m, alpha, L)
 	wt := make([]float64, n*L)
-	e.Gemm(true, false, n, L, m, 1, hs, n, alpha, L, 0, wt, L)
-	if scale != nil {
+	e.Gemm(true, false, n, L, m, 1, dl.hs, n, alpha, L, 0, wt, L)
+	if dl.scale != nil {
 		for j := 0; j < n; j++ {
 			for c := 0; c < L; c++ {
-				wt[j*L+c] *= scale[j]
+				wt[j*L+c] *= dl.scale[j]
 			}
 		}
 	}

@@ -8,10 +8,11 @@
 // estimate and the build's wall time.
 //
 //	go run scripts/family-build.go -hdlgen bin/hdlgen -out results/family-build \
-//	    [-data ../shared/uci121] example:iris example:sensors car …
+//	    [-data ../shared/uci121] example:iris examples/sensors.csv car …
 //
-// A dataset is an embedded example (example:NAME, label column condition for
-// sensors) or a dataset of the collection (-data, or HDLGEN_UCI121): its data
+// A dataset is an embedded example (example:NAME), a CSV file (FILE.csv, label
+// last; the label of examples/sensors.csv is its column condition) or a
+// dataset of the collection (-data, or HDLGEN_UCI121): its data
 // file's rows (every row of a four-fold dataset) written to OUT/data/NAME.csv,
 // label last, and built as a user's CSV file. A build whose record
 // (OUT/NAME/SETTING.json) exists is not run again, so an interrupted run
@@ -100,15 +101,20 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// short is the dataset's name without example:.
-func short(name string) string { return strings.TrimPrefix(name, "example:") }
+// short is the dataset's name without example:, or a file's base name.
+func short(name string) string {
+	return strings.TrimSuffix(filepath.Base(strings.TrimPrefix(name, "example:")), ".csv")
+}
 
 // source is the --data (and label flags) of a dataset: an example as is, a
 // dataset of the collection written to OUT/data/NAME.csv.
 func source(name, out, dir string) (string, []string, error) {
 	if strings.HasPrefix(name, "example:") {
-		if name == "example:sensors" {
-			return name, []string{"--label-column", "condition"}, nil
+		return name, nil, nil
+	}
+	if strings.HasSuffix(name, ".csv") {
+		if filepath.Base(name) == "sensors.csv" {
+			return name, []string{"--label-column", "condition"}, nil // the label is its first column
 		}
 		return name, nil, nil
 	}
