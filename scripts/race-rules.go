@@ -32,9 +32,19 @@ import (
 type rule struct {
 	without   []string
 	tolerance float64
+	// prefer, when set, is chosen unless another member's validation
+	// accuracy beats it by more than tolerance standard errors (then the
+	// race's rule chooses); a negative tolerance: prefer always.
+	prefer string
 }
 
 func (r rule) String() string {
+	switch {
+	case r.prefer != "" && r.tolerance < 0:
+		return r.prefer + " always"
+	case r.prefer != "":
+		return fmt.Sprintf("%s unless another member's validation accuracy is more than %g standard error above it, then the race's rule", r.prefer, r.tolerance)
+	}
 	s := "most correct validation predictions (the race's rule)"
 	if r.tolerance > 0 {
 		s = fmt.Sprintf("fewest LUT-equivalents within %g standard error of the best validation accuracy", r.tolerance)
@@ -61,6 +71,14 @@ func (r rule) choose(entries []study.RaceEntry) (study.RaceEntry, bool) {
 		best = max(best, acc(e))
 	}
 	margin := r.tolerance * math.Sqrt(best*(1-best)/float64(es[0].Best.ValRows))
+	if r.prefer != "" {
+		for _, e := range es {
+			if e.Member.Name() == r.prefer && (r.tolerance < 0 || acc(e) >= best-margin) {
+				return e, true
+			}
+		}
+		return rule{}.choose(entries)
+	}
 	var pick study.RaceEntry
 	found := false
 	for _, e := range es {
@@ -104,7 +122,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "race-rules: no %d-bit race job under %s for -datasets %q\n", *bits, *dir, *only)
 		os.Exit(1)
 	}
-	rules := []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}}, {tolerance: 1}}
+	rules := []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}}, {tolerance: 1},
+		{prefer: "intrvfl", tolerance: -1}, {prefer: "intrvfl", tolerance: 1}, {prefer: "intrvfl", tolerance: 2}}
 	fmt.Printf("%d datasets, %d-bit readout\n\n| rule | mean accuracy | mean LUT-equivalents |\n|---|---|---|\n", len(widths), *bits)
 	for _, r := range rules {
 		var acc, luts float64
