@@ -45,7 +45,7 @@ func FamilyList(win string) string {
 // members are the networks of this build of trainRows training rows:
 // --family's list, or every member below CoarseGridRows training rows and
 // the first (the intRVFL) from there on, where the two-layer network's
-// search costs about three times the intRVFL's (docs/build.md, "The
+// search costs about 4.5 times the intRVFL's (docs/build.md, "The
 // family"); with N, λ and κ given (no search), the first of them.
 func (o Options) members(trainRows int) ([]model.Arch, error) {
 	all := FamilyMembers(o.Win)

@@ -282,7 +282,7 @@ func (f Facts) writeCurve(w func(string, ...any)) {
 	} else {
 		w("N and P are chosen together. ")
 		if all := FamilyMembers(o.Win); o.Family == "" && f.Searched && len(all) > len(fam) {
-			w("From %d training rows build searches the %s only: `--family %s` adds the rest of the family, each at a search of about three times the intRVFL's (docs/build.md, \"The family\"). ",
+			w("From %d training rows build searches the %s only: `--family %s` adds the rest of the family, the two-layer search taking about 4.5 times the intRVFL's (docs/build.md, \"The family\"). ",
 				CoarseGridRows, fam[0].Network, FamilyList(o.Win))
 		}
 	}

@@ -7,7 +7,7 @@
 // accuracy of the 5-bit hardware, Yosys's LUTs, LUT-equivalents, the energy
 // estimate and the build's wall time.
 //
-//	go run scripts/family-build.go -hdlgen bin/hdlgen -out results/family-build \
+//	go run scripts/family-build.go -hdlgen bin/hdlgen -out build/family-build [-commit C] \
 //	    [-data ../shared/uci121] example:iris examples/sensors.csv car …
 //
 // A dataset is an embedded example (example:NAME), a CSV file (FILE.csv, label
@@ -72,6 +72,7 @@ func main() {
 	bin := flag.String("hdlgen", "bin/hdlgen", "the hdlgen binary")
 	out := flag.String("out", "results/family-build", "output folder")
 	data := flag.String("data", os.Getenv("HDLGEN_UCI121"), "the collection's folder (for datasets named without example:)")
+	commit := flag.String("commit", "", "the commit the hdlgen binary was built from, for the table's header")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fail(fmt.Errorf("name at least one dataset (example:NAME or a dataset of the collection)"))
@@ -90,7 +91,7 @@ func main() {
 			recs = append(recs, r)
 		}
 	}
-	if err := atomicfile.WriteFile(filepath.Join(*out, "README.md"), []byte(table(recs)), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(*out, "README.md"), []byte(table(recs, *commit)), 0o644); err != nil {
 		fail(err)
 	}
 	fmt.Fprintf(os.Stderr, "family-build: wrote %s\n", filepath.Join(*out, "README.md"))
@@ -205,10 +206,10 @@ func build(bin, out, name, csvPath string, extra []string, s setting) (record, e
 }
 
 // table is OUT/README.md: one row per dataset and setting.
-func table(recs []record) string {
+func table(recs []record, commit string) string {
 	var b strings.Builder
 	b.WriteString("# `hdlgen build` with and without the family\n\n")
-	b.WriteString("Made by `go run scripts/family-build.go` (the commands and dates per build below). ")
+	fmt.Fprintf(&b, "Made by `go run scripts/family-build.go %s` (the commands and dates per build below). ", strings.Join(os.Args[1:], " "))
 	b.WriteString("Each dataset built twice: `family` is the default (every member searched, the design step chooses the network), ")
 	b.WriteString("`intrvfl` is `--family intrvfl`. Validation: the build's 4-fold validation of the chosen configuration (`validate.json`); ")
 	b.WriteString("held-out: the 5-bit hardware on the build's held-out rows; LUT: Yosys; LUT-eq and energy as the report gives them ")
@@ -219,7 +220,11 @@ func table(recs []record) string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %.4f | %.4f (%d rows) | %d | %.0f | %.3g nJ | %.0f |\n",
 			r.Dataset, r.Setting, r.Network, r.N, r.Kappa, r.P, r.Validated, r.Held, r.HeldRows, r.LUTs, r.LUTEq, r.EnergyJ*1e9, r.Seconds)
 	}
-	b.WriteString("\nCommands (run from the repository's root, `bin/hdlgen` built from the commit that wrote this file):\n\n")
+	built := "the commit that wrote this file"
+	if commit != "" {
+		built = "commit " + commit
+	}
+	fmt.Fprintf(&b, "\nCommands (run from the repository's root, hdlgen built from %s):\n\n", built)
 	for _, r := range recs {
 		fmt.Fprintf(&b, "- %s: `%s`\n", r.Date, r.Command)
 	}
