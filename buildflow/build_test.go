@@ -638,3 +638,66 @@ func TestReportStatesTheMeasuredBand(t *testing.T) {
 		t.Error("the report still states the old ±15 %")
 	}
 }
+
+// TestReportShowsEachMember: with two members the report names each
+// member's search and best, gives the curve table a network column with
+// a row per member and N, states the error band per network, plots each
+// member as its own series with the chosen network marked, and the
+// hardware README gives the two-layer network's level range 0…N1.
+func TestReportShowsEachMember(t *testing.T) {
+	plain := tune.Result{Search: &tune.SearchInfo{Grid: "small", Points: 12}, Config: tune.Config{Arch: "intrvfl", N: 100, Kappa: 3, Lambda: 256},
+		Validated: tune.Accuracy{Mean: 0.80, Std: 0.02, PerSeed: [][]float64{{0.78, 0.79, 0.81, 0.82}}},
+		Curve:     []tune.CurvePoint{{N: 50, Kappa: 3, Lambda: 64, Accuracy: 0.78}, {N: 100, Kappa: 3, Lambda: 256, Accuracy: 0.80}}}
+	two := tune.Result{Search: &tune.SearchInfo{Grid: "small", Points: 12}, Config: tune.Config{Arch: "intrvfl2", N: 100, Kappa: 3, Lambda: 512},
+		Validated: tune.Accuracy{Mean: 0.90, Std: 0.02, PerSeed: [][]float64{{0.88, 0.89, 0.91, 0.92}}},
+		Curve:     []tune.CurvePoint{{N: 50, Kappa: 3, Lambda: 128, Accuracy: 0.86}, {N: 100, Kappa: 3, Lambda: 512, Accuracy: 0.90}}}
+	var f Facts
+	f.Options = Options{Name: "fam", Bits: 5, Vectors: 10, Objective: OptimizeEnergy, BudgetOn: power.BudgetDynamic}
+	f.Data = tune.DataInfo{File: "fam.csv", Rows: 200, Features: 4, Classes: 3, ClassNames: []string{"a", "b", "c"}}
+	m := confusion.New(f.Data.ClassNames)
+	f.IntHeld, f.IntTrain, f.FloatHeld, f.FloatTrain = m.Score(), m.Score(), m.Score(), m.Score()
+	f.Searched = true
+	f.Family = []MemberSearch{{Network: model.IntRVFL, Result: plain}, {Network: model.IntRVFL2, Result: two}}
+	var curves []MemberCurve
+	for _, ms := range f.Family {
+		curves = append(curves, MemberCurve{Network: ms.Network, Curve: ms.Result.Curve, Best: ms.Result.Validated})
+	}
+	dc, err := ChooseDesign(curves, 4, 3, f.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Design = dc
+	pt := dc.Points[dc.Chosen]
+	if pt.Network != model.IntRVFL2 || pt.N != 100 {
+		t.Fatalf("chose %s N=%d, want intrvfl2 N=100", pt.Network, pt.N)
+	}
+	f.Search, f.Eval = two, two
+	f.Sizes, f.Chosen = pt.Sizes, pt.Best
+	f.Power = f.Sizes[f.Chosen].Estimate
+	md := Report(f)
+	for _, want := range []string{
+		"`hdlgen search --arch intrvfl` scored the small grid (12 points)",
+		"`hdlgen search --arch intrvfl2` scored the small grid (12 points)",
+		"build searched each member of the family (intrvfl 0.8000, intrvfl2 0.9000",
+		"so every network and N with a validation accuracy",
+		"| network | N | κ | λ |",
+		"| intrvfl | 50 | 3 | 64 | 0.7800 | no |",
+		"| intrvfl2 | 100 | 3 | 512 | 0.9000 | yes |",
+		"The intrvfl: ", "The intrvfl2: ",
+		"`fam_top`: two-layer intRVFL (intrvfl2) N=100",
+		"| two-layer intRVFL (intrvfl2), 5-bit",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q:\n%s", want, md)
+		}
+	}
+	svg := string(curveSVG(f, true))
+	for _, want := range []string{"intrvfl: each N (best κ, λ)", "intrvfl2: each N (best κ, λ)", "chosen: intrvfl2 N=100"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the LUT-equivalents picture lacks %q", want)
+		}
+	}
+	if readme := HardwareReadme(f); !strings.Contains(readme, "an integer v in 0…50,") || !strings.Contains(readme, "v = floor(u·50 + 0.5)") {
+		t.Errorf("the hardware README does not give the level range 0…N1 = 50:\n%s", readme)
+	}
+}

@@ -158,7 +158,7 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 	if err := inRange("--bits", o.Bits, quant.MinBits, quant.MaxBits); err != nil {
 		return err
 	}
-	// build's chain is the paper's network, the intRVFL, by name (buildflow).
+	// --win is the intRVFL's option: the only member of the family with a generated W_in (buildflow.FamilyMembers).
 	if _, err := parseWin(o.Win, model.IntRVFL); err != nil {
 		return err
 	}
