@@ -418,6 +418,40 @@ func TestSizeNewShapes(t *testing.T) {
 	}
 }
 
+// TestSizeTablePrefix: one table serves every MaxN of a shape (a smaller
+// MaxN reads the prefix of a longer table, a larger one extends it); the
+// answers equal those of a table built for that MaxN alone.
+func TestSizeTablePrefix(t *testing.T) {
+	s := Shape{Arch: model.IntRVFL, K: 9, L: 5, Kappa: 7, Bits: 5}
+	budgets := []float64{2e-8, 1e-7, 5e-7, 3.2e-6}
+	maxNs := []int{300, 1500, 40}
+	alone := map[[2]float64]Sizing{}
+	for _, maxN := range maxNs {
+		for _, b := range budgets {
+			tables.Clear()
+			sz, err := Size(b, s, SizeOptions{MaxN: maxN})
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone[[2]float64{float64(maxN), b}] = sz
+		}
+	}
+	for _, order := range [][]int{{1500, 300, 40}, {40, 300, 1500}, {300, 40, 1500}} {
+		tables.Clear()
+		for _, maxN := range order {
+			for _, b := range budgets {
+				sz, err := Size(b, s, SizeOptions{MaxN: maxN})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(alone[[2]float64{float64(maxN), b}], sz); diff != "" {
+					t.Errorf("order %v, MaxN %d, budget %g J: shared table differs (-alone +shared):\n%s", order, maxN, b, diff)
+				}
+			}
+		}
+	}
+}
+
 func BenchmarkSizeNewShape(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		tables.Clear()

@@ -76,18 +76,28 @@ func (e *ImpossibleError) Error() string {
 type tableKey struct {
 	shape  Shape
 	params Params
-	maxN   int
 	device board.Device
 	ps     string
 	levels [2]int
 }
 
 // sizeTable is, for one shape and operating point, the best (lowest budgeted
-// energy) P of every N and the suffix minimum of those energies.
+// energy) P of every N up to the largest MaxN asked for so far. A smaller
+// MaxN reads its prefix: best[n] does not depend on MaxN.
 type sizeTable struct {
-	best   []float64 // best[n], n = 1…maxN (index 0 unused); +Inf when nothing fits
-	bestP  []int
-	suffix []float64 // suffix[n] = min over n' ≥ n of best[n']
+	best  []float64 // best[n], n = 1…len−1 (index 0 unused); +Inf when nothing fits
+	bestP []int
+}
+
+// suffix returns suffix[n] = min over n ≤ n' ≤ maxN of best[n'], for n =
+// 1…maxN+1 (suffix[maxN+1] = +Inf).
+func (t *sizeTable) suffix(maxN int) []float64 {
+	suf := make([]float64, maxN+2)
+	suf[maxN+1] = math.Inf(1)
+	for n := maxN; n >= 1; n-- {
+		suf[n] = min(t.best[n], suf[n+1])
+	}
+	return suf
 }
 
 var tables sync.Map // tableKey → *sizeTable
@@ -132,7 +142,8 @@ func Size(budget float64, s Shape, o SizeOptions) (Sizing, error) {
 	}
 	t := table(s, o)
 	// suffix is non-decreasing in n: the answer is the largest n with suffix[n] ≤ budget.
-	n := sortSearchLast(o.MaxN, func(n int) bool { return t.suffix[n] <= budget })
+	suffix := t.suffix(o.MaxN)
+	n := sortSearchLast(o.MaxN, func(n int) bool { return suffix[n] <= budget })
 	if n == 0 {
 		minN := 1
 		for k := 1; k <= o.MaxN; k++ {
@@ -166,12 +177,22 @@ func sortSearchLast(maxN int, f func(int) bool) int {
 }
 
 func table(s Shape, o SizeOptions) *sizeTable {
-	key := tableKey{shape: s, params: o.Params, maxN: o.MaxN, device: o.Device, ps: fmt.Sprint(o.Ps), levels: [2]int{o.AdderLevels, o.ArgmaxLevels}}
+	key := tableKey{shape: s, params: o.Params, device: o.Device, ps: fmt.Sprint(o.Ps), levels: [2]int{o.AdderLevels, o.ArgmaxLevels}}
+	var have *sizeTable
 	if t, ok := tables.Load(key); ok {
-		return t.(*sizeTable)
+		if have = t.(*sizeTable); len(have.best) > o.MaxN {
+			return have
+		}
 	}
-	t := &sizeTable{best: make([]float64, o.MaxN+1), bestP: make([]int, o.MaxN+1), suffix: make([]float64, o.MaxN+2)}
-	for n := 1; n <= o.MaxN; n++ {
+	// Extend the stored prefix (if any) to o.MaxN.
+	t := &sizeTable{best: make([]float64, o.MaxN+1), bestP: make([]int, o.MaxN+1)}
+	from := 1
+	if have != nil {
+		from = len(have.best)
+		copy(t.best, have.best)
+		copy(t.bestP, have.bestP)
+	}
+	for n := from; n <= o.MaxN; n++ {
 		t.best[n] = math.Inf(1)
 		for _, p := range o.Ps {
 			if p > n {
@@ -192,10 +213,17 @@ func table(s Shape, o SizeOptions) *sizeTable {
 			}
 		}
 	}
-	t.suffix[o.MaxN+1] = math.Inf(1)
-	for n := o.MaxN; n >= 1; n-- {
-		t.suffix[n] = min(t.best[n], t.suffix[n+1])
+	// Keep the longer table when another goroutine stored one meanwhile.
+	for {
+		old, loaded := tables.LoadOrStore(key, t)
+		if !loaded {
+			return t
+		}
+		if stored := old.(*sizeTable); len(stored.best) >= len(t.best) {
+			return stored
+		}
+		if tables.CompareAndSwap(key, old, t) {
+			return t
+		}
 	}
-	actual, _ := tables.LoadOrStore(key, t)
-	return actual.(*sizeTable)
 }

@@ -2,15 +2,21 @@
 
 // Race-rules asks, on a finished race (`hdlgen reproduce --stages race`), what
 // other choosing rules would have given from the same jobs: the race's own
-// rule (the member with the most correct validation predictions, ties to
-// fewer LUT-equivalents), the same with members left out, and a tolerance
-// rule (the cheapest member whose validation accuracy is within f standard
-// errors, √(p(1−p)/n), of the best). The rules choose on validation only;
+// rule (study.RaceWinner: the plain intRVFL unless another member validates
+// more than 2 standard errors above it), the member with the most correct
+// validation predictions (ties to fewer LUT-equivalents; the race's rule
+// before), the same with members left out, and a tolerance rule (the
+// cheapest member whose validation accuracy is within f standard errors,
+// √(p(1−p)/n), of the best). The rules choose on validation only;
 // the table gives each one's mean test accuracy and mean LUT-equivalents. It
 // is an analysis of one sample, chosen after seeing the test means, so its
 // rows are observations, not results of a validated rule.
 //
-//	go run scripts/race-rules.go -race results/accuracy-race -bits 5 [-datasets A,B,…]
+//	go run scripts/race-rules.go -race results/accuracy-race -bits 5 [-datasets A,B,…] [-baselines results/baselines]
+//
+// With the baselines folder (scripts/baselines.py), each rule's mean over the
+// four-fold datasets that have a random forest is given beside the forest's
+// mean on the same datasets.
 package main
 
 import (
@@ -34,18 +40,22 @@ type rule struct {
 	tolerance float64
 	// prefer, when set, is chosen unless another member's validation
 	// accuracy beats it by more than tolerance standard errors (then the
-	// race's rule chooses); a negative tolerance: prefer always.
+	// most-correct rule chooses); a negative tolerance: prefer always.
 	prefer string
+	// race: the race's own rule, study.RaceWinner.
+	race bool
 }
 
 func (r rule) String() string {
 	switch {
+	case r.race:
+		return fmt.Sprintf("the race's rule: %s unless another member's validation accuracy is more than %d standard errors above it", study.RacePreferred.Name(), study.RaceKeepSE)
 	case r.prefer != "" && r.tolerance < 0:
 		return r.prefer + " always"
 	case r.prefer != "":
-		return fmt.Sprintf("%s unless another member's validation accuracy is more than %g standard error above it, then the race's rule", r.prefer, r.tolerance)
+		return fmt.Sprintf("%s unless another member's validation accuracy is more than %g standard error above it, then the most correct", r.prefer, r.tolerance)
 	}
-	s := "most correct validation predictions (the race's rule)"
+	s := "most correct validation predictions"
 	if r.tolerance > 0 {
 		s = fmt.Sprintf("fewest LUT-equivalents within %g standard error of the best validation accuracy", r.tolerance)
 	}
@@ -56,6 +66,13 @@ func (r rule) String() string {
 }
 
 func (r rule) choose(entries []study.RaceEntry) (study.RaceEntry, bool) {
+	if r.race {
+		i := study.RaceWinner(entries)
+		if i < 0 {
+			return study.RaceEntry{}, false
+		}
+		return entries[i], true
+	}
 	var es []study.RaceEntry
 	for _, e := range entries {
 		if e.Impossible == "" && e.Best.ValRows > 0 && !slices.Contains(r.without, e.Member.Name()) {
@@ -93,6 +110,7 @@ func main() {
 	dir := flag.String("race", "results/accuracy-race", "the race's folder (its runs/race/*.json)")
 	bits := flag.Int("bits", 5, "readout width")
 	only := flag.String("datasets", "", "only these datasets (comma-separated; default every job): a rule chosen on some datasets is checked on others")
+	baselines := flag.String("baselines", "results/baselines", "the baselines' folder (scripts/baselines.py; empty: no comparison)")
 	flag.Parse()
 	keep := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
 	paths, err := filepath.Glob(filepath.Join(*dir, "runs", "race", "*.json"))
@@ -101,6 +119,7 @@ func main() {
 		os.Exit(1)
 	}
 	var widths []study.RaceWidth
+	forest := map[int]float64{} // index in widths → the random forest's accuracy, four-fold datasets only
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -114,6 +133,9 @@ func main() {
 		}
 		for _, w := range r.Widths {
 			if w.Bits == *bits && keep(r.Dataset) {
+				if acc, ok := fourFoldForest(*baselines, r.Dataset); ok {
+					forest[len(widths)] = acc
+				}
 				widths = append(widths, w)
 			}
 		}
@@ -122,19 +144,58 @@ func main() {
 		fmt.Fprintf(os.Stderr, "race-rules: no %d-bit race job under %s for -datasets %q\n", *bits, *dir, *only)
 		os.Exit(1)
 	}
-	rules := []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}}, {tolerance: 1},
-		{prefer: "intrvfl", tolerance: -1}, {prefer: "intrvfl", tolerance: 1}, {prefer: "intrvfl", tolerance: 2}}
-	fmt.Printf("%d datasets, %d-bit readout\n\n| rule | mean accuracy | mean LUT-equivalents |\n|---|---|---|\n", len(widths), *bits)
+	rules := []rule{{race: true}, {}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}},
+		{tolerance: 1}, {prefer: "intrvfl", tolerance: -1}, {prefer: "intrvfl", tolerance: 1}, {prefer: "intrvfl", tolerance: 2}}
+	fmt.Printf("%d datasets, %d-bit readout\n\n| rule | mean accuracy | mean LUT-equivalents | mean on the %d four-fold datasets with a forest |\n|---|---|---|---|\n",
+		len(widths), *bits, len(forest))
 	for _, r := range rules {
-		var acc, luts float64
+		var acc, luts, four float64
 		n := 0
-		for _, w := range widths {
+		for i, w := range widths {
 			if e, ok := r.choose(w.Entries); ok {
 				acc += e.Accuracy
 				luts += e.LUTs
 				n++
+				if _, ok := forest[i]; ok {
+					four += e.Accuracy
+				}
 			}
 		}
-		fmt.Printf("| %s | %.4f | %.0f |\n", r, acc/float64(n), luts/float64(n))
+		fmt.Printf("| %s | %.4f | %.0f | %.4f |\n", r, acc/float64(n), luts/float64(n), four/float64(len(forest)))
 	}
+	if len(forest) > 0 {
+		var sum float64
+		for _, a := range forest {
+			sum += a
+		}
+		fmt.Printf("\nThe random forest (500 trees, %s) on the same %d four-fold datasets: %.4f\n", *baselines, len(forest), sum/float64(len(forest)))
+	}
+}
+
+// fourFoldForest is the random forest's accuracy on a four-fold dataset from
+// the baselines' folder; false for a train/test dataset, one without a
+// forest, or no folder.
+func fourFoldForest(dir, name string) (float64, bool) {
+	if dir == "" {
+		return 0, false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, name+".json"))
+	if err != nil {
+		return 0, false
+	}
+	var r struct {
+		Protocol string `json:"protocol"`
+		Models   map[string]struct {
+			Accuracy *float64 `json:"accuracy"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		fmt.Fprintf(os.Stderr, "race-rules: %s: %v\n", name, err)
+		os.Exit(1)
+	}
+	rf, ok := r.Models["rf"]
+	if r.Protocol != "4-fold" || !ok || rf.Accuracy == nil {
+		return 0, false
+	}
+	return *rf.Accuracy, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -46,7 +47,19 @@ const (
 	// raceValEvery−1, 2·raceValEvery−1, …) is an inner validation row.
 	raceValEvery = 4
 	raceKind     = "race-v1"
+	// RaceKeepSE is how clearly another member must validate above the
+	// preferred one (RacePreferred) to win: by more than RaceKeepSE standard
+	// errors, √(p(1−p)/n) at the best member's validation accuracy p over the
+	// n inner validation rows.
+	RaceKeepSE = 2
 )
+
+// RacePreferred is the member the race keeps unless another validates
+// clearly better (RaceKeepSE): the plain intRVFL with its stored W_in, the
+// budget's reference. On small datasets the inner validation rows cannot tell
+// the members apart, and choosing by the most correct predictions alone lost
+// to the plain intRVFL (results/accuracy-race/README.md).
+var RacePreferred = RaceMember{Network: protocol.IntRVFL}
 
 // DefaultRaceNs are the race's N: the paper's range sampled, and beyond it.
 var DefaultRaceNs = []int{50, 100, 200, 400, 800, 1500, 3000}
@@ -296,7 +309,33 @@ func RunRace(ctx context.Context, opt RaceOptions) (*RaceStudy, error) {
 	})
 	out.WallSeconds = time.Since(start).Seconds()
 	sort.Slice(out.Results, func(i, j int) bool { return out.Results[i].Dataset < out.Results[j].Dataset })
+	if err := rechoose(st, out.Results); err != nil {
+		return nil, fmt.Errorf("race: %w", err)
+	}
 	return out, oc.Err(ctx)
+}
+
+// rechoose applies the race's rule (RaceWinner) to every result, reused ones
+// too: a job stores each member's search and evaluation, which the rule does
+// not change, and the choice of the rule it ran under. A stored job whose
+// choice differs is rewritten, so the jobs agree with the report.
+func rechoose(st jobs.Store, results []*RaceResult) error {
+	for _, r := range results {
+		changed := false
+		for wi := range r.Widths {
+			es := r.Widths[wi].Entries
+			was := slices.IndexFunc(es, func(e RaceEntry) bool { return e.Chosen })
+			if markRaceWinner(es) != was {
+				changed = true
+			}
+		}
+		if changed {
+			if err := st.Save(racePath(r.Dataset), r); err != nil {
+				return fmt.Errorf("%s: rewriting the choice: %w", r.Dataset, err)
+			}
+		}
+	}
+	return nil
 }
 
 // racePath is where a dataset's race is stored in the race folder.
@@ -378,24 +417,57 @@ func raceDataset(ctx context.Context, opt RaceOptions, members []RaceMember, j r
 			}
 			w.Entries = append(w.Entries, e)
 		}
-		win := -1
-		for i, e := range w.Entries {
-			if e.Impossible != "" {
-				continue
-			}
-			if win < 0 || e.Best.Correct > w.Entries[win].Best.Correct ||
-				(e.Best.Correct == w.Entries[win].Best.Correct && e.LUTs < w.Entries[win].LUTs) {
-				win = i
-			}
-		}
-		if win < 0 {
+		if markRaceWinner(w.Entries) < 0 {
 			return nil, fmt.Errorf("race %s %d bits: no member fits the budget of %.0f LUT-equivalents", j.meta.Name, b, w.Budget)
 		}
-		w.Entries[win].Chosen = true
 		r.Widths = append(r.Widths, w)
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// RaceWinner returns the index of the race's winner among one race's entries,
+// or −1 when no member fits the budget: RacePreferred, when its validation
+// accuracy is within RaceKeepSE standard errors of the best member's;
+// otherwise the member with the most correct validation predictions, ties to
+// fewer LUT-equivalents.
+func RaceWinner(entries []RaceEntry) int {
+	most := -1
+	for i, e := range entries {
+		if e.Impossible != "" || e.Best.ValRows == 0 {
+			continue
+		}
+		if m := most; m < 0 || e.Best.Correct > entries[m].Best.Correct ||
+			(e.Best.Correct == entries[m].Best.Correct && e.LUTs < entries[m].LUTs) {
+			most = i
+		}
+	}
+	if most < 0 {
+		return -1
+	}
+	p := entries[most].valAccuracy()
+	margin := RaceKeepSE * math.Sqrt(p*(1-p)/float64(entries[most].Best.ValRows))
+	for i, e := range entries {
+		if e.Member == RacePreferred && e.Impossible == "" && e.Best.ValRows > 0 && e.valAccuracy() >= p-margin {
+			return i
+		}
+	}
+	return most
+}
+
+// valAccuracy is the entry's share of correct inner validation predictions.
+func (e RaceEntry) valAccuracy() float64 {
+	return float64(e.Best.Correct) / float64(e.Best.ValRows)
+}
+
+// markRaceWinner sets Chosen on RaceWinner's entry only and returns its
+// index (−1: none fits the budget).
+func markRaceWinner(entries []RaceEntry) int {
+	win := RaceWinner(entries)
+	for i := range entries {
+		entries[i].Chosen = i == win
+	}
+	return win
 }
 
 // raceMember chooses member m's (N, κ, λ) within budget by the deployed

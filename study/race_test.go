@@ -140,12 +140,26 @@ func checkRace(t *testing.T, s *RaceStudy) {
 			if len(chosen) != 1 {
 				t.Fatalf("%s %d bits: %d chosen, want 1", r.Dataset, w.Bits, len(chosen))
 			}
+			c := chosen[0]
+			bestAcc := 0.0
+			for _, e := range w.Entries {
+				if e.Impossible == "" {
+					bestAcc = max(bestAcc, e.valAccuracy())
+				}
+			}
+			margin := RaceKeepSE * math.Sqrt(bestAcc*(1-bestAcc)/float64(r.ValRows))
 			for _, e := range w.Entries {
 				if e.Impossible != "" {
 					continue
 				}
-				c := chosen[0]
-				if e.Best.Correct > c.Best.Correct || (e.Best.Correct == c.Best.Correct && e.LUTs < c.LUTs) {
+				// The preferred member wins within the margin; otherwise
+				// nothing has more correct predictions than the winner, or
+				// as many at fewer LUT-equivalents.
+				if kept := e.valAccuracy() >= bestAcc-margin; e.Member == RacePreferred && kept != (c.Member == RacePreferred) {
+					t.Errorf("%s %d bits: chose %s; the preferred %s validates %.4f, best %.4f, margin %.4f", r.Dataset, w.Bits,
+						c.Config(), e.Config(), e.valAccuracy(), bestAcc, margin)
+				}
+				if c.Member != RacePreferred && (e.Best.Correct > c.Best.Correct || (e.Best.Correct == c.Best.Correct && e.LUTs < c.LUTs)) {
 					t.Errorf("%s %d bits: %s (%d correct, %.0f LUT-eq) beats the chosen %s (%d, %.0f)", r.Dataset, w.Bits,
 						e.Config(), e.Best.Correct, e.LUTs, c.Config(), c.Best.Correct, c.LUTs)
 				}
@@ -290,5 +304,47 @@ func TestRaceCollection(t *testing.T) {
 				t.Errorf("%s: %s accuracy %v, the protocol's baseline evaluation %v", r.Dataset, e.Config(), e.Accuracy, ev.Mean)
 			}
 		}
+	}
+}
+
+// TestRaceWinner checks the race's rule on hand-made races of 400 inner
+// validation rows: the plain intRVFL stays unless another member validates
+// more than two standard errors above it.
+func TestRaceWinner(t *testing.T) {
+	entry := func(m RaceMember, correct int, luts float64) RaceEntry {
+		return RaceEntry{Member: m, Best: protocol.Best{Correct: correct, ValRows: 400}, LUTs: luts}
+	}
+	impossible := func(m RaceMember) RaceEntry { return RaceEntry{Member: m, Impossible: "no N fits"} }
+	plain, prbs := RacePreferred, RaceMember{Network: protocol.IntRVFL, Win: model.WinPRBS31}
+	deep, rvfl8 := RaceMember{Network: protocol.Network(model.IntRVFL2)}, RaceMember{Network: protocol.RVFL8}
+	tests := []struct {
+		name    string
+		entries []RaceEntry
+		want    int
+	}{
+		// 0.775 on 400 rows: one standard error 0.0209, so 0.75 is within two.
+		{"kept within two standard errors", []RaceEntry{entry(plain, 300, 600), entry(deep, 310, 2000)}, 0},
+		// 0.80: one standard error 0.02, so 0.75 is 2.5 below.
+		{"left beyond two standard errors", []RaceEntry{entry(plain, 300, 600), entry(deep, 320, 2000)}, 1},
+		{"kept over a cheaper equal member", []RaceEntry{entry(prbs, 300, 500), entry(plain, 300, 600)}, 1},
+		{"kept when it validates best", []RaceEntry{entry(plain, 330, 600), entry(deep, 320, 2000)}, 0},
+		{"most correct without the preferred", []RaceEntry{impossible(plain), entry(prbs, 290, 500), entry(rvfl8, 300, 900)}, 2},
+		{"ties to fewer LUT-equivalents", []RaceEntry{impossible(plain), entry(rvfl8, 300, 900), entry(prbs, 300, 500)}, 2},
+		{"nothing fits", []RaceEntry{impossible(plain), impossible(deep)}, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := RaceWinner(tc.entries); got != tc.want {
+				t.Errorf("RaceWinner = %d, want %d", got, tc.want)
+			}
+			if got := markRaceWinner(tc.entries); got != tc.want {
+				t.Fatalf("markRaceWinner = %d, want %d", got, tc.want)
+			}
+			for i, e := range tc.entries {
+				if e.Chosen != (i == tc.want) {
+					t.Errorf("entry %d chosen %v", i, e.Chosen)
+				}
+			}
+		})
 	}
 }

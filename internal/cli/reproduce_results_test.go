@@ -17,13 +17,17 @@ import (
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 )
 
+// studyFolders are the committed folders `hdlgen reproduce` writes, as
+// patterns under results/.
+var studyFolders = []string{"uci121*", "accuracy-race"}
+
 // committedReports are the report files of each stage of a study folder, in
 // the order the stages run, with the summary that records the stage's command.
 var committedReports = []struct {
 	summary string
 	files   []string
 }{
-	{"summary.json", []string{"summary.json", "summary.md", "accuracy.tsv", "fig5-rvfl-vs-intrvfl.svg"}},
+	{"summary.json", []string{"summary.json", "summary.md", "accuracy.tsv", "fig5-rvfl-vs-intrvfl.svg", "accuracy-vs-luts-5bit.svg"}},
 	{"readout-summary.json", []string{"readout-summary.json", "readout-summary.md", "readout.tsv", "fig6-readout.svg"}},
 	{"retune-summary.json", []string{"retune-summary.json", "retune-summary.md", "retune.tsv"}},
 	{"budget/summary.json", []string{"budget/summary.json", "budget/summary.md", "budget/accuracy.tsv",
@@ -31,7 +35,7 @@ var committedReports = []struct {
 }
 
 // TestCommittedResultsRegenerate reruns, for every committed study folder
-// results/uci121*, the command each of its reports records, in a sandbox that
+// (results/uci121* and the race, results/accuracy-race), the command each of its reports records, in a sandbox that
 // holds a copy of the folder (its stored jobs) at the same relative path and
 // the collection at ../shared/uci121. Every job is stored, so nothing is
 // computed: the reports are rewritten from the stored jobs, and each must equal
@@ -107,7 +111,7 @@ func recordedStages(t *testing.T, dirs []string) []recordedStage {
 	return out
 }
 
-// resultsSandbox copies every committed study folder results/uci121* into a
+// resultsSandbox copies every committed study folder (studyFolders) into a
 // sandbox working folder (returned as wt, the current directory from then on)
 // with the collection at ../shared/uci121, so that the commands the reports
 // record run there unchanged.
@@ -121,9 +125,12 @@ func resultsSandbox(t *testing.T, uci string) (wt string, dirs []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs, err = filepath.Glob(filepath.Join(repo, "results", "uci121*"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no committed study folders: %v", err)
+	for _, pattern := range studyFolders {
+		matched, err := filepath.Glob(filepath.Join(repo, "results", pattern))
+		if err != nil || len(matched) == 0 {
+			t.Fatalf("no committed study folder results/%s: %v", pattern, err)
+		}
+		dirs = append(dirs, matched...)
 	}
 	// The sandbox: tmp/shared/uci121 is the collection, tmp/wt the working folder.
 	tmp := t.TempDir()
