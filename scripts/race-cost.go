@@ -52,7 +52,7 @@ func main() {
 		}
 		r, err := power.Analytic(power.Design{Shape: s, N: n, Options: plan.Options{Parallel: 1}})
 		if err != nil {
-			fail(fmt.Errorf("N=%d: %w", n, err))
+			fail(fmt.Errorf("at N=%d: %w", n, err))
 		}
 		eq := study.LUTEquivalents(r)
 		fmt.Printf("| %d | %.0f | %v |\n", n, eq, eq <= *budget*ref)
