@@ -87,11 +87,15 @@ type tableKey struct {
 type sizeTable struct {
 	best  []float64 // best[n], n = 1…len−1 (index 0 unused); +Inf when nothing fits
 	bestP []int
+	full  []float64 // suffix(len−1), made once: the MaxN the table was built for
 }
 
 // suffix returns suffix[n] = min over n ≤ n' ≤ maxN of best[n'], for n =
 // 1…maxN+1 (suffix[maxN+1] = +Inf).
 func (t *sizeTable) suffix(maxN int) []float64 {
+	if maxN == len(t.best)-1 && t.full != nil {
+		return t.full
+	}
 	suf := make([]float64, maxN+2)
 	suf[maxN+1] = math.Inf(1)
 	for n := maxN; n >= 1; n-- {
@@ -213,6 +217,7 @@ func table(s Shape, o SizeOptions) *sizeTable {
 			}
 		}
 	}
+	t.full = t.suffix(o.MaxN)
 	// Keep the longer table when another goroutine stored one meanwhile.
 	for {
 		old, loaded := tables.LoadOrStore(key, t)
