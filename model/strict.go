@@ -68,6 +68,16 @@ func (d *decoder) errAt(off int, field, format string, args ...any) error {
 
 // parse reads the whole input as one JSON value.
 func (d *decoder) parse() (*node, error) {
+	if root, ok := fastTree(d.data); ok {
+		d.root = root
+		return root, nil
+	}
+	return d.parseTokens()
+}
+
+// parseTokens is parse token by token: the path that finds and places every
+// syntax error (and the reference the fast path is tested against).
+func (d *decoder) parseTokens() (*node, error) {
 	dec := json.NewDecoder(bytes.NewReader(d.data))
 	dec.UseNumber()
 	root, err := d.value(dec, 0, "", -1)

@@ -46,3 +46,25 @@ func BenchmarkIntRVFL1500Hidden(b *testing.B) {
 		_ = net.HiddenMatrix(xn, len(d.Y))
 	}
 }
+
+// BenchmarkUnmarshal reads a stored-W_in intRVFL with N=500 on 16 features
+// and 4 classes (about 120 kB of model.json), the reader every command and
+// test that loads or validates a model goes through:
+//
+//	go test -run '^$' -bench Unmarshal -count 5 ./model/
+func BenchmarkUnmarshal(b *testing.B) {
+	m, err := Train(context.Background(), blobs(400, 16, 4, 1), Config{Arch: IntRVFL, N: 500, Kappa: 3, Lambda: 1, Seed: 1, ReadoutBits: 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := Marshal(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Unmarshal(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

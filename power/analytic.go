@@ -168,11 +168,11 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 		// First-level adders become DSP post-adders, and so does the adder the
 		// lone last product of an odd P first meets (productTreeSums).
 		laneAdds = P - 1 - math.Floor(P/2)
-		for _, s := range treeSums(d.P(), ra, 1) {
+		eachTreeSum(d.P(), ra, 1, func(s treeSum) {
 			if s.loneLast && s.first {
 				laneAdds--
 			}
-		}
+		})
 		from = 1
 	} else {
 		// The product register keeps the declared PW bits even when the codes
@@ -185,7 +185,7 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	}
 	// Lane-sum trees: L trees of adders of TW bits in the fabric, cut registers
 	// of the declared width TW, tags. Yosys turns each cut-to-cut segment of
-	// an adder tree into multi-operand sums ($macc, treeSums): a LUT
+	// an adder tree into multi-operand sums ($macc, eachTreeSum): a LUT
 	// compressor tree and one final carry chain of the declared width TW each.
 	// The LUT count uses the effective width: ABC maps narrower logic when
 	// the readout ROM's high bit columns copy the sign.

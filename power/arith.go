@@ -49,21 +49,21 @@ type treeSum struct {
 	first bool
 }
 
-// treeSums lists the sums of one balanced adder tree of `leaves` operands
-// (rtl/templates/hdlgen_addtree.v: a register after every levelsPerStage
-// levels, none after the last) as Yosys builds them: alumacc merges the
-// adders between two register cuts into one sum, so there is one sum per node
-// at a segment's top level that combines at least two nodes of the segment's
-// bottom level (an odd last node that only passes through adds nothing).
-// Levels below from are not in the fabric: from = 1 when the first level's
-// adders are DSP48E1 post-adders.
-func treeSums(leaves, levelsPerStage, from int) []treeSum {
+// eachTreeSum calls visit with each sum of one balanced adder tree of
+// `leaves` operands (rtl/templates/hdlgen_addtree.v: a register after every
+// levelsPerStage levels, none after the last) as Yosys builds them: alumacc
+// merges the adders between two register cuts into one sum, so there is one
+// sum per node at a segment's top level that combines at least two nodes of
+// the segment's bottom level (an odd last node that only passes through adds
+// nothing). Levels below from are not in the fabric: from = 1 when the first
+// level's adders are DSP48E1 post-adders. (A visitor rather than a list: the
+// sizer's table walks these trees for every N and P it considers.)
+func eachTreeSum(leaves, levelsPerStage, from int, visit func(treeSum)) {
 	depth := clog2(leaves)
 	if depth <= from {
-		return nil
+		return
 	}
 	nodes := func(lv int) int { return (leaves + 1<<lv - 1) >> lv }
-	var sums []treeSum
 	bottom := from
 	for lv := from + 1; lv <= depth; lv++ {
 		if lv < depth && lv%levelsPerStage != 0 {
@@ -78,11 +78,10 @@ func treeSums(leaves, levelsPerStage, from int) []treeSum {
 			// The last bottom node holds the last leaf alone, passed through
 			// from level 0, when it covers one leaf.
 			lastAlone := bottom > 0 && end == nodes(bottom) && leaves-(end-1)<<bottom == 1
-			sums = append(sums, treeSum{operands: end - first, loneLast: lastAlone, first: bottom == from})
+			visit(treeSum{operands: end - first, loneLast: lastAlone, first: bottom == from})
 		}
 		bottom = lv
 	}
-	return sums
 }
 
 // productTreeSums counts the sums in the fabric of one adder tree over
@@ -93,7 +92,7 @@ func treeSums(leaves, levelsPerStage, from int) []treeSum {
 // operand drops out of that sum; with P = 3 the whole tree is in the DSPs).
 func productTreeSums(leaves, levelsPerStage, from int) int {
 	n := 0
-	for _, s := range treeSums(leaves, levelsPerStage, from) {
+	eachTreeSum(leaves, levelsPerStage, from, func(s treeSum) {
 		ops := s.operands
 		if from == 1 && s.loneLast && s.first {
 			ops--
@@ -101,7 +100,7 @@ func productTreeSums(leaves, levelsPerStage, from int) int {
 		if ops >= 2 {
 			n++
 		}
-	}
+	})
 	return n
 }
 

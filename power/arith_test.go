@@ -68,7 +68,7 @@ func TestTreeSums(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var got []string
-		for _, s := range treeSums(tc.leaves, 4, tc.from) {
+		eachTreeSum(tc.leaves, 4, tc.from, func(s treeSum) {
 			w := fmt.Sprint(s.operands)
 			if s.loneLast {
 				w += "L"
@@ -77,9 +77,9 @@ func TestTreeSums(t *testing.T) {
 				w += "f"
 			}
 			got = append(got, w)
-		}
+		})
 		if g := strings.Join(got, " "); g != tc.want {
-			t.Errorf("%s: treeSums(%d, 4, %d) = %q, want %q", tc.name, tc.leaves, tc.from, g, tc.want)
+			t.Errorf("%s: eachTreeSum(%d, 4, %d) gives %q, want %q", tc.name, tc.leaves, tc.from, g, tc.want)
 		}
 		if tc.inFabric >= 0 {
 			if n := productTreeSums(tc.leaves, 4, tc.from); n != tc.inFabric {

@@ -83,7 +83,7 @@ func (n intrvfl2Net) blocks(d Design, st structure, tag int, hw *hardCounts) hid
 	//   - per lane an adder tree over N1 values, level lv's ⌈N1/2^lv⌉ adders
 	//     HW1+lv bits wide (at most S2W) as LUTs; Yosys makes each
 	//     cut-to-cut segment one multi-operand sum with one S2W-bit carry
-	//     chain (treeSums, as the lane-sum trees); its cut registers and the
+	//     chain (eachTreeSum, as the lane-sum trees); its cut registers and the
 	//     group, valid and h1 carried alongside;
 	//   - per lane the clip (two S2W-bit comparisons with constants) and the
 	//     layer select (HiddenW LUTs).

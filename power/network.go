@@ -2,6 +2,7 @@ package power
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/hdlgen/hdlgen/internal/registry"
 
@@ -86,8 +87,25 @@ func register(n network) { networks.Add(string(n.arch()), n) }
 
 // netOf returns the network of arch, or nil.
 func netOf(arch model.Arch) network {
+	if e := lastNet.Load(); e != nil && e.arch == arch {
+		return e.net
+	}
 	n, _ := networks.Get(string(arch))
+	if n != nil {
+		lastNet.Store(&netEntry{arch: arch, net: n})
+	}
 	return n
+}
+
+// lastNet is netOf's last answer: a design's methods ask for its network
+// several times per estimate and the sizer's table estimates hundreds of
+// thousands of designs of one network type, while a registry lookup hashes
+// the name each time.
+var lastNet atomic.Pointer[netEntry]
+
+type netEntry struct {
+	arch model.Arch
+	net  network
 }
 
 // net returns d's network; d must have passed Check.

@@ -33,37 +33,59 @@ type romMapping struct {
 	Columns        float64 // expected distinct non-constant columns (logic ROMs): read-register FFs
 }
 
+// bramConfig is one block-RAM configuration mapROM weighs: a cell at one
+// read width, holding 2^wordsLog2 words.
+type bramConfig struct {
+	cost      float64
+	width     int
+	wordsLog2 int
+	ramb36    bool
+}
+
+// bramConfigs are the configurations of bramCells, their word counts worked
+// out once (the sizer's table maps ROMs for every N and P it considers).
+var bramConfigs = func() []bramConfig {
+	var out []bramConfig
+	for _, c := range bramCells {
+		for _, w := range c.widths {
+			out = append(out, bramConfig{cost: c.cost, width: w, wordsLog2: c.abits - clog2(pow2Floor(w)), ramb36: c.ramb36})
+		}
+	}
+	return out
+}()
+
 // mapROM places a ROM of depth words × width bits by the rule above. block
 // forces block RAM (the rom_style "block" attribute of hdlgen emit
 // --rom-style block): the cheapest configuration, whatever the logic cost.
 func mapROM(depth, width int, block bool) romMapping {
 	logic := float64(depth*width) / 64
+	if !block && logic <= bramCells[0].cost+2 { // cheaper than any block RAM: skip the search
+		return logicROM(depth, width)
+	}
 	best := math.Inf(1)
 	var bm romMapping
-	cells := bramCells
-	if !block && logic <= bramCells[0].cost+2 { // cheaper than any block RAM: skip the search
-		cells = nil
-	}
-	for _, c := range cells {
-		for _, w := range c.widths {
-			words := (1 << c.abits) / pow2Floor(w)
-			k := (depth + words - 1) / words // depth slices
-			cells := (width*k + w - 1) / w
-			cost := c.cost*float64(cells) + 0.5*float64(width*(k-1)) + 2
-			if cost < best {
-				best = cost
-				bm = romMapping{BRAM: true}
-				if c.ramb36 {
-					bm.RAMB36 = cells
-				} else {
-					bm.RAMB18 = cells
-				}
+	for _, c := range bramConfigs {
+		k := (depth + 1<<c.wordsLog2 - 1) >> c.wordsLog2 // depth slices
+		cells := (width*k + c.width - 1) / c.width
+		cost := c.cost*float64(cells) + 0.5*float64(width*(k-1)) + 2
+		if cost < best {
+			best = cost
+			bm = romMapping{BRAM: true}
+			if c.ramb36 {
+				bm.RAMB36 = cells
+			} else {
+				bm.RAMB18 = cells
 			}
 		}
 	}
 	if block || best < logic {
 		return bm
 	}
+	return logicROM(depth, width)
+}
+
+// logicROM is the cost of a ROM in LUTs.
+func logicROM(depth, width int) romMapping {
 	cols := distinctColumns(depth, width)
 	return romMapping{LUTs: cols * logicROMLUTsPerBit(depth), Columns: cols}
 }

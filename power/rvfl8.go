@@ -62,7 +62,7 @@ func (rvfl8Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBl
 	hb.lanes = raw(P*(sigmoidLUT+float64(st.ZW)), laneFF, 0)
 	// Pre-activation adders: of the K adders of each lane's tree the
 	// first-level ones become DSP post-adders; the other ⌊K/2⌋ stay in the
-	// fabric, one ZW-bit sum per segment node (treeSums). The tree's cut
+	// fabric, one ZW-bit sum per segment node (eachTreeSum). The tree's cut
 	// registers hold ZW-bit partial sums (the DSP48E1 outputs show Yosys
 	// no sign copies to trim) and the bias byte (cutNodes).
 	var preFF float64
@@ -77,13 +77,13 @@ func (rvfl8Net) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBl
 		}
 	}
 	preCarry := 0
-	for _, s := range treeSums(d.K+1, ra, 1) {
+	eachTreeSum(d.K+1, ra, 1, func(s treeSum) {
 		w := st.ZW
 		if s.operands == 2 && s.loneLast {
 			w -= biasShift // the bias's zero LSBs pass through
 		}
 		preCarry += carryChain(w)
-	}
+	})
 	pre := raw(P*math.Floor(K/2)*float64(st.ZW), P*preFF, d.P()*preCarry)
 	hb.preact = &pre
 	return hb

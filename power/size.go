@@ -112,8 +112,9 @@ var tables sync.Map // tableKey → *sizeTable
 // classification ≤ budget (joules), with that P and the estimate. A larger
 // budget never gives a smaller N: the answer is the largest element of a set
 // that only grows with the budget. The per-shape table is computed once per
-// process (about 10⁵ analytic evaluations, a few tens of milliseconds) and
-// then each call is a binary search.
+// process (about 10⁵ analytic evaluations, about a tenth of a second on the
+// 2-core machine: BenchmarkSizeNewShape) and then each call is a binary
+// search.
 func Size(budget float64, s Shape, o SizeOptions) (Sizing, error) {
 	if !(budget > 0) || math.IsInf(budget, 0) {
 		return Sizing{}, fmt.Errorf("power: budget %v J, want a finite value > 0", budget)

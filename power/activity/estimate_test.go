@@ -3,6 +3,7 @@ package activity
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func TestActivityEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	const vecs = 6
-	a, err := Estimate(context.Background(), dir, Options{Vectors: vecs,
+	a, err := Estimate(context.Background(), dir, Options{Vectors: vecs, KeepBuild: true,
 		Synth: synth.Options{CacheDir: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
@@ -71,14 +72,22 @@ func TestActivityEndToEnd(t *testing.T) {
 	if js, err := json.Marshal(a); err != nil || !strings.Contains(string(js), `"weighted_rate"`) {
 		t.Errorf("JSON: %v\n%s", err, js)
 	}
-	// A second estimate reuses nothing but the synthesis (the model was not
-	// kept) and counts the same toggles: the simulation is deterministic.
-	a2, err := Estimate(context.Background(), dir, Options{Vectors: vecs, KeepBuild: true,
+	// The first estimate kept its gate-level model; a second one reuses it
+	// (and the synthesis), counts the same toggles (the simulation is
+	// deterministic) and, without KeepBuild, removes the model.
+	build := filepath.Join(dir, filepath.FromSlash(ActivityDir))
+	if _, err := os.Stat(filepath.Join(build, "obj", "Vdut")); err != nil {
+		t.Errorf("KeepBuild: the model is gone: %v", err)
+	}
+	a2, err := Estimate(context.Background(), dir, Options{Vectors: vecs,
 		Synth: synth.Options{CacheDir: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(a, a2); d != "" {
 		t.Errorf("second estimate differs (-first +second):\n%s", d)
+	}
+	if _, err := os.Stat(build); !os.IsNotExist(err) {
+		t.Errorf("without KeepBuild %s is left behind (%v)", build, err)
 	}
 }
