@@ -48,8 +48,10 @@ func BenchmarkIntRVFL1500Hidden(b *testing.B) {
 }
 
 // BenchmarkUnmarshal reads a stored-W_in intRVFL with N=500 on 16 features
-// and 4 classes (about 120 kB of model.json), the reader every command and
-// test that loads or validates a model goes through:
+// and 4 classes (57 kB of model.json) with the reader every command and test
+// that loads or validates a model goes through; beside it, in the same run,
+// the reader's two ways of building the tree: the fast scan it uses on valid
+// input and the token-by-token path it keeps for errors:
 //
 //	go test -run '^$' -bench Unmarshal -count 5 ./model/
 func BenchmarkUnmarshal(b *testing.B) {
@@ -61,10 +63,29 @@ func BenchmarkUnmarshal(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		if _, err := Unmarshal(data); err != nil {
-			b.Fatal(err)
+	b.Run("whole", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := Unmarshal(data); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("tree-fast", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, ok := fastTree(data); !ok {
+				b.Fatal("fast path refused a valid model")
+			}
+		}
+	})
+	b.Run("tree-tokens", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			d := &decoder{data: data}
+			if _, err := d.parseTokens(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
