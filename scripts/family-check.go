@@ -16,7 +16,20 @@
 //	(c) one intRVFL of 2N neurons;
 //	(d) an ensemble of two intRVFLs of N neurons (seeds seed, seed+1), each
 //	    with its own readout fitted independently, class scores summed;
-//	(e) an ensemble of four intRVFLs of N/2 neurons (seeds seed … seed+3).
+//	(e) an ensemble of four intRVFLs of N/2 neurons (seeds seed … seed+3);
+//	(f) N random conjunctions: unit u is 1 when all of its D terms hold,
+//	    term t being "x_i ≥ θ" or its negation for a feature i, a threshold
+//	    θ (that feature's value in a random fitting row, as ExtraTrees draws
+//	    its splits) and a polarity drawn from seed; the readout sees the 0/1
+//	    units. D (from -depths) takes κ's place in the grid; a unit's first
+//	    D terms are the same for every D.
+//	    With -conj-bipolar a unit is +1 or −1 instead of 1 or 0; with
+//	    -conj-bias the readout also has a bias per class.
+//	(g) N/2 intRVFL neurons and N/2 conjunctions in one readout, κ and D
+//	    chosen together.
+//
+// -variants picks the variants by letter (default abcde, the first
+// screening's).
 //
 // κ and λ are chosen per variant (one pair shared by an ensemble's members)
 // by the accuracy on a stratified 25 % validation split of each fold's
@@ -43,6 +56,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"time"
@@ -55,8 +69,23 @@ import (
 	"github.com/hdlgen/hdlgen/tune"
 )
 
-// member is one network of a variant: n neurons drawn from seed+off.
-type member struct{ n, off int }
+// member is one network of a variant: n intRVFL neurons and conj random
+// conjunctions, drawn from seed+off.
+type member struct{ n, off, conj int }
+
+// setting is one point of a variant's grid besides λ: κ of its intRVFL
+// neurons, D of its conjunctions (0 when it has none of them).
+type setting struct{ kappa, depth int }
+
+func (st setting) String() string {
+	switch {
+	case st.depth == 0:
+		return fmt.Sprintf("κ=%d", st.kappa)
+	case st.kappa == 0:
+		return fmt.Sprintf("D=%d", st.depth)
+	}
+	return fmt.Sprintf("κ=%d D=%d", st.kappa, st.depth)
+}
 
 // variant is a readout over one network (with or without direct links) or an
 // ensemble of networks whose class scores are summed.
@@ -81,6 +110,11 @@ var (
 	bits   = 5
 	// directRange is -direct-range.
 	directRange float64
+	// conjOff is a conjunction's value when a term fails: 0, or −1 with
+	// -conj-bipolar (the units centred like the intRVFL's).
+	conjOff = 0.0
+	// conjBias is -conj-bias.
+	conjBias bool
 )
 
 func main() {
@@ -91,21 +125,29 @@ func main() {
 	kappas := flag.String("kappa", "1,3,7,15", "κ grid")
 	lambdas := flag.String("lambda", "-6,-4,-2,0,2,4,6,8,10,12", "λ grid as powers of two")
 	seed := flag.Uint64("seed", 1, "the networks' seed (ensemble member m uses seed+m)")
+	depthList := flag.String("depths", "1,2,3,4", "D grid of the conjunctions (f, g)")
+	which := flag.String("variants", "abcde", "the variants to run, by letter")
+	bipolar := flag.Bool("conj-bipolar", false, "conjunction units are ±1 (−1 when a term fails) instead of 0/1")
+	flag.BoolVar(&conjBias, "conj-bias", false, "a readout over conjunctions also has a bias per class, rounded at the readout's scale but not bounded by -bits")
 	splitSeed := flag.Uint64("split-seed", 1, "seed of the stratified validation split and of the -rows sample")
 	holdout := flag.Float64("holdout", 0.25, "share of each class's training rows held out for validation")
 	flag.IntVar(&bits, "bits", 5, "rounded readout width (signed bits)")
 	flag.Float64Var(&directRange, "direct-range", 0, "R > 0: fit (b) on the direct links scaled to [−R, R] (a λ/(R/N)² penalty on the integer d's weights); 0: on the integer d")
 	large := flag.String("large", "nursery,chess-krvk,letter,wine-quality-white", "datasets left out of the second mean row")
 	flag.Parse()
+	if *bipolar {
+		conjOff = -1
+	}
 	names := flag.Args()
 	if len(names) == 0 {
 		names = []string{"iris", "car"}
 	}
-	ks := parseList(*kappas, func(s string) (int, error) {
+	atoi := func(s string) (int, error) {
 		var v int
 		_, err := fmt.Sscan(s, &v)
 		return v, err
-	})
+	}
+	ks, depths := parseList(*kappas, atoi), parseList(*depthList, atoi)
 	ls := parseList(*lambdas, func(s string) (float64, error) {
 		var v int
 		_, err := fmt.Sscan(s, &v)
@@ -115,12 +157,19 @@ func main() {
 	for _, s := range strings.Split(*large, ",") {
 		isLarge[s] = true
 	}
-	vs := []variant{
-		{name: fmt.Sprintf("(a) N=%d", *n), members: []member{{*n, 0}}, rounded: true},
-		{name: fmt.Sprintf("(b) N=%d + direct", *n), members: []member{{*n, 0}}, direct: true, rounded: true},
-		{name: fmt.Sprintf("(c) N=%d", 2**n), members: []member{{2 * *n, 0}}},
-		{name: fmt.Sprintf("(d) 2×%d", *n), members: []member{{*n, 0}, {*n, 1}}},
-		{name: fmt.Sprintf("(e) 4×%d", *n/2), members: []member{{*n / 2, 0}, {*n / 2, 1}, {*n / 2, 2}, {*n / 2, 3}}},
+	var vs []variant
+	for _, v := range []variant{
+		{name: fmt.Sprintf("(a) N=%d", *n), members: []member{{*n, 0, 0}}, rounded: true},
+		{name: fmt.Sprintf("(b) N=%d + direct", *n), members: []member{{*n, 0, 0}}, direct: true, rounded: true},
+		{name: fmt.Sprintf("(c) N=%d", 2**n), members: []member{{2 * *n, 0, 0}}},
+		{name: fmt.Sprintf("(d) 2×%d", *n), members: []member{{*n, 0, 0}, {*n, 1, 0}}},
+		{name: fmt.Sprintf("(e) 4×%d", *n/2), members: []member{{*n / 2, 0, 0}, {*n / 2, 1, 0}, {*n / 2, 2, 0}, {*n / 2, 3, 0}}},
+		{name: fmt.Sprintf("(f) %d conj", *n), members: []member{{0, 0, *n}}, rounded: true},
+		{name: fmt.Sprintf("(g) %d+%d conj", *n/2, *n/2), members: []member{{*n / 2, 0, *n / 2}}, rounded: true},
+	} {
+		if strings.Contains(*which, v.name[1:2]) {
+			vs = append(vs, v)
+		}
 	}
 	head := "| dataset |"
 	cols := 0
@@ -132,9 +181,20 @@ func main() {
 			cols++
 		}
 	}
+	// With (a) and (f) both run, a last column races them as the race of
+	// results/accuracy-race does, on the rounded readouts: per fold (a)
+	// unless (f)'s best validation accuracy is more than 2 standard errors
+	// (study.RaceKeepSE) above (a)'s, then (f).
+	race := strings.Contains(*which, "a") && strings.Contains(*which, "f")
+	if race {
+		head += " race (a, f) 5-bit |"
+		cols++
+	}
 	fmt.Println(head)
 	fmt.Println("| --- |" + strings.Repeat(" --- |", cols))
 	var all, small [][]float64
+	var skipped []string
+datasets:
 	for _, name := range names {
 		start := time.Now()
 		u, err := dataset.LoadUCI(*dir, name)
@@ -151,7 +211,11 @@ func main() {
 			train := d.Subset(tr)
 			for c, m := range train.ClassCounts() {
 				if m == 0 {
-					fail(fmt.Errorf("%s fold %d: class %d has no training rows", name, f, c))
+					// A class too rare for the sample (or the fold): the
+					// dataset is left out of the table and its means.
+					fmt.Fprintf(os.Stderr, "%s fold %d: class %d has no training rows: skipped\n", name, f, c)
+					skipped = append(skipped, name)
+					continue datasets
 				}
 			}
 			// The validation split of the fold's training rows.
@@ -162,22 +226,37 @@ func main() {
 			vfit, vval := normalised(train, splits[0].Train, splits[0].Test)
 			ffit, ftest := normalised(d, tr, te)
 			c := 0
+			// the rounded readout's best validation accuracy and its test
+			// accuracy, per variant letter (for the race column)
+			raced := map[string][2]float64{}
 			for _, v := range vs {
-				// validation grid: [κ][λ] accuracy of the float (and rounded) readout
-				va, vr := v.run(vfit, vval, d.K(), d.L(), ks, ls, *seed)
+				// validation grid: [setting][λ] accuracy of the float (and rounded) readout
+				sets := v.settings(ks, depths)
+				va, vr := v.run(vfit, vval, d.K(), d.L(), sets, ls, *seed)
 				ki, li := best(va)
-				ta, _ := v.run(ffit, ftest, d.K(), d.L(), ks[ki:ki+1], ls[li:li+1], *seed)
+				ta, _ := v.run(ffit, ftest, d.K(), d.L(), sets[ki:ki+1], ls[li:li+1], *seed)
 				acc[c] += ta[0][0] / float64(*folds)
 				c++
-				fmt.Fprintf(os.Stderr, "%s fold %d %s: κ=%d λ=2^%d val %.3f test %.3f", name, f, v.name, ks[ki], math.Ilogb(ls[li]), va[ki][li], ta[0][0])
+				fmt.Fprintf(os.Stderr, "%s fold %d %s: %v λ=2^%d val %.3f test %.3f", name, f, v.name, sets[ki], math.Ilogb(ls[li]), va[ki][li], ta[0][0])
 				for ri, r := range v.roundings() {
 					ki, li := best(vr[ri])
-					_, tq := v.run(ffit, ftest, d.K(), d.L(), ks[ki:ki+1], ls[li:li+1], *seed)
+					_, tq := v.run(ffit, ftest, d.K(), d.L(), sets[ki:ki+1], ls[li:li+1], *seed)
 					acc[c] += tq[ri][0][0] / float64(*folds)
 					c++
-					fmt.Fprintf(os.Stderr, "; %s κ=%d λ=2^%d val %.3f test %.3f", r, ks[ki], math.Ilogb(ls[li]), vr[ri][ki][li], tq[ri][0][0])
+					if ri == 0 {
+						raced[v.name[1:2]] = [2]float64{vr[ri][ki][li], tq[ri][0][0]}
+					}
+					fmt.Fprintf(os.Stderr, "; %s %v λ=2^%d val %.3f test %.3f", r, sets[ki], math.Ilogb(ls[li]), vr[ri][ki][li], tq[ri][0][0])
 				}
 				fmt.Fprintln(os.Stderr)
+			}
+			if race {
+				a, f := raced["a"], raced["f"]
+				pick := a
+				if se := math.Sqrt(a[0] * (1 - a[0]) / float64(vval.rows())); f[0] > a[0]+2*se {
+					pick = f
+				}
+				acc[c] += pick[1] / float64(*folds)
 			}
 		}
 		fmt.Println(row(name, acc))
@@ -191,12 +270,37 @@ func main() {
 	if len(small) != len(all) && len(small) > 0 {
 		fmt.Println(row(fmt.Sprintf("**mean (%d small)**", len(small)), mean(small, cols)))
 	}
+	if len(skipped) > 0 {
+		fmt.Printf("\nSkipped (a class without training rows in a fold's sample): %s\n", strings.Join(skipped, ", "))
+	}
 }
 
-// run fits the variant on fit for every κ in ks and λ in ls and returns the
-// accuracy on eval of the float readout and (if v.rounded) of the rounded
-// one, indexed [κ][λ].
-func (v variant) run(fit, eval part, k, l int, ks []int, ls []float64, seed uint64) (acc [][]float64, accR [][][]float64) {
+// settings is the variant's grid besides λ: κ for intRVFL neurons alone, D
+// for conjunctions alone, every pair for both.
+func (v variant) settings(ks, depths []int) []setting {
+	var hasNet, hasConj bool
+	for _, m := range v.members {
+		hasNet, hasConj = hasNet || m.n > 0, hasConj || m.conj > 0
+	}
+	if !hasConj {
+		depths = []int{0}
+	}
+	if !hasNet {
+		ks = []int{0}
+	}
+	var out []setting
+	for _, kappa := range ks {
+		for _, depth := range depths {
+			out = append(out, setting{kappa, depth})
+		}
+	}
+	return out
+}
+
+// run fits the variant on fit for every setting in ks and λ in ls and
+// returns the accuracy on eval of the float readout and (if v.rounded) of
+// the rounded one, indexed [setting][λ].
+func (v variant) run(fit, eval part, k, l int, ks []setting, ls []float64, seed uint64) (acc [][]float64, accR [][][]float64) {
 	acc = grid(len(ks), len(ls))
 	for range v.roundings() {
 		accR = append(accR, grid(len(ks), len(ls)))
@@ -210,10 +314,14 @@ func (v variant) run(fit, eval part, k, l int, ks []int, ls []float64, seed uint
 		}
 	}
 	for _, m := range v.members {
-		net := model.NewIntNet(k, m.n, 1, seed+uint64(m.off))
-		sFit, dFit := inputs(net, fit)
-		sEval, dEval := inputs(net, eval)
-		for ki, kappa := range ks {
+		var sFit, dFit, sEval, dEval []int
+		if m.n > 0 {
+			net := model.NewIntNet(k, m.n, 1, seed+uint64(m.off))
+			sFit, dFit = inputs(net, fit)
+			sEval, dEval = inputs(net, eval)
+		}
+		terms := drawConjunctions(fit, k, m.conj, maxDepth(ks), seed+uint64(m.off))
+		for ki, st := range ks {
 			// -direct-range R > 0 fits on d·R/N and maps the weights back
 			// onto d: the same readout over the integer d, with the
 			// penalty on the direct weights changed.
@@ -221,8 +329,13 @@ func (v variant) run(fit, eval part, k, l int, ks []int, ls []float64, seed uint
 			if directRange > 0 {
 				scale = directRange / float64(m.n)
 			}
-			hFit, c := columns(sFit, dFit, fit.rows(), m.n, k, kappa, v.direct, scale)
-			hEval, _ := columns(sEval, dEval, eval.rows(), m.n, k, kappa, v.direct, 1)
+			hFit, c := columns(sFit, dFit, fit.rows(), m.n, k, st.kappa, v.direct, scale)
+			hEval, _ := columns(sEval, dEval, eval.rows(), m.n, k, st.kappa, v.direct, 1)
+			if m.conj > 0 {
+				before := c
+				hFit, c = withConjunctions(hFit, c, fit, k, terms, st.depth)
+				hEval, _ = withConjunctions(hEval, before, eval, k, terms, st.depth)
+			}
 			for li, w := range readouts(hFit, fit.rows(), c, fit.y, l, ls) {
 				if v.direct {
 					for i := 0; i < l; i++ {
@@ -238,7 +351,11 @@ func (v variant) run(fit, eval part, k, l int, ks []int, ls []float64, seed uint
 					}
 					// One scale for the whole readout matrix (the project's).
 					s := make([]float64, eval.rows()*l)
-					engine.Gemm(false, true, eval.rows(), l, c, 1, hEval, c, rounded(w, l, c, 0, c, false), c, 0, s, l)
+					q := rounded(w, l, c, 0, c, false)
+					if m.conj > 0 && conjBias {
+						q = roundedWithBias(w, l, c)
+					}
+					engine.Gemm(false, true, eval.rows(), l, c, 1, hEval, c, q, c, 0, s, l)
 					accR[0][ki][li] = accuracy(s, eval.y, l)
 					if v.direct {
 						// Two scales: the direct block [0, K) and the hidden
@@ -302,6 +419,28 @@ func rounded(w []float64, l, c, a, b int, scaled bool) []float64 {
 	return out
 }
 
+// roundedWithBias rounds an L×c readout whose last column is a bias: the
+// other columns to -bits levels with one scale (quant.QuantizeBits), the
+// bias to an integer at that scale, of any width.
+func roundedWithBias(w []float64, l, c int) []float64 {
+	blk := make([]float64, l*(c-1))
+	for i := 0; i < l; i++ {
+		copy(blk[i*(c-1):(i+1)*(c-1)], w[i*c:i*c+c-1])
+	}
+	q, err := quant.QuantizeBits(blk, l, c-1, bits)
+	if err != nil {
+		fail(err)
+	}
+	out := make([]float64, l*c)
+	for i := 0; i < l; i++ {
+		for j := 0; j < c-1; j++ {
+			out[i*c+j] = float64(q.Weights[i*(c-1)+j])
+		}
+		out[i*c+c-1] = math.Round(w[i*c+c-1] / q.Scale)
+	}
+	return out
+}
+
 // inputs returns the hidden inputs s_j (rows×n, before the clip) and the
 // centred direct-link values 2·v_i − N (rows×K) of the rows of p.
 func inputs(net *model.IntNet, p part) (s, d []int) {
@@ -317,6 +456,67 @@ func inputs(net *model.IntNet, p part) (s, d []int) {
 		}
 	}
 	return s, d
+}
+
+// term is one condition of a conjunction: x_feature ≥ threshold, or its
+// negation when negate.
+type term struct {
+	feature   int
+	threshold float64
+	negate    bool
+}
+
+// drawConjunctions draws units conjunctions of depth terms each from seed:
+// for each term a feature, the value of that feature in a random row of fit
+// as its threshold, and a polarity.
+func drawConjunctions(fit part, k, units, depth int, seed uint64) [][]term {
+	rng := rand.New(rand.NewPCG(seed, 0x636f6e6a))
+	out := make([][]term, units)
+	for u := range out {
+		out[u] = make([]term, depth)
+		for t := range out[u] {
+			i := rng.IntN(k)
+			out[u][t] = term{feature: i, threshold: fit.x[rng.IntN(fit.rows())*k+i], negate: rng.IntN(2) == 1}
+		}
+	}
+	return out
+}
+
+// maxDepth is the largest D of the settings.
+func maxDepth(sets []setting) int {
+	d := 0
+	for _, st := range sets {
+		d = max(d, st.depth)
+	}
+	return d
+}
+
+// withConjunctions appends to each row of h (rows of c columns) the 0/1
+// values of the conjunctions' first depth terms on the rows of p.
+func withConjunctions(h []float64, c int, p part, k int, units [][]term, depth int) ([]float64, int) {
+	cc := c + len(units)
+	if conjBias {
+		cc++ // the constant column, last
+	}
+	out := make([]float64, p.rows()*cc)
+	for r := 0; r < p.rows(); r++ {
+		copy(out[r*cc:r*cc+c], h[r*c:(r+1)*c])
+		x := p.x[r*k : (r+1)*k]
+		for u, ts := range units {
+			on := 1.0
+			for _, t := range ts[:depth] {
+				if (x[t.feature] >= t.threshold) == t.negate {
+					on = conjOff
+					break
+				}
+			}
+			out[r*cc+c+u] = on
+		}
+		if conjBias {
+			out[r*cc+cc-1] = 1
+		}
+	}
+	return out, cc
 }
 
 // columns builds the readout's input matrix: [d·scale; clip(s, κ)] with
