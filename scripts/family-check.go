@@ -184,7 +184,7 @@ func main() {
 	// With (a) and (f) both run, a last column races them as the race of
 	// results/accuracy-race does, on the rounded readouts: per fold (a)
 	// unless (f)'s best validation accuracy is more than 2 standard errors
-	// (study.RaceKeepSE) above (a)'s, then (f).
+	// (study.RaceKeepSE, at the larger accuracy) above (a)'s, then (f).
 	race := strings.Contains(*which, "a") && strings.Contains(*which, "f")
 	if race {
 		head += " race (a, f) 5-bit |"
@@ -251,9 +251,12 @@ datasets:
 				fmt.Fprintln(os.Stderr)
 			}
 			if race {
+				// study.RaceWinner's rule: the standard error at the
+				// larger of the two accuracies.
 				a, f := raced["a"], raced["f"]
 				pick := a
-				if se := math.Sqrt(a[0] * (1 - a[0]) / float64(vval.rows())); f[0] > a[0]+2*se {
+				p := max(a[0], f[0])
+				if se := math.Sqrt(p * (1 - p) / float64(vval.rows())); f[0] > a[0]+2*se {
 					pick = f
 				}
 				acc[c] += pick[1] / float64(*folds)
