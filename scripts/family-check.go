@@ -187,7 +187,7 @@ func main() {
 	// (study.RaceKeepSE, at the larger accuracy) above (a)'s, then (f).
 	race := strings.Contains(*which, "a") && strings.Contains(*which, "f")
 	if race {
-		head += " race (a, f) 5-bit |"
+		head += fmt.Sprintf(" race (a, f) %d-bit |", bits)
 		cols++
 	}
 	fmt.Println(head)
