@@ -59,10 +59,7 @@ func (s *scanner) value(depth int) (node, bool) {
 		}
 		n.kind = c
 		s.i++
-		if c == '{' {
-			return n, s.object(&n, depth)
-		}
-		return n, s.array(&n, depth)
+		return n, s.container(&n, depth)
 	case '"':
 		n.kind = '"'
 		var ok bool
@@ -92,17 +89,18 @@ func isNumberByte(c byte) bool {
 	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
-// maxLinearKeys is the object size up to which duplicated keys are found by
-// scanning the keys read so far; larger objects use a set.
-const maxLinearKeys = 32
-
-// object reads the members after '{' up to and including '}'.
-func (s *scanner) object(n *node, depth int) bool {
+// container reads the members of an object or the elements of an array,
+// after its '{' or '[', up to and including the closing delimiter.
+func (s *scanner) container(n *node, depth int) bool {
+	closing := byte(']')
+	var seen map[string]bool // the object's keys so far
+	if n.kind == '{' {
+		closing, seen = '}', map[string]bool{}
+	}
 	base := len(s.stack)
-	var seen map[string]bool
 	for {
 		s.skipSpace()
-		if s.data[s.i] == '}' {
+		if s.data[s.i] == closing {
 			s.i++
 			break
 		}
@@ -110,56 +108,17 @@ func (s *scanner) object(n *node, depth int) bool {
 			s.i++
 			s.skipSpace()
 		}
-		koff := s.i
-		key, ok := s.str()
-		if !ok {
-			return false
-		}
-		switch {
-		case seen != nil:
-			if seen[key] {
+		if seen != nil {
+			koff := s.i
+			key, ok := s.str()
+			if !ok || seen[key] {
 				return false
 			}
 			seen[key] = true
-		case len(n.keys) < maxLinearKeys:
-			if slices.Contains(n.keys, key) {
-				return false
-			}
-		default:
-			seen = make(map[string]bool, 2*len(n.keys))
-			for _, k := range n.keys {
-				seen[k] = true
-			}
-			if seen[key] {
-				return false
-			}
-			seen[key] = true
-		}
-		s.skipSpace()
-		s.i++ // the ':' json.Valid guarantees
-		v, ok := s.value(depth + 1)
-		if !ok {
-			return false
-		}
-		n.keys = append(n.keys, key)
-		n.koffs = append(n.koffs, koff)
-		s.stack = append(s.stack, v)
-	}
-	n.elems = s.pop(base)
-	return true
-}
-
-// array reads the elements after '[' up to and including ']'.
-func (s *scanner) array(n *node, depth int) bool {
-	base := len(s.stack)
-	for {
-		s.skipSpace()
-		if s.data[s.i] == ']' {
-			s.i++
-			break
-		}
-		if s.data[s.i] == ',' {
-			s.i++
+			n.keys = append(n.keys, key)
+			n.koffs = append(n.koffs, koff)
+			s.skipSpace()
+			s.i++ // the ':' json.Valid guarantees
 		}
 		v, ok := s.value(depth + 1)
 		if !ok {
