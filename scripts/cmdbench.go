@@ -32,6 +32,9 @@
 //	             CSV, with a 5-bit intRVFL (N = 512) that each binary trains first
 //	build        hdlgen build on -csv into a fresh folder (only timed for A when
 //	             the base has no build command)
+//	size         hdlgen size of an intRVFL shape (K = 16, L = 4, κ = 3, 5-bit) for a
+//	             3.2 µJ budget: each process builds the sizer's table of the shape
+//	             (N up to 4096, every candidate P) from nothing
 //
 // Every command's standard output is kept, and A's is compared with B's
 // (for JSON, every field both report, apart from timings; a search that
@@ -297,6 +300,12 @@ func mainErr() error {
 			jobs, err = predictJobs(tmp, a, b)
 		case "build":
 			jobs, err = buildJobs(tmp, a, b)
+		case "size":
+			jobs = []*job{{name: "size K=16 L=4 κ=3 5-bit, 3.2 µJ", warm: true, compare: compareBytes,
+				args: func(b *binary) [][]string {
+					return [][]string{{b.path, "size", "--budget", "3.2uJ", "--features", "16", "--num-classes", "4",
+						"--arch", "intrvfl", "--kappa", "3", "--bits", "5"}}
+				}}}
 		default:
 			return fmt.Errorf("unknown case %q", c)
 		}
