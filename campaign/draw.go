@@ -186,6 +186,9 @@ func Draw(seed uint64, index int) Design {
 		default:
 			s.Kappa = 1 + r.IntN(s.K+2)
 		}
+		// A type with a smaller largest κ (the conj's depth D ≤ 15) takes
+		// its largest for LargeKappa.
+		s.Kappa = min(s.Kappa, traits.LargestKappa())
 	}
 	if traits.ReadoutBits() {
 		switch r.IntN(5) {

@@ -100,8 +100,11 @@ func (s shape) String() string {
 	if s.p == 0 {
 		p = "N"
 	}
-	if s.arch == model.RVFL8 {
+	switch s.arch {
+	case model.RVFL8:
 		return fmt.Sprintf("rvfl8_K%d_N%d_L%d_P%s", s.k, s.n, s.l, p)
+	case model.Conj:
+		return fmt.Sprintf("conj_K%d_N%d_L%d_D%d_P%s", s.k, s.n, s.l, s.kappa, p)
 	}
 	name := fmt.Sprintf("%s_K%d_N%d_L%d_k%d_b%d_P%s", s.arch, s.k, s.n, s.l, s.kappa, s.bits, p)
 	if s.win != model.WinStored {

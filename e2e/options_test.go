@@ -108,6 +108,15 @@ var optionMatrix = []optionRow{
 	{shape: shape{arch: model.IntRVFL2, k: 3, n: 5, l: 2, kappa: 1, bits: 3, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true, icebreaker: true},
 	{shape: shape{arch: model.IntRVFL2, k: 7, n: 80, l: 4, kappa: 7, bits: 6, p: 1}},
 	{shape: shape{arch: model.IntRVFL2, k: 5, n: 30, l: 3, kappa: 3, bits: 5, p: 4}, system: true, reloadable: true, noScores: true, standard: true},
+	// The random conjunctions (κ is D): K = 3 (a feature index of 2 bits
+	// with an unused value), P = 4 over N = 5 (three idle lanes in the
+	// second group, the constant unit alone in it), a register after every
+	// adder level, gate level; D = 15 at P = 1 with K = 9 (a 9:1 select
+	// over 16 padded codes; the standard tier's conj row, small for its
+	// time); the system top with D = 1 and P = 4 not dividing N.
+	{shape: shape{arch: model.Conj, k: 3, n: 5, l: 2, kappa: 2, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true, icebreaker: true},
+	{shape: shape{arch: model.Conj, k: 9, n: 20, l: 4, kappa: 15, p: 1}, standard: true},
+	{shape: shape{arch: model.Conj, k: 5, n: 30, l: 3, kappa: 1, p: 4}, system: true, reloadable: true, noScores: true},
 }
 
 func (r optionRow) String() string {
@@ -169,7 +178,7 @@ func (r optionRow) factors() map[string]string {
 
 // optionValues are every value of every factor.
 var optionValues = map[string][]string{
-	"network": {string(model.IntRVFL), string(model.RVFL8), string(model.IntRVFL2)}, "win": {string(model.WinStored), string(model.WinPRBS31)},
+	"network": {string(model.IntRVFL), string(model.RVFL8), string(model.IntRVFL2), string(model.Conj)}, "win": {string(model.WinStored), string(model.WinPRBS31)},
 	"hold-input": {"false", "true"}, "register-sums": {"false", "true"}, "rom-style block": {"false", "true"},
 	"adder-levels 1": {"false", "true"}, "top": {"axis", "system"}, "reloadable": {"false", "true"},
 	"no-scores": {"false", "true"}, "gate level": {"false", "true"},
@@ -183,7 +192,7 @@ func legalPair(f1, v1, f2, v2 string) bool {
 	a := map[string]string{f1: v1, f2: v2}
 	has := func(f, v string) bool { return a[f] == v }
 	switch {
-	case has("win", string(model.WinPRBS31)) && (has("network", string(model.RVFL8)) || has("network", string(model.IntRVFL2))):
+	case has("win", string(model.WinPRBS31)) && (has("network", string(model.RVFL8)) || has("network", string(model.IntRVFL2)) || has("network", string(model.Conj))):
 		return false
 	case has("hold-input", "true") && has("top", "system"):
 		return false

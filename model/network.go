@@ -72,6 +72,15 @@ func (r ReadoutRule) String() string {
 type Traits struct {
 	// Kappa: κ is a hyperparameter (Config.Kappa, model.json's κ).
 	Kappa bool
+	// KappaName, when set, is what the type's κ hyperparameter is ("D", the
+	// conj's terms per unit), for reports; "" is the clip bound κ.
+	KappaName string
+	// KappaGrid, when set, are the κ a search of the type tries instead of
+	// its grid's (the conj's depths).
+	KappaGrid []int
+	// KappaMax, when set, is the largest κ the type takes (the conj's
+	// ConjMaxDepth); 0 means MaxKappa.
+	KappaMax int
 	// Readout is the integer readout the type takes (Network.Readout of
 	// every value of it).
 	Readout ReadoutRule
@@ -83,6 +92,34 @@ type Traits struct {
 	// MinHidden, when > 1, is the smallest N the type takes (the intrvfl2:
 	// one neuron per layer).
 	MinHidden int
+}
+
+// LargestKappa is the largest κ the type takes: KappaMax, or MaxKappa.
+func (t Traits) LargestKappa() int {
+	if t.KappaMax != 0 {
+		return t.KappaMax
+	}
+	return MaxKappa
+}
+
+// KappaLabel is how reports name the type's κ: KappaName, or "κ".
+func (t Traits) KappaLabel() string {
+	if t.KappaName != "" {
+		return t.KappaName
+	}
+	return "κ"
+}
+
+// Kappas are the κ a search of the type tries on grid kappas: KappaGrid when
+// the type has its own, kappas otherwise, none when κ is no hyperparameter.
+func (t Traits) Kappas(kappas []int) []int {
+	switch {
+	case !t.Kappa:
+		return nil
+	case t.KappaGrid != nil:
+		return t.KappaGrid
+	}
+	return kappas
 }
 
 // ReadoutBits reports whether a readout width (--bits) is a choice of the

@@ -181,7 +181,14 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 		if d.RegisterSums {
 			productFF = sumsFF
 		}
-		add(cMAC, P*L*float64(st.QWEff*st.HW)/2, productFF, d.P()*d.L*carryChain(st.PW))
+		if st.HW == 1 {
+			// A 1-bit activation gates the weights (hdlgen_mac's g_gate, the
+			// conj): the product register's synchronous reset, no LUT and no
+			// carry chain.
+			add(cMAC, 0, productFF, 0)
+		} else {
+			add(cMAC, P*L*float64(st.QWEff*st.HW)/2, productFF, d.P()*d.L*carryChain(st.PW))
+		}
 	}
 	// Lane-sum trees: L trees of adders of TW bits in the fabric, cut registers
 	// of the declared width TW, tags. Yosys turns each cut-to-cut segment of

@@ -137,9 +137,9 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	if err := CheckSearch(nw, so); err != nil {
 		return nil, fmt.Errorf("search %s: %w", u.Meta.Name, err)
 	}
-	if !nw.HasKappa() {
-		res.Grid.Kappas = nil
-	}
+	// κ where the variant has it: the grid's, or the type's own (the conj's depths).
+	g.Kappas = nw.Traits().Kappas(g.Kappas)
+	res.Grid.Kappas = g.Kappas
 	workers := max(so.Workers, 1)
 	// The intRVFL's grid points run side by side (one thread each), the
 	// other networks' one grid on all the workers.

@@ -29,6 +29,9 @@ type view struct {
 	RoReadStages          int
 	RoWdataPad, RoAddrPad string
 	WoutW                 int // readout word width P·L·QW
+	// KappaLabel names the network's κ hyperparameter in the header: "kappa",
+	// or the type's own name for it (the conj's "D").
+	KappaLabel string
 }
 
 // readoutView is what the shared core_readout template sees.
@@ -63,6 +66,8 @@ func parsed() (*template.Template, error) {
 			// pad aligns the comment after a parameter value: value + pad is 7 columns.
 			"pad": func(v int) string { return strings.Repeat(" ", max(1, 7-len(strconv.Itoa(v)))) },
 			"add": func(a, b int) int { return a + b },
+			// conjFeatureW is the conj's feature index width for K features.
+			"conjFeatureW": plan.ConjFeatureW,
 			// readoutArgs passes a core template's MAC operand wire to the
 			// shared core_readout template.
 			"readoutArgs": func(v view, hiddenWire string) readoutView { return readoutView{v, hiddenWire} },
@@ -94,6 +99,8 @@ func newView(m *model.Model, pl *plan.Plan, axis bool) view {
 		v.Data = strconv.QuoteToASCII(d)
 	}
 	v.LatencyFormulaASCII = toASCII(pl.LatencyFormula)
+	t, _ := model.TraitsOf(pl.Arch)
+	v.KappaLabel = toASCII(t.KappaLabel())
 	// The readout RAM is read with b_tag, in the last clock before stage H:
 	// the flight stages without H, the MAC product and the lane-sum registers.
 	v.RoReadStages = pl.FlightStages - 2 - pl.LaneTree.Stages

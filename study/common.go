@@ -129,6 +129,15 @@ func kappaText(k int) string {
 	return fmt.Sprintf(" κ=%d", k)
 }
 
+// kappaTextOf is kappaText under the name network nw gives its κ
+// (model.Traits.KappaLabel: " D=2" for the conj).
+func kappaTextOf(nw protocol.Network, k int) string {
+	if k == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %s=%d", nw.Traits().KappaLabel(), k)
+}
+
 // kappaPrefix labels a reason with its κ ("" for networks without κ).
 func kappaPrefix(k int) string {
 	if k == 0 {

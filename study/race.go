@@ -202,7 +202,7 @@ func (e RaceEntry) Config() string {
 	if e.Impossible != "" {
 		return e.Member.Name()
 	}
-	return fmt.Sprintf("%s N=%d%s λ=%g", e.Member.Name(), e.Best.N, kappaText(e.Best.Kappa), e.Best.Lambda)
+	return fmt.Sprintf("%s N=%d%s λ=%g", e.Member.Name(), e.Best.N, kappaTextOf(e.Member.Network, e.Best.Kappa), e.Best.Lambda)
 }
 
 // RaceWidth is the race of one readout width on one dataset.
@@ -235,6 +235,73 @@ type raceJob struct {
 	data string
 	fp   string
 	cost float64
+	// prev is the dataset's stored race run with fewer members (a member
+	// added since), whose entries the run keeps: only the new members run.
+	prev *RaceResult
+}
+
+// raceFingerprint identifies a race job's settings, its members among them.
+// A member's own κ grid (model.Traits.KappaGrid) is part of it when some
+// member has one, so that the jobs of members without one keep their
+// fingerprints.
+func raceFingerprint(opt RaceOptions, members []RaceMember) string {
+	parts := []any{raceKind, members, opt.Bits, opt.Budget, opt.Grid.Lambdas, opt.Grid.Kappas, opt.Ns,
+		opt.Regularizer, opt.Seeds, opt.TestNorm, raceValEvery, LUTsPerHardBlock, RaceRefN, RaceRefKappa}
+	grids := map[string][]int{}
+	for _, m := range members {
+		if g := m.Network.Traits().KappaGrid; g != nil {
+			grids[m.Name()] = g
+		}
+	}
+	if len(grids) > 0 {
+		parts = append(parts, grids)
+	}
+	return jobs.Fingerprint(parts...)
+}
+
+// raceJobMembers are the members of a stored race, in its order.
+func raceJobMembers(r *RaceResult) []RaceMember {
+	if len(r.Widths) == 0 {
+		return nil
+	}
+	var out []RaceMember
+	for _, e := range r.Widths[0].Entries {
+		out = append(out, e.Member)
+	}
+	return out
+}
+
+// racePartial returns the dataset's stored race when it is one of the same
+// settings and data with a proper subset of members (its fingerprint is the
+// one its own members give; every width of opt.Bits holds each of them
+// once), or nil: the new members can then run alone and join it. A complete
+// job (the current fingerprint) is reused as it is, not here.
+func racePartial(st jobs.Store, opt RaceOptions, members []RaceMember, j raceJob) (*RaceResult, error) {
+	var r RaceResult
+	ok, err := st.LoadAny(racePath(j.meta.Name), &r)
+	if !ok || err != nil || r.Data != j.data || r.Fingerprint == j.fp || len(r.Widths) != len(opt.Bits) {
+		return nil, err
+	}
+	had := raceJobMembers(&r)
+	if len(had) == 0 || len(had) >= len(members) || r.Fingerprint != raceFingerprint(opt, had) {
+		return nil, nil
+	}
+	for wi, w := range r.Widths {
+		if w.Bits != opt.Bits[wi] || len(w.Entries) != len(had) {
+			return nil, nil
+		}
+		for i, e := range w.Entries {
+			if e.Member != had[i] {
+				return nil, nil
+			}
+		}
+	}
+	for _, m := range had {
+		if !slices.Contains(members, m) {
+			return nil, nil
+		}
+	}
+	return &r, nil
 }
 
 // RunRace runs (or resumes) the race over the datasets.
@@ -262,8 +329,7 @@ func RunRace(ctx context.Context, opt RaceOptions) (*RaceStudy, error) {
 	}
 	out := &RaceStudy{Options: opt, Datasets: len(names)}
 	st := jobs.Store{Dir: opt.OutDir}
-	fp := jobs.Fingerprint(raceKind, members, opt.Bits, opt.Budget, opt.Grid.Lambdas, opt.Grid.Kappas, opt.Ns,
-		opt.Regularizer, opt.Seeds, opt.TestNorm, raceValEvery, LUTsPerHardBlock, RaceRefN, RaceRefKappa)
+	fp := raceFingerprint(opt, members)
 	var all []raceJob
 	for _, name := range names {
 		meta, data, err := usable(opt.DataDir, name)
@@ -274,8 +340,16 @@ func RunRace(ctx context.Context, opt RaceOptions) (*RaceStudy, error) {
 		}
 		n := float64(slices.Max(opt.Ns))
 		m := float64(meta.TrainRows)
-		all = append(all, raceJob{meta: meta, data: data, fp: fp,
-			cost: m*n*min(m, n)*float64(len(members)*len(opt.Grid.Kappas)) + 1e6})
+		j := raceJob{meta: meta, data: data, fp: fp}
+		if j.prev, err = racePartial(st, opt, members, j); err != nil {
+			return nil, fmt.Errorf("race: %w", err)
+		}
+		run := len(members)
+		if j.prev != nil {
+			run -= len(raceJobMembers(j.prev))
+		}
+		j.cost = m*n*min(m, n)*float64(run*len(opt.Grid.Kappas)) + 1e6
+		all = append(all, j)
 	}
 	todo, total, err := jobs.Resume(StageRace, opt.Shard, all, func(j raceJob) float64 { return j.cost }, opt.ReuseOnly,
 		func(j raceJob) string { return j.meta.Name },
@@ -404,13 +478,22 @@ func raceDataset(ctx context.Context, opt RaceOptions, members []RaceMember, j r
 		r.ValRows += sp.MVal
 	}
 	solver := ridge.Solver{Reg: opt.Regularizer.Ridge(), Threads: 1}
-	for _, b := range opt.Bits {
+	for wi, b := range opt.Bits {
 		ref, err := RaceReference(k, l, b)
 		if err != nil {
 			return nil, fmt.Errorf("race %s: reference intRVFL: %w", j.meta.Name, err)
 		}
 		w := RaceWidth{Bits: b, Reference: ref, Budget: opt.Budget * ref}
 		for _, m := range members {
+			if j.prev != nil {
+				// A member the stored run has keeps its entry (its search
+				// and evaluation do not depend on the other members).
+				pw := j.prev.Widths[wi]
+				if i := slices.IndexFunc(pw.Entries, func(e RaceEntry) bool { return e.Member == m }); i >= 0 {
+					w.Entries = append(w.Entries, pw.Entries[i])
+					continue
+				}
+			}
 			e, err := raceMember(ctx, opt, u, units, solver, m, b, w.Budget)
 			if err != nil {
 				return nil, fmt.Errorf("race %s %s %d bits: %w", j.meta.Name, m.Name(), b, err)
@@ -423,6 +506,9 @@ func raceDataset(ctx context.Context, opt RaceOptions, members []RaceMember, j r
 		r.Widths = append(r.Widths, w)
 	}
 	r.Seconds = time.Since(start).Seconds()
+	if j.prev != nil {
+		r.Seconds += j.prev.Seconds
+	}
 	return r, nil
 }
 
@@ -478,9 +564,9 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 	k, l := u.Data.K(), u.Data.L()
 	bits := readoutBitsOf(m, b)
 	e := RaceEntry{Member: m, Bits: bits}
-	kappas := []int{0}
-	if m.Network.HasKappa() {
-		kappas = opt.Grid.Kappas
+	kappas := m.Network.Traits().Kappas(opt.Grid.Kappas)
+	if len(kappas) == 0 {
+		kappas = []int{0}
 	}
 	best := protocol.Best{Correct: -1}
 	bestLUTs := 0.0
@@ -489,7 +575,7 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 		for _, kappa := range kappas {
 			luts, err := raceLUTs(m, k, l, n, kappa, b)
 			if err != nil {
-				noEstimate = fmt.Errorf("grid point N=%d%s: %w", n, kappaText(kappa), err)
+				noEstimate = fmt.Errorf("grid point N=%d%s: %w", n, kappaTextOf(m.Network, kappa), err)
 				continue // outside the power model's range: not a hardware configuration
 			}
 			if luts > budget {
@@ -505,12 +591,12 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 				cfg.Win, cfg.Regularizer = m.Win, opt.Regularizer
 				net, err := model.NewNetwork(k, cfg)
 				if err != nil {
-					return e, fmt.Errorf("grid point N=%d%s: %w", n, kappaText(kappa), err)
+					return e, fmt.Errorf("grid point N=%d%s: %w", n, kappaTextOf(m.Network, kappa), err)
 				}
 				htr, hva := net.HiddenMatrix(sp.XTrain, sp.MTrain), net.HiddenMatrix(sp.XVal, sp.MVal)
 				c, _, err := protocol.DeployedCounts(solver, sp, htr, hva, net.Columns(), opt.Grid.Lambdas, quant.BoundForBits(bits))
 				if err != nil {
-					return e, fmt.Errorf("grid point N=%d%s, training unit %d: %w", n, kappaText(kappa), ui+1, err)
+					return e, fmt.Errorf("grid point N=%d%s, training unit %d: %w", n, kappaTextOf(m.Network, kappa), ui+1, err)
 				}
 				for li := range correct {
 					correct[li] += c[li]

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/protocol"
@@ -232,6 +234,73 @@ func TestRaceSynthetic(t *testing.T) {
 	tiny.OutDir, tiny.Budget = t.TempDir(), 1e-3
 	if _, err := RunRace(context.Background(), tiny); err == nil || !strings.Contains(err.Error(), "fits the budget") {
 		t.Errorf("a budget nothing fits: err %v", err)
+	}
+}
+
+// TestRaceCompletesStoredJobs: a stored race whose members are a proper
+// subset of today's (a member added since) is completed, not run again: its
+// entries are kept as stored and only the missing member runs, and the
+// completed job is the job a fresh run writes.
+func TestRaceCompletesStoredJobs(t *testing.T) {
+	dir := writeRaceCollection(t)
+	out := t.TempDir()
+	opt := raceTestOptions(dir, out, []string{"pair"})
+	fresh, err := RunRace(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	members := RaceMembers()
+	missing := members[len(members)-1]
+	// The job as a run without the last member wrote it, one kept entry
+	// marked so that a rerun of that member would show.
+	old := *fresh.Results[0]
+	old.Widths = nil
+	for _, w := range fresh.Results[0].Widths {
+		w.Entries = slices.DeleteFunc(slices.Clone(w.Entries), func(e RaceEntry) bool { return e.Member == missing })
+		markRaceWinner(w.Entries)
+		old.Widths = append(old.Widths, w)
+	}
+	const mark = 0.123456
+	old.Widths[0].Entries[0].Accuracy = mark
+	withDefaults := opt
+	withDefaults.defaults()
+	old.Fingerprint = raceFingerprint(withDefaults, members[:len(members)-1])
+	st := jobs.Store{Dir: out}
+	if err := st.Save(racePath("pair"), &old); err != nil {
+		t.Fatal(err)
+	}
+	again, err := RunRace(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Reused != 0 || len(again.Results) != 1 {
+		t.Fatalf("reused %d, %d results: want the stored job completed, not reused as it is", again.Reused, len(again.Results))
+	}
+	got := again.Results[0]
+	if got.Widths[0].Entries[0].Accuracy != mark {
+		t.Errorf("the kept entry was run again (accuracy %v, stored %v)", got.Widths[0].Entries[0].Accuracy, mark)
+	}
+	got.Widths[0].Entries[0].Accuracy = fresh.Results[0].Widths[0].Entries[0].Accuracy
+	if diff := cmp.Diff(fresh.Results[0], got, cmpopts.IgnoreFields(RaceResult{}, "Seconds"), cmpopts.IgnoreFields(RaceEntry{}, "Chosen")); diff != "" {
+		t.Errorf("completed job differs from a fresh run's (-fresh +completed):\n%s", diff)
+	}
+	for wi, w := range got.Widths {
+		if RaceWinner(w.Entries) != RaceWinner(fresh.Results[0].Widths[wi].Entries) {
+			t.Errorf("%d bits: the completed job chooses another member", w.Bits)
+		}
+	}
+	// A stored job of other settings is not completed: it runs again whole.
+	other := old
+	other.Fingerprint = "0000000000000000"
+	if err := st.Save(racePath("pair"), &other); err != nil {
+		t.Fatal(err)
+	}
+	third, err := RunRace(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.Results[0].Widths[0].Entries[0].Accuracy == mark {
+		t.Errorf("a job of other settings was completed instead of run again")
 	}
 }
 

@@ -211,7 +211,7 @@ func (r *Result) Summary() string {
 	}
 	fmt.Fprintf(&b, "%s %s: N=%d λ=%g", r.Data.File, c.Network, c.N, c.Lambda)
 	if c.Kappa != 0 {
-		fmt.Fprintf(&b, " κ=%d", c.Kappa)
+		fmt.Fprintf(&b, " %s=%d", protocol.Network(c.Network).Traits().KappaLabel(), c.Kappa)
 	}
 	fmt.Fprintf(&b, " (%s penalty", c.Regularizer)
 	if !c.Solver.Exact() {

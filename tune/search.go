@@ -150,9 +150,8 @@ func (t *Task) SearchMore(ctx context.Context, nw protocol.Network, so protocol.
 	if err := protocol.CheckSearch(nw, so); err != nil {
 		return nil, fmt.Errorf("search %s: %w", t.Name, err)
 	}
-	if !nw.HasKappa() {
-		so.Grid.Kappas = nil
-	}
+	// κ where the variant has it: the grid's, or the type's own (the conj's depths).
+	so.Grid.Kappas = nw.Traits().Kappas(so.Grid.Kappas)
 	out := &Searched{}
 	ns := slices.Clone(so.Grid.Ns)
 	dataKey := t.dataKey()

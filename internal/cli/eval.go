@@ -182,7 +182,8 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	fmt.Fprintf(app.Out, "%s %s N=%d λ=%g", res.Dataset, cfg.Arch, cfg.N, cfg.Lambda)
 	if hasKappa(cfg.Arch) {
-		fmt.Fprintf(app.Out, " κ=%d", cfg.Kappa)
+		t, _ := model.TraitsOf(cfg.Arch)
+		fmt.Fprintf(app.Out, " %s=%d", t.KappaLabel(), cfg.Kappa)
 	}
 	if cfg.Win != model.WinStored {
 		fmt.Fprintf(app.Out, " W_in %s", cfg.Win.Flag())

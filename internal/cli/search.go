@@ -192,7 +192,7 @@ func printSearch(app *App, res *protocol.SearchResult, asJSON bool) error {
 	b := res.Best
 	fmt.Fprintf(app.Out, "%s %s: N=%d λ=%g", res.Dataset, res.Network, b.N, b.Lambda)
 	if b.Kappa != 0 {
-		fmt.Fprintf(app.Out, " κ=%d", b.Kappa)
+		fmt.Fprintf(app.Out, " %s=%d", res.Network.Traits().KappaLabel(), b.Kappa)
 	}
 	readout := ""
 	if res.Bits != 0 {

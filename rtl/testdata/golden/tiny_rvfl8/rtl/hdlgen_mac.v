@@ -37,24 +37,40 @@ module hdlgen_mac #(
   localparam integer TREE_CUTS  = (TREE_DEPTH > 1) ? (TREE_DEPTH - 1) / LevelsPerStage : 0;
 
   // Products, class-major: product (l, p) at [(l*Lanes+p)*PW +: PW]. Both factors
-  // are signed; the product is exact in PW bits. (One class's slice at a time:
-  // see hdlgen_addtree on wide vectors.)
+  // are signed; the product is exact in PW bits. A 1-bit activation (HiddenW = 1)
+  // is an unsigned 0/1 gate instead: the product is Q or 0, no multiplier. (One
+  // class's slice at a time: see hdlgen_addtree on wide vectors.)
   reg [Classes*Lanes*PW-1:0]      prod_d;
   reg [Classes*Lanes*PW-1:0]      prod_q;
   reg [Lanes*HiddenW-1:0]         h;
   reg [Lanes*WeightW-1:0]         q;
   reg [Lanes*PW-1:0]              prod;
   integer l, p;
-  always @* begin
-    h = h_i;
-    for (l = 0; l < Classes; l = l + 1) begin
-      q = q_i[l*Lanes*WeightW +: Lanes*WeightW];
-      for (p = 0; p < Lanes; p = p + 1) begin
-        prod[p*PW +: PW] = $signed(q[p*WeightW +: WeightW]) * $signed(h[p*HiddenW +: HiddenW]);
+  generate
+    if (HiddenW == 1) begin : g_gate
+      always @* begin
+        h = h_i;
+        for (l = 0; l < Classes; l = l + 1) begin
+          q = q_i[l*Lanes*WeightW +: Lanes*WeightW];
+          for (p = 0; p < Lanes; p = p + 1) begin
+            prod[p*PW +: PW] = h[p] ? {{(PW - WeightW){q[p*WeightW+WeightW-1]}}, q[p*WeightW +: WeightW]} : {PW{1'b0}};
+          end
+          prod_d[l*Lanes*PW +: Lanes*PW] = prod;
+        end
       end
-      prod_d[l*Lanes*PW +: Lanes*PW] = prod;
+    end else begin : g_multiply
+      always @* begin
+        h = h_i;
+        for (l = 0; l < Classes; l = l + 1) begin
+          q = q_i[l*Lanes*WeightW +: Lanes*WeightW];
+          for (p = 0; p < Lanes; p = p + 1) begin
+            prod[p*PW +: PW] = $signed(q[p*WeightW +: WeightW]) * $signed(h[p*HiddenW +: HiddenW]);
+          end
+          prod_d[l*Lanes*PW +: Lanes*PW] = prod;
+        end
+      end
     end
-  end
+  endgenerate
 
   // Product register.
   always @(posedge clk_i) begin

@@ -1,0 +1,99 @@
+package power
+
+import (
+	"fmt"
+
+	"github.com/hdlgen/hdlgen/model"
+)
+
+// conjNet is the random-conjunction network's part of the power model
+// (hdlgen_conj_hidden): per lane and term a K:1 multiplexer of 8-bit codes
+// and its register, an 8-bit comparison of two registered values, and per
+// lane the AND of its D tests; its 0/1 units gate the readout weights
+// (hdlgen_mac's HiddenW = 1: no multiplier). κ is D (model.Traits.KappaName).
+type conjNet struct{}
+
+func init() { register(conjNet{}) }
+
+func (conjNet) arch() model.Arch { return model.Conj }
+
+func (conjNet) check(d Design) error {
+	if d.Kappa < 1 || d.Kappa > model.ConjMaxDepth {
+		return fmt.Errorf("power: conj depth D=%d outside [1, %d]", d.Kappa, model.ConjMaxDepth)
+	}
+	return nil
+}
+
+func (conjNet) name(d Design) string {
+	return fmt.Sprintf("conj K=%d N=%d L=%d D=%d P=%d", d.K, d.N, d.L, d.Kappa, d.P())
+}
+
+// extraFlight is the select register between stage A and H.
+func (conjNet) extraFlight() int { return 1 }
+
+// conjCodeW is the width of an input code and of a threshold.
+const conjCodeW = 8
+
+// muxLUTs is the LUT6 sites of one bit of a k:1 multiplexer: a LUT6 selects
+// among 4 inputs, MUXF7/MUXF8 combine 2 and 4 of them within a slice, and
+// wider multiplexers add a LUT level per 4 slices' outputs.
+func muxLUTs(k int) float64 {
+	if k <= 1 {
+		return 0
+	}
+	luts := 0
+	for n := k; n > 1; n = ceilDiv(n, 4) {
+		luts += ceilDiv(n, 4)
+	}
+	return float64(luts)
+}
+
+func (conjNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenBlocks {
+	P, D := float64(d.P()), float64(d.Kappa)
+	var hb hiddenBlocks
+	// Front: the stage-A copy of the input codes and the stage-A tag.
+	hb.front = raw(0, float64(st.IW+tag), 0)
+	// Lanes: per term the K:1 multiplexer of 8-bit codes (muxLUTs per bit)
+	// and its register with the term's threshold and polarity (17 bits);
+	// per term an 8-bit comparison of two registered values (3 bit pairs per
+	// LUT6, one carry chain: cmpChain); per lane the AND of D tests, each
+	// XOR its polarity (2 inputs per test, 6 per LUT6), and the unit
+	// register; the tags: at the select register the valid bit and the
+	// whole tag, at stage H a valid bit and the first/last flags.
+	terms := P * D
+	lut := terms*conjCodeW*muxLUTs(d.K) + terms*float64(ceilDiv(conjCodeW, 3)) + P*float64(ceilDiv(2*d.Kappa, 6))
+	ff := terms*float64(2*conjCodeW+1) + float64(1+tag) + P + 3
+	hb.lanes = raw(lut, ff, d.P()*d.Kappa*cmpChain(conjCodeW))
+	return hb
+}
+
+func (conjNet) hasPreact() bool { return false }
+
+// conjLUTFactor: the structural counts times one factor, the median ratio
+// of Yosys's LUT6 sites to the counts over six conj designs (K = 4 … 72,
+// N = 64 … 1,500, D = 1 … 3, P = 1 … 8; ratios 1.03 … 1.19), until the conj
+// has calibration shapes of its own (docs/semantics.md §3c).
+var conjLUTFactor = [nComp]float64{
+	cROM: conjLUTScale, cFront: conjLUTScale, cLanes: conjLUTScale, cPreact: conjLUTScale,
+	cMAC: conjLUTScale, cLaneTree: conjLUTScale, cAcc: conjLUTScale, cArgmax: conjLUTScale,
+}
+
+// conjLUTScale is conjLUTFactor's one factor.
+const conjLUTScale = 1.09
+
+// conjLUTGroupAlpha is the intRVFL's α of LUTGroupScale (analytic.go).
+var conjLUTGroupAlpha = intrvflLUTGroupAlpha
+
+func (conjNet) lutGroupAlpha() float64 { return conjLUTGroupAlpha }
+
+func (conjNet) lutFactors() *[nComp]float64 { return &conjLUTFactor }
+
+// fmaxBase and fmaxLead: the rvfl8's (a front of codes, no tree lead).
+func (conjNet) fmaxBase() float64 { return rvfl8Net{}.fmaxBase() }
+
+func (conjNet) fmaxLead() int { return 0 }
+
+// calibration: none yet (see conjLUTFactor).
+func (conjNet) calibration() Calibration { return Calibration{} }
+
+func (conjNet) muxfPerLUT() float64 { return 0.12 }
