@@ -115,6 +115,14 @@ var (
 	conjOff = 0.0
 	// conjBias is -conj-bias.
 	conjBias bool
+	// conjLevels is -conj-levels: Q > 0 compares integer codes
+	// clamp(floor(x·Q + 0.5), 0, Q) with integer thresholds, as hardware
+	// with Q-level inputs does; 0 compares the float values.
+	conjLevels int
+	// conjUniform is -conj-thresholds uniform: a threshold drawn uniformly
+	// over the normalised range (codes 1 … Q with -conj-levels) instead of
+	// a random fitting row's value, so that drawing needs no data.
+	conjUniform bool
 )
 
 func main() {
@@ -133,10 +141,19 @@ func main() {
 	holdout := flag.Float64("holdout", 0.25, "share of each class's training rows held out for validation")
 	flag.IntVar(&bits, "bits", 5, "rounded readout width (signed bits)")
 	flag.Float64Var(&directRange, "direct-range", 0, "R > 0: fit (b) on the direct links scaled to [−R, R] (a λ/(R/N)² penalty on the integer d's weights); 0: on the integer d")
+	flag.IntVar(&conjLevels, "conj-levels", 0, "Q > 0: the conjunctions compare Q-level integer codes of the inputs; 0: float values")
+	thresholds := flag.String("conj-thresholds", "rows", "conjunction thresholds: rows (a random fitting row's value) or uniform (drawn over the range, no data)")
 	large := flag.String("large", "nursery,chess-krvk,letter,wine-quality-white", "datasets left out of the second mean row")
 	flag.Parse()
 	if *bipolar {
 		conjOff = -1
+	}
+	switch *thresholds {
+	case "rows":
+	case "uniform":
+		conjUniform = true
+	default:
+		fail(fmt.Errorf("-conj-thresholds %q: want rows or uniform", *thresholds))
 	}
 	names := flag.Args()
 	if len(names) == 0 {
@@ -479,10 +496,28 @@ func drawConjunctions(fit part, k, units, depth int, seed uint64) [][]term {
 		out[u] = make([]term, depth)
 		for t := range out[u] {
 			i := rng.IntN(k)
-			out[u][t] = term{feature: i, threshold: fit.x[rng.IntN(fit.rows())*k+i], negate: rng.IntN(2) == 1}
+			var th float64
+			switch {
+			case conjUniform && conjLevels > 0:
+				th = float64(1 + rng.IntN(conjLevels))
+			case conjUniform:
+				th = rng.Float64()
+			default:
+				th = conjValue(fit.x[rng.IntN(fit.rows())*k+i])
+			}
+			out[u][t] = term{feature: i, threshold: th, negate: rng.IntN(2) == 1}
 		}
 	}
 	return out
+}
+
+// conjValue is what a conjunction's term compares for a normalised value x:
+// x itself, or its -conj-levels code.
+func conjValue(x float64) float64 {
+	if conjLevels == 0 {
+		return x
+	}
+	return math.Max(0, math.Min(float64(conjLevels), math.Floor(x*float64(conjLevels)+0.5)))
 }
 
 // maxDepth is the largest D of the settings.
@@ -508,7 +543,7 @@ func withConjunctions(h []float64, c int, p part, k int, units [][]term, depth i
 		for u, ts := range units {
 			on := 1.0
 			for _, t := range ts[:depth] {
-				if (x[t.feature] >= t.threshold) == t.negate {
+				if (conjValue(x[t.feature]) >= t.threshold) == t.negate {
 					on = conjOff
 					break
 				}
