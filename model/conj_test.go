@@ -116,24 +116,7 @@ func TestConjTrainsAndRoundTrips(t *testing.T) {
 	if _, err := Train(context.Background(), d, Config{Arch: Conj, N: 60, Kappa: ConjMaxDepth + 1, Lambda: 1}); err == nil {
 		t.Errorf("a conj of depth %d trained", ConjMaxDepth+1)
 	}
-	b, err := Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Unmarshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b2, err := Marshal(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != string(b2) {
-		t.Errorf("model.json changes on a round trip")
-	}
-	if diffs := HiddenDiffs(m.Net, back.Net, [2]string{"a", "b"}, ""); diffs != nil {
-		t.Errorf("HiddenDiffs after a round trip: %v", diffs)
-	}
+	b := checkRoundTrip(t, m)
 
 	text := string(b)
 	net := m.Net.(*ConjNet)

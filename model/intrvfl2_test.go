@@ -67,24 +67,7 @@ func TestInt2TrainsAndRoundTrips(t *testing.T) {
 	if acc := m.Accuracy(d.X, len(d.Y), d.Y); acc < 0.8 {
 		t.Errorf("training accuracy %.3f on separable blobs", acc)
 	}
-	b, err := Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Unmarshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b2, err := Marshal(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != string(b2) {
-		t.Errorf("model.json changes on a round trip")
-	}
-	if diffs := HiddenDiffs(m.Net, back.Net, [2]string{"a", "b"}, ""); diffs != nil {
-		t.Errorf("HiddenDiffs after a round trip: %v", diffs)
-	}
+	b := checkRoundTrip(t, m)
 	other, _ := Train(context.Background(), d, Config{Arch: IntRVFL2, N: 41, Kappa: 3, Lambda: 4, Seed: 3, ReadoutBits: 5})
 	if diffs := HiddenDiffs(m.Net, other.Net, [2]string{"a", "b"}, ""); len(diffs) == 0 {
 		t.Errorf("HiddenDiffs of two seeds: none")
@@ -114,3 +97,29 @@ func TestInt2TrainsAndRoundTrips(t *testing.T) {
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }
+
+// checkRoundTrip writes m's model.json, reads it back and writes it again:
+// the bytes must not change and the hidden layers must not differ. It
+// returns the bytes.
+func checkRoundTrip(t *testing.T, m *Model) []byte {
+	t.Helper()
+	b, err := Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, err := Marshal(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(b2) {
+		t.Errorf("model.json changes on a round trip")
+	}
+	if diffs := HiddenDiffs(m.Net, back.Net, [2]string{"a", "b"}, ""); diffs != nil {
+		t.Errorf("HiddenDiffs after a round trip: %v", diffs)
+	}
+	return b
+}
