@@ -115,7 +115,7 @@ var optionMatrix = []optionRow{
 	// over 16 padded codes; the standard tier's conj row, small for its
 	// time); the system top with D = 1 and P = 4 not dividing N.
 	{shape: shape{arch: model.Conj, k: 3, n: 5, l: 2, kappa: 2, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true, icebreaker: true},
-	{shape: shape{arch: model.Conj, k: 9, n: 20, l: 4, kappa: 15, p: 1}, standard: true},
+	{shape: shape{arch: model.Conj, k: 9, n: 8, l: 4, kappa: 15, p: 1}, standard: true},
 	{shape: shape{arch: model.Conj, k: 5, n: 30, l: 3, kappa: 1, p: 4}, system: true, reloadable: true, noScores: true},
 }
 
