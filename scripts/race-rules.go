@@ -12,7 +12,7 @@
 // is an analysis of one sample, chosen after seeing the test means, so its
 // rows are observations, not results of a validated rule.
 //
-//	go run scripts/race-rules.go -race results/accuracy-race -bits 5 [-datasets A,B,…] [-baselines results/baselines]
+//	go run scripts/race-rules.go -race results/accuracy-race -bits 5 [-datasets A,B,…] [-baselines results/baselines] [-changes MEMBER]
 //
 // With the baselines folder (scripts/baselines.py), each rule's mean over the
 // four-fold datasets that have a random forest is given beside the forest's
@@ -48,6 +48,8 @@ type rule struct {
 
 func (r rule) String() string {
 	switch {
+	case r.race && len(r.without) > 0:
+		return "the race's rule, without " + strings.Join(r.without, ", ")
 	case r.race:
 		return fmt.Sprintf("the race's rule: %s unless another member's validation accuracy is more than %d standard errors above it", study.RacePreferred.Name(), study.RaceKeepSE)
 	case r.prefer != "" && r.tolerance < 0:
@@ -67,11 +69,12 @@ func (r rule) String() string {
 
 func (r rule) choose(entries []study.RaceEntry) (study.RaceEntry, bool) {
 	if r.race {
-		i := study.RaceWinner(entries)
+		es := slices.DeleteFunc(slices.Clone(entries), func(e study.RaceEntry) bool { return slices.Contains(r.without, e.Member.Name()) })
+		i := study.RaceWinner(es)
 		if i < 0 {
 			return study.RaceEntry{}, false
 		}
-		return entries[i], true
+		return es[i], true
 	}
 	var es []study.RaceEntry
 	for _, e := range entries {
@@ -111,6 +114,7 @@ func main() {
 	bits := flag.Int("bits", 5, "readout width")
 	only := flag.String("datasets", "", "only these datasets (comma-separated; default every job): a rule chosen on some datasets is checked on others")
 	baselines := flag.String("baselines", "results/baselines", "the baselines' folder (scripts/baselines.py; empty: no comparison)")
+	changes := flag.String("changes", "", "a member: also list the datasets whose race choice it changes (the race's rule with and without it)")
 	flag.Parse()
 	keep := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
 	paths, err := filepath.Glob(filepath.Join(*dir, "runs", "race", "*.json"))
@@ -119,6 +123,7 @@ func main() {
 		os.Exit(1)
 	}
 	var widths []study.RaceWidth
+	var names []string          // widths[i]'s dataset
 	forest := map[int]float64{} // index in widths → the random forest's accuracy, four-fold datasets only
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -137,6 +142,7 @@ func main() {
 					forest[len(widths)] = acc
 				}
 				widths = append(widths, w)
+				names = append(names, r.Dataset)
 			}
 		}
 	}
@@ -144,8 +150,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "race-rules: no %d-bit race job under %s for -datasets %q\n", *bits, *dir, *only)
 		os.Exit(1)
 	}
-	rules := []rule{{race: true}, {}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}},
-		{tolerance: 1}, {prefer: "intrvfl", tolerance: -1}, {prefer: "intrvfl", tolerance: 1}, {prefer: "intrvfl", tolerance: 2}}
+	rules := []rule{{race: true}}
+	if *changes != "" {
+		rules = append(rules, rule{race: true, without: []string{*changes}})
+	}
+	rules = append(rules, []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}},
+		{tolerance: 1}, {prefer: "intrvfl", tolerance: -1}, {prefer: "intrvfl", tolerance: 1}, {prefer: "intrvfl", tolerance: 2}}...)
 	fmt.Printf("%d datasets, %d-bit readout\n\n| rule | mean accuracy | mean LUT-equivalents | mean on the %d four-fold datasets with a forest |\n|---|---|---|---|\n",
 		len(widths), *bits, len(forest))
 	for _, r := range rules {
@@ -170,6 +180,37 @@ func main() {
 		}
 		fmt.Printf("\nThe random forest (500 trees, %s) on the same %d four-fold datasets: %.4f\n", *baselines, len(forest), sum/float64(len(forest)))
 	}
+	if *changes != "" {
+		printChanges(widths, names, forest, *changes)
+	}
+}
+
+// printChanges lists the datasets whose race choice member changes: the
+// race's rule with every member against the rule without member.
+func printChanges(widths []study.RaceWidth, names []string, forest map[int]float64, member string) {
+	with, without := rule{race: true}, rule{race: true, without: []string{member}}
+	fmt.Printf("\nDatasets whose choice %s changes (the race's rule with and without it):\n\n", member)
+	fmt.Println("| dataset | without | accuracy | with | accuracy | change | random forest |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	var gain float64
+	n := 0
+	for i, w := range widths {
+		a, okA := with.choose(w.Entries)
+		b, okB := without.choose(w.Entries)
+		if !okA || !okB || a.Member == b.Member {
+			continue
+		}
+		rf := "—"
+		if acc, ok := forest[i]; ok {
+			rf = fmt.Sprintf("%.4f", acc)
+		}
+		fmt.Printf("| %s | %s (%.0f LUT-eq) | %.4f | %s (%.0f LUT-eq) | %.4f | %+.1f | %s |\n",
+			names[i], b.Config(), b.LUTs, b.Accuracy, a.Config(), a.LUTs, a.Accuracy, 100*(a.Accuracy-b.Accuracy), rf)
+		gain += a.Accuracy - b.Accuracy
+		n++
+	}
+	fmt.Printf("\n%d of %d datasets change; the mean change over them %+.2f points, over all %+.2f.\n",
+		n, len(widths), 100*gain/float64(max(n, 1)), 100*gain/float64(len(widths)))
 }
 
 // fourFoldForest is the random forest's accuracy on a four-fold dataset from
