@@ -100,9 +100,9 @@ func (nw Network) Traits() model.Traits {
 // N and κ, and give the same counts).
 func searchEach(ctx context.Context, sp *Split, nw Network, g Grid, seed uint64, res *SearchResult,
 	grid func(htr, hva []float64, cols int, prefixes []int) ([][]int, error), hidden func(func())) error {
-	kappas := []int{0}
-	if nw.HasKappa() {
-		kappas = g.Kappas
+	kappas := nw.Traits().Kappas(g.Kappas) // the grid's κ, or the type's own
+	if len(kappas) == 0 {
+		kappas = []int{0}
 	}
 	res.Correct = make([][][]int, len(kappas))
 	for ki, kappa := range kappas {
