@@ -2,8 +2,6 @@ package model
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -132,7 +130,7 @@ func TestConjTrainsAndRoundTrips(t *testing.T) {
 	features := firstRow("features", func(i int) int { return net.Feature[i] })
 	thresholds := firstRow("thresholds", func(i int) int { return int(net.Threshold[i]) })
 	negate := firstRow("negate", neg)
-	for _, tc := range []struct{ name, old, new, want string }{
+	checkFieldErrors(t, text, []fieldEdit{
 		{"depth zero", `"depth": 2`, `"depth": 0`, "field conj.depth: 0 outside [1, 15]"},
 		{"depth large", `"depth": 2`, `"depth": 16`, "field conj.depth: 16 outside [1, 15]"},
 		{"feature", features, `"features": [` + "\n      [5, 0]", "field conj.features[0][0]: 5 outside [0, 4]"},
@@ -141,16 +139,5 @@ func TestConjTrainsAndRoundTrips(t *testing.T) {
 		{"terms", features, `"features": [` + "\n      [0]", "field conj.features[0]: 1 values, want 2"},
 		{"units", features, `"features": [` + "\n      [0, 0], [0, 0]", "field conj.features: 61 rows, want 60 (one per unit)"},
 		{"unknown", `"depth": 2`, `"depth": 2, "x": 1`, "unknown field"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if !strings.Contains(text, tc.old) {
-				t.Fatalf("fixture does not contain %q", tc.old)
-			}
-			_, err := Unmarshal([]byte(strings.Replace(text, tc.old, tc.new, 1)))
-			var fe *FieldError
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &fe) {
-				t.Errorf("error %v, want a field error containing %q", err, tc.want)
-			}
-		})
-	}
+	})
 }

@@ -74,7 +74,7 @@ func TestInt2TrainsAndRoundTrips(t *testing.T) {
 	}
 
 	text := string(b)
-	for _, tc := range []struct{ name, old, new, want string }{
+	checkFieldErrors(t, text, []fieldEdit{
 		{"n1 too large", `"n1": 21`, `"n1": 41`, "field intrvfl2.n1: 41 outside [1, 40]"},
 		{"n1 zero", `"n1": 21`, `"n1": 0`, "field intrvfl2.n1"},
 		{"kappa2", `"kappa2": `, `"kappa2": 0, "x": `, "unknown field"},
@@ -82,18 +82,7 @@ func TestInt2TrainsAndRoundTrips(t *testing.T) {
 		{"seed zero", `"w2_prbs_seed": ` + itoa(int(net.W2Seed)), `"w2_prbs_seed": 0`, "field intrvfl2.w2_prbs_seed: 0, want a nonzero 31-bit value"},
 		{"rows", `"w_in_signs": [`, `"w_in_signs": ["00", `, "intrvfl2.w_in_signs: 22 rows, want 21"},
 		{"missing", `"kappa": 3,`, ``, "intrvfl2.kappa"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if !strings.Contains(text, tc.old) {
-				t.Fatalf("fixture does not contain %q", tc.old)
-			}
-			_, err := Unmarshal([]byte(strings.Replace(text, tc.old, tc.new, 1)))
-			var fe *FieldError
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &fe) {
-				t.Errorf("error %v, want a field error containing %q", err, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }
@@ -122,4 +111,26 @@ func checkRoundTrip(t *testing.T, m *Model) []byte {
 		t.Errorf("HiddenDiffs after a round trip: %v", diffs)
 	}
 	return b
+}
+
+// fieldEdit replaces old by new in a model.json and expects a field error
+// containing want.
+type fieldEdit struct{ name, old, new, want string }
+
+// checkFieldErrors applies each edit to text alone and checks that the
+// strict reader refuses the result with a FieldError containing its want.
+func checkFieldErrors(t *testing.T, text string, edits []fieldEdit) {
+	t.Helper()
+	for _, tc := range edits {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(text, tc.old) {
+				t.Fatalf("fixture does not contain %q", tc.old)
+			}
+			_, err := Unmarshal([]byte(strings.Replace(text, tc.old, tc.new, 1)))
+			var fe *FieldError
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &fe) {
+				t.Errorf("error %v, want a field error containing %q", err, tc.want)
+			}
+		})
+	}
 }
