@@ -167,10 +167,10 @@ func (s *RaceSummary) markdown() string {
 	b.WriteString("# The race of the hardware networks\n\n")
 	b.WriteString(s.Provenance.markdown(s.Reused, "datasets"))
 	fmt.Fprintf(&b, "- datasets: %d; members: every protocol variant whose network type has a power model, with each W_in source its type offers\n", s.Datasets)
-	fmt.Fprintf(&b, "- grid per member: N ∈ %v, κ ∈ %v (types with κ), λ ∈ 2^%g…2^%g; chosen by the deployed readout's correct predictions on inner validation rows "+
+	fmt.Fprintf(&b, "- grid per member: N ∈ %v, κ ∈ %v (types with κ%s), λ ∈ 2^%g…2^%g; chosen by the deployed readout's correct predictions on inner validation rows "+
 		"(every %d-th row of each training fold, or of the train file; never a test row), ties by the protocol's rule; the race's winner is %s unless another member's "+
 		"validation accuracy is more than %d standard errors above it, then the member with the most, ties to fewer LUT-equivalents\n",
-		s.Ns, s.Grid.Kappas, math.Log2(s.Grid.Lambdas[0]), math.Log2(s.Grid.Lambdas[len(s.Grid.Lambdas)-1]), raceValEvery, RacePreferred.Name(), RaceKeepSE)
+		s.Ns, s.Grid.Kappas, ownKappaGrids(), math.Log2(s.Grid.Lambdas[0]), math.Log2(s.Grid.Lambdas[len(s.Grid.Lambdas)-1]), raceValEvery, RacePreferred.Name(), RaceKeepSE)
 	fmt.Fprintf(&b, "- budget: at most %g× the LUT-equivalents of the plain intRVFL with N=%d, κ=%d and the race's readout width, all at P = 1 "+
 		"(analytic resource model, `power.Analytic`; LUT-equivalents = LUT6 + LUTRAM + %d per DSP48E1 + %d per RAMB18)\n",
 		s.Budget, RaceRefN, RaceRefKappa, LUTsPerHardBlock, LUTsPerHardBlock)
@@ -193,4 +193,17 @@ func (s *RaceSummary) markdown() string {
 			w.Oracle, w.Bits, w.Bits)
 	}
 	return b.String()
+}
+
+// ownKappaGrids names the members whose type has its own κ grid
+// (model.Traits.KappaGrid), for the summary: "; conj: D ∈ [1 2 3 4]".
+func ownKappaGrids() string {
+	out := ""
+	for _, m := range RaceMembers() {
+		t := m.Network.Traits()
+		if t.KappaGrid != nil {
+			out += fmt.Sprintf("; %s: %s ∈ %v", m.Name(), t.KappaLabel(), t.KappaGrid)
+		}
+	}
+	return out
 }
