@@ -60,7 +60,11 @@ func (r ReadoutRule) String() string {
 	case !r.Allowed:
 		return "float readout only"
 	case r.Bits != 0:
-		return fmt.Sprintf("always a %d-bit readout", r.Bits)
+		article := "a"
+		if b := fmt.Sprint(r.Bits); b[0] == '8' || b == "11" || b == "18" {
+			article = "an" // "an 8-bit", "an 11-bit"
+		}
+		return fmt.Sprintf("always %s %d-bit readout", article, r.Bits)
 	default:
 		return "an integer readout of any width"
 	}
