@@ -298,6 +298,22 @@ func TestSelectsNetworks(t *testing.T) {
 	}
 }
 
+// TestRunStopsWithoutTools: on a machine without the simulators the campaign
+// stops before its first design, naming the tools and their packages, and
+// records nothing (before, every design was recorded as failed).
+func TestRunStopsWithoutTools(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	c := Config{Designs: 3, Vectors: 5, Seed: 1, Out: t.TempDir(), WorkDir: t.TempDir(), Command: "test"}
+	_, err := Run(context.Background(), c)
+	if err == nil || !strings.Contains(err.Error(), "verilator") || !strings.Contains(err.Error(), "apt-get install") {
+		t.Fatalf("Run without tools: err %v, want one naming verilator and its package", err)
+	}
+	recs, err := filepath.Glob(filepath.Join(c.Out, "designs", "*.json"))
+	if err != nil || len(recs) != 0 {
+		t.Errorf("records written without tools: %v (%v)", recs, err)
+	}
+}
+
 // TestRunNetworkFilter: a campaign restricted to intrvfl2 whose intrvfl2
 // designs are all recorded runs nothing (no tools needed), although the other
 // networks' designs have no record; the reports count those as not yet run.

@@ -134,6 +134,13 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 		}
 		todo = append(todo, d)
 	}
+	if len(todo) > 0 {
+		// A missing simulator would fail every design: stop before the first.
+		gate := slices.ContainsFunc(todo, func(d Design) bool { return c.GateLevel(d.Index) })
+		if err := verify.CheckTools(designSteps(gate)); err != nil {
+			return nil, fmt.Errorf("campaign: %w", err)
+		}
+	}
 	progress(c, "campaign: seed %d, %d designs × %d vectors: %d recorded already, %d to run with %d worker(s)\n",
 		c.Seed, c.Designs, c.Vectors, kept, len(todo), c.Workers)
 
@@ -249,11 +256,7 @@ func runDesign(ctx context.Context, c Config, d Design) (*Record, error) {
 		return fail(fmt.Errorf("emit: %w", err))
 	}
 	rec.Latency, rec.II = rep.Plan.Latency, rep.Plan.II
-	steps := slices.Clone(verify.AllSteps)
-	if rec.GateLevel {
-		steps = append(steps, verify.GateSteps...)
-	}
-	vrep, err := verify.Run(ctx, dir, verify.Options{Steps: steps, Log: c.Log})
+	vrep, err := verify.Run(ctx, dir, verify.Options{Steps: designSteps(rec.GateLevel), Log: c.Log})
 	if err != nil {
 		return fail(fmt.Errorf("verify: %w", err))
 	}
@@ -274,6 +277,16 @@ func runDesign(ctx context.Context, c Config, d Design) (*Record, error) {
 		return nil, fmt.Errorf("campaign: remove %s: %w", work, err)
 	}
 	return rec, nil
+}
+
+// designSteps are the verify steps of a design: every step, and the
+// gate-level ones when gate is set.
+func designSteps(gate bool) []verify.Step {
+	steps := slices.Clone(verify.AllSteps)
+	if gate {
+		steps = append(steps, verify.GateSteps...)
+	}
+	return steps
 }
 
 func round(s float64) float64 { return float64(int64(s*10+0.5)) / 10 }

@@ -466,6 +466,13 @@ func selectTargets(have, want []string) ([]string, error) {
 	return out, nil
 }
 
+// CheckTools returns an error naming every tool the steps need that is not
+// in PATH, with its Debian package, or nil. Run checks it first; a caller
+// that runs many designs (the campaign) checks it once before the first, so
+// that a machine without the tools stops the run instead of recording
+// every design as failed.
+func CheckTools(steps []Step) error { return checkTools(steps) }
+
 // checkTools returns an error naming every missing tool and its Debian
 // package (make for every step but the model step, which runs in Go).
 func checkTools(steps []Step) error {
