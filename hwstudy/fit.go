@@ -29,7 +29,8 @@ type LUTFit struct {
 // Claimed: the claims are what the fitted designs show. range-edges and range-wide were synthesised after the fit of
 // 2026-11-28 and are kept out of it, so that its rows measure the model out of sample and
 // adding them refits nothing (a refit changes the sizer's designs).
-var HeldOutSections = []int{power.CalRangeEdges, power.CalRangeWide}
+// range-conj measures the conj, whose model is not fitted (Uncalibrated).
+var HeldOutSections = []int{power.CalRangeEdges, power.CalRangeWide, power.CalRangeConj}
 
 // FitRows are the rows of c the LUT factors are fitted to: all but those of
 // HeldOutSections.

@@ -52,6 +52,13 @@ const (
 	// parallel at N = 300, 512 and 1024, and at P = 512 with N = 1500 and
 	// 3000. Held out of the fit, like CalRangeEdges.
 	CalRangeWide
+	// CalRangeConj: the random conjunctions (docs/semantics.md §3c) over
+	// the build's range — N from 50 to 3000, D from 1 to 4, P from 1 to 8,
+	// the K and L of real data sets — in a section of their own, so that
+	// they are synthesised without the others. Held out of the fit (the
+	// conj's one LUT factor is set by hand, power/conj.go); its rows give
+	// the conj's error band.
+	CalRangeConj
 	// CalibrationSections is the number of sections.
 	CalibrationSections
 )
@@ -74,7 +81,7 @@ const legacyAdderLevels = 4
 
 // CalSectionNames name the sections of the calibration matrix (hdlgen power
 // calibrate --section).
-var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range", CalRangeEdges: "range-edges", CalRangeWide: "range-wide"}
+var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range", CalRangeEdges: "range-edges", CalRangeWide: "range-wide", CalRangeConj: "range-conj"}
 
 // CalibrationSection returns section s of the calibration matrix: each
 // network type's designs of it, in network order.

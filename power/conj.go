@@ -71,8 +71,9 @@ func (conjNet) hasPreact() bool { return false }
 
 // conjLUTFactor: the structural counts times one factor, the median ratio
 // of Yosys's LUT6 sites to the counts over six conj designs (K = 4 … 72,
-// N = 64 … 1,500, D = 1 … 3, P = 1 … 8; ratios 1.03 … 1.19), until the conj
-// has calibration shapes of its own (docs/semantics.md §3c).
+// N = 64 … 1,500, D = 1 … 3, P = 1 … 8; ratios 1.03 … 1.19), set by hand;
+// the calibration's section range-conj measures it (−13.1 … +5.8 %,
+// docs/semantics.md §3c) without refitting it.
 var conjLUTFactor = [nComp]float64{
 	cROM: conjLUTScale, cFront: conjLUTScale, cLanes: conjLUTScale, cPreact: conjLUTScale,
 	cMAC: conjLUTScale, cLaneTree: conjLUTScale, cAcc: conjLUTScale, cArgmax: conjLUTScale,
@@ -93,7 +94,21 @@ func (conjNet) fmaxBase() float64 { return rvfl8Net{}.fmaxBase() }
 
 func (conjNet) fmaxLead() int { return 0 }
 
-// calibration: none yet (see conjLUTFactor).
-func (conjNet) calibration() Calibration { return Calibration{} }
+// calibration holds the conj's designs of the build's range (CalRangeConj):
+// the iris-like K = 4 at the smallest N, and K, L, D and P spread over the
+// range, up to N = 3000 with the 26 classes of letter.
+func (conjNet) calibration() Calibration {
+	return Calibration{
+		Sections: [CalibrationSections][]CalShape{
+			CalRangeConj: {
+				{K: 4, N: 50, L: 3, Kappa: 2, P: 1},
+				{K: 30, N: 300, L: 2, Kappa: 3, P: 4},
+				{K: 13, N: 1500, L: 3, Kappa: 4, P: 1},
+				{K: 64, N: 800, L: 10, Kappa: 1, P: 8},
+				{K: 16, N: 3000, L: 26, Kappa: 2, P: 2},
+			},
+		},
+	}
+}
 
 func (conjNet) muxfPerLUT() float64 { return 0.12 }
