@@ -161,11 +161,24 @@ func (b *build) run(ctx context.Context, src []byte) error {
 	if o.Readout == ReadoutAuto || o.Readout == ReadoutGA { // with ga: to say how the GA validated
 		ga = []string{"--ga", "rounded", "--ga-seed", strconv.FormatUint(o.GASeed, 10)}
 	}
+	// bitsArgs: --bits for a member whose readout width is a choice (the
+	// conj's is its own, ownWidth).
+	bitsArgs := func(arch model.Arch) []string {
+		if ownWidth(arch) {
+			return nil
+		}
+		return []string{"--bits", bits}
+	}
 	evalArgs := func(arch model.Arch, n int, lambda float64, kappa int, out string) []string {
 		a := []string{"eval", "--data", b.p(train), "--arch", string(arch), "--n", strconv.Itoa(n), "--lambda", ftoa(lambda),
-			"--kappa", strconv.Itoa(kappa), "--regularizer", string(model.RegIdentity), "--bits", bits, "--folds", strconv.Itoa(o.Folds),
-			"--seed", strconv.FormatUint(o.Seed, 10), "--seeds", "1", "--workers", strconv.Itoa(o.Workers)}
-		return append(append(append(a, win...), ga...), "-o", b.p(out))
+			"--kappa", strconv.Itoa(kappa), "--regularizer", string(model.RegIdentity)}
+		a = append(a, bitsArgs(arch)...)
+		a = append(a, "--folds", strconv.Itoa(o.Folds), "--seed", strconv.FormatUint(o.Seed, 10), "--seeds", "1", "--workers", strconv.Itoa(o.Workers))
+		a = append(a, win...)
+		if !ownWidth(arch) {
+			a = append(a, ga...)
+		}
+		return append(a, "-o", b.p(out))
 	}
 	members, err := o.members(trainingRows(b.d.M(), o.Holdout))
 	if err != nil {
@@ -179,8 +192,9 @@ func (b *build) run(ctx context.Context, src []byte) error {
 		if o.searchSkipped() {
 			def = r.command(searchStep(arch, i == 0), evalArgs(arch, o.N, o.Lambda, o.Kappa, out), "", []string{splitFP}, out)
 		} else {
-			args := []string{"search", "--data", b.p(train), "--arch", string(arch), "--bits", bits, "--grid", o.Grid, "--folds", strconv.Itoa(o.Folds),
-				"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(searchParts(arch, i == 0))}
+			args := append([]string{"search", "--data", b.p(train), "--arch", string(arch)}, bitsArgs(arch)...)
+			args = append(args, "--grid", o.Grid, "--folds", strconv.Itoa(o.Folds),
+				"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(searchParts(arch, i == 0)))
 			if maxN := b.extendLimit(arch); maxN > 0 {
 				args = append(args, "--extend-n", strconv.Itoa(maxN))
 				if !o.ExtendAll {
@@ -261,13 +275,17 @@ func (b *build) run(ctx context.Context, src []byte) error {
 	if err != nil {
 		return err
 	}
-	b.facts.Readout = b.chooseReadout()
+	b.facts.Readout = b.chooseReadout(arch)
 	qargs := []string{"quantize", b.p(floatModel), "--bits", bits, "-o", b.p(intModel)}
 	if b.facts.Readout == ReadoutGA {
 		qargs = []string{"quantize", b.p(floatModel), "--bits", bits, "--ga", "rounded", "--seed", strconv.FormatUint(o.GASeed, 10),
 			"--data", b.p(train), "--holdout", "0", "-o", b.p(intModel)}
 	}
-	quantFP, err := r.step(ctx, r.command("quantize", qargs, "", []string{trainFP, evalFP}, intModel))
+	quant := r.command("quantize", qargs, "", []string{trainFP, evalFP}, intModel)
+	if ownWidth(arch) {
+		quant = ownWidthStep(b.p(floatModel), b.p(intModel), trainFP, evalFP, memberBits(arch, o.Bits))
+	}
+	quantFP, err := r.step(ctx, quant)
 	if err != nil {
 		return err
 	}
@@ -377,7 +395,7 @@ func (b *build) run(ctx context.Context, src []byte) error {
 func (b *build) finish() (*Result, error) {
 	f := &b.facts
 	f.Steps = b.r.sortedSteps()
-	title := fmt.Sprintf("%d-bit integer readout, held-out rows", b.o.Bits)
+	title := fmt.Sprintf("%d-bit integer readout, held-out rows", b.facts.ReadoutBits())
 	images := map[string][]byte{ConfusionSVG: f.IntHeld.Matrix().SVG(title)}
 	if len(f.Design.Points) > 0 { // a search's curve (none with a given N, λ, κ)
 		images[CurveNSVG], images[CurveLUTSVG] = curveSVG(*f, false), curveSVG(*f, true)
@@ -398,8 +416,10 @@ func (b *build) finish() (*Result, error) {
 
 // chooseReadout is the readout the quantize step writes: the option, or
 // with ReadoutAuto the search's choice on the validation folds.
-func (b *build) chooseReadout() string {
+func (b *build) chooseReadout(arch model.Arch) string {
 	switch {
+	case ownWidth(arch): // trained as integers: rounded, no GA
+		return ReadoutRounded
 	case b.o.Readout == ReadoutGA:
 		return ReadoutGA
 	case b.o.Readout == ReadoutAuto && b.facts.Eval.Readout != nil && b.facts.Eval.Readout.Chosen == tune.ReadoutGA:

@@ -250,15 +250,18 @@ func TestFamilyMembers(t *testing.T) {
 		want    []model.Arch
 		wantErr string
 	}{
-		{Options{}, 0, []model.Arch{model.IntRVFL, model.IntRVFL2}, ""},
-		{Options{}, CoarseGridRows - 1, []model.Arch{model.IntRVFL, model.IntRVFL2}, ""},
+		{Options{}, 0, []model.Arch{model.IntRVFL, model.Conj, model.IntRVFL2}, ""},
+		{Options{}, CoarseGridRows - 1, []model.Arch{model.IntRVFL, model.Conj, model.IntRVFL2}, ""},
 		{Options{}, CoarseGridRows, []model.Arch{model.IntRVFL}, ""},
 		{Options{Family: "intrvfl,intrvfl2"}, CoarseGridRows, []model.Arch{model.IntRVFL, model.IntRVFL2}, ""},
 		{Options{Win: "lfsr"}, 0, []model.Arch{model.IntRVFL}, ""},
 		{Options{Family: "intrvfl2"}, 0, []model.Arch{model.IntRVFL2}, ""},
 		{Options{Family: "intrvfl2, intrvfl"}, 0, []model.Arch{model.IntRVFL2, model.IntRVFL}, ""},
 		{Options{N: 10, Lambda: 1, Kappa: 1}, 0, []model.Arch{model.IntRVFL}, ""},
-		{Options{Family: "rvfl8"}, 0, nil, `unknown member "rvfl8"`},
+		{Options{Family: "conj,intrvfl"}, 0, []model.Arch{model.Conj, model.IntRVFL}, ""},
+		{Options{Family: "rvfl8"}, 0, nil, "rvfl8 is the fixed-point baseline"},
+		{Options{Family: "rvfl"}, 0, nil, `unknown member "rvfl"`},
+		{Options{Family: "conj", Win: "lfsr"}, 0, nil, "conj has no generated W_in"},
 		{Options{Family: "intrvfl,intrvfl"}, 0, nil, "named twice"},
 		{Options{Family: "intrvfl2", Win: "lfsr"}, 0, nil, "intrvfl2 has no generated W_in"},
 		{Options{Family: "intrvfl,intrvfl2", N: 10, Lambda: 1, Kappa: 1}, 0, nil, "give one member"},

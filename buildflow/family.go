@@ -1,10 +1,16 @@
 package buildflow
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
 	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/tune"
@@ -17,23 +23,63 @@ import (
 // validation: when no cheaper design comes within the tolerance of it.
 
 // FamilyMembers are the networks build may choose among: every network type
-// of the registries with a power model (RTL and an estimate) whose readout
-// width is a choice (--bits), in registry order; with a generated W_in
-// (win "lfsr"), those that offer one.
+// of the registries with a power model (RTL and an estimate) and an integer
+// readout but the fixed-point baseline (model.Traits.Baseline: the rvfl8):
+// the plain intRVFL first (the member of a build on large data, and the one
+// whose files keep a single-network build's names), then the others in
+// registry order — the random conjunctions, the two-layer intRVFL; with a generated W_in (win "lfsr"), those that offer one. A
+// member whose readout width is its own (the conj's 8 bits) deploys that
+// width whatever --bits says (memberBits).
 func FamilyMembers(win string) []model.Arch {
 	generated := win != "" && win != "stored"
 	var out []model.Arch
 	for _, a := range power.Networks() {
 		t, err := model.TraitsOf(a)
-		if err != nil || !t.ReadoutBits() || (generated && !t.GeneratedWin) {
+		if err != nil || !t.Readout.Allowed || t.Baseline || (generated && !t.GeneratedWin) {
 			continue
 		}
 		out = append(out, a)
 	}
+	// the plain intRVFL leads; the others keep their order
+	slices.SortStableFunc(out, func(a, b model.Arch) int {
+		switch {
+		case a == b:
+			return 0
+		case a == model.IntRVFL:
+			return -1
+		case b == model.IntRVFL:
+			return 1
+		}
+		return 0
+	})
 	return out
 }
 
-// FamilyList is FamilyMembers(win) as --family takes it: "intrvfl,intrvfl2".
+// isBaseline reports whether network arch is the fixed-point baseline
+// (model.Traits.Baseline).
+func isBaseline(arch model.Arch) bool {
+	t, err := model.TraitsOf(arch)
+	return err == nil && t.Baseline
+}
+
+// memberBits is the readout width network arch deploys in a build of --bits
+// bits: bits when the width is a choice of the type, its own otherwise.
+func memberBits(arch model.Arch, bits int) int {
+	if t, err := model.TraitsOf(arch); err == nil && !t.ReadoutBits() && t.Readout.Bits > 0 {
+		return t.Readout.Bits
+	}
+	return bits
+}
+
+// ownWidth reports whether network arch has a readout width of its own (the
+// conj): it is trained as integers, with no float readout to round and no
+// GA to refine it, and --bits and --readout do not apply to it.
+func ownWidth(arch model.Arch) bool {
+	t, err := model.TraitsOf(arch)
+	return err == nil && !t.ReadoutBits()
+}
+
+// FamilyList is FamilyMembers(win) as --family takes it: "intrvfl,intrvfl2,conj".
 func FamilyList(win string) string {
 	var names []string
 	for _, a := range FamilyMembers(win) {
@@ -61,6 +107,8 @@ func (o Options) members(trainRows int) ([]model.Arch, error) {
 		switch {
 		case !slices.Contains(all, a) && slices.Contains(FamilyMembers(""), a):
 			return nil, optionErrorf("--family %s: %s has no generated W_in (--win %s); want %s", o.Family, a, o.Win, model.Alternatives(all))
+		case isBaseline(a):
+			return nil, optionErrorf("--family %s: %s is the fixed-point baseline the family is measured against, not a member; want %s", o.Family, a, model.Alternatives(all))
 		case !slices.Contains(all, a):
 			return nil, optionErrorf("--family %s: unknown member %q; want %s", o.Family, a, model.Alternatives(all))
 		case slices.Contains(out, a):
@@ -119,16 +167,44 @@ func networkName(a model.Arch) string {
 		return "intRVFL"
 	case model.IntRVFL2:
 		return "two-layer intRVFL (intrvfl2)"
+	case model.Conj:
+		return "random conjunctions (conj)"
 	}
 	return string(a)
 }
 
 // levelMax is the largest input level of network arch with n hidden
-// neurons in all: n, or for the two-layer intRVFL its first layer's width.
+// neurons in all: n, for the two-layer intRVFL its first layer's width, for
+// the conj the largest 8-bit code (model.InputCode).
 func levelMax(arch model.Arch, n int) int {
-	if arch == model.IntRVFL2 {
+	switch arch {
+	case model.IntRVFL2:
 		n1, _ := model.Int2Split(n)
 		return n1
+	case model.Conj:
+		return math.MaxUint8
 	}
 	return n
+}
+
+// ownWidthStep is the quantize step of a member with a readout width of its
+// own: `hdlgen train` wrote its integer readout (the ridge solution rounded
+// to the type's width), so model.json is model-float.json's bytes.
+func ownWidthStep(from, to, trainFP, evalFP string, bits int) stepDef {
+	return stepDef{
+		name:    "quantize",
+		line:    fmt.Sprintf("(by build: %s already holds the %d-bit readout `hdlgen train` rounded; copied to %s)", filepath.Base(from), bits, filepath.Base(to)),
+		deps:    []string{trainFP, evalFP, strconv.Itoa(bits)},
+		outputs: []string{intModel},
+		do: func(context.Context) error {
+			data, err := os.ReadFile(from)
+			if err != nil {
+				return fmt.Errorf("buildflow: %w", err)
+			}
+			if err := atomicfile.WriteFile(to, data, 0o644); err != nil {
+				return fmt.Errorf("buildflow: %w", err)
+			}
+			return nil
+		},
+	}
 }

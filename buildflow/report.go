@@ -75,7 +75,7 @@ func Report(f Facts) string {
 	}
 
 	w("## Summary\n\n| | |\n| --- | --- |\n")
-	w("| design | `%s_top`: %s N=%d, κ=%d, λ=%g, %d-bit %s readout, P=%d (%s) |\n", f.prefix(), f.network(), c.N, c.Kappa, c.Lambda, o.Bits,
+	w("| design | `%s_top`: %s N=%d, %s=%d, λ=%g, %d-bit %s readout, P=%d (%s) |\n", f.prefix(), f.network(), c.N, f.kappaLabel(), c.Kappa, c.Lambda, f.ReadoutBits(),
 		readoutName(f.Readout), chosen.P, f.choiceText())
 	w("| held-out accuracy of the hardware | %.4f (%d/%d rows) |\n", f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total)
 	w("| baseline (logistic regression), held-out | %.4f (%s) |\n", f.Baseline.Held, f.baselineVerdict())
@@ -89,7 +89,7 @@ func Report(f Facts) string {
 	}
 	w("| verification | %s |\n", f.verdict())
 	w("| next: on the board | `%s`, then `hdlgen-run selftest` on the board first (see Next) |\n\n", f.zynqCommand())
-	if f.IntHeld.Accuracy < f.FloatHeld.Accuracy-0.05 {
+	if f.FloatReadout() && f.IntHeld.Accuracy < f.FloatHeld.Accuracy-0.05 {
 		w("**Warning:** rounding to %d bits loses %.1f points of held-out accuracy.\n\n", o.Bits, 100*(f.FloatHeld.Accuracy-f.IntHeld.Accuracy))
 	}
 
@@ -202,7 +202,11 @@ func (f Facts) writeAccuracy(w func(string, ...any)) {
 	w("## Accuracy\n\n")
 	w("| classifier | %s | training (%d rows) | held-out (%d rows) |\n| --- | ---: | ---: | ---: |\n", val, f.IntTrain.Total, f.IntHeld.Total)
 	w("| baseline: logistic regression, λ=%g | %.4f ± %.4f | %.4f | %.4f |\n", bl.Lambda, bl.Validated.Mean, bl.Validated.Std, bl.Train, bl.Held)
-	w("| %s, float readout | — | %.4f | %.4f |\n", f.network(), f.FloatTrain.Accuracy, f.FloatHeld.Accuracy)
+	if !f.FloatReadout() {
+		w("| %s, float readout | — | — | — (its readout is always %d-bit integers) |\n", f.network(), f.ReadoutBits())
+	} else {
+		w("| %s, float readout | — | %.4f | %.4f |\n", f.network(), f.FloatTrain.Accuracy, f.FloatHeld.Accuracy)
+	}
 	intVal := fmt.Sprintf("%.4f ± %.4f", f.Eval.Validated.Mean, f.Eval.Validated.Std)
 	rc := f.Eval.Readout
 	if f.Readout == ReadoutGA {
@@ -211,27 +215,29 @@ func (f Facts) writeAccuracy(w func(string, ...any)) {
 			intVal = fmt.Sprintf("%.4f ± %.4f", rc.GA.Mean, rc.GA.Std)
 		}
 	}
-	w("| %s, %d-bit %s integer readout (the hardware) | %s | %.4f | %.4f |\n\n", f.network(), o.Bits, readoutName(f.Readout), intVal, f.IntTrain.Accuracy, f.IntHeld.Accuracy)
+	w("| %s, %d-bit %s integer readout (the hardware) | %s | %.4f | %.4f |\n\n", f.network(), f.ReadoutBits(), readoutName(f.Readout), intVal, f.IntTrain.Accuracy, f.IntHeld.Accuracy)
 	w("The baseline is a %s, its λ chosen among {%s} on the same %s folds of the training rows (validation %.4f ± %.4f), then fitted on every training row: a classifier of the raw features as strong as the usual linear one, so that the network is not flattered by a weak reference. On the held-out rows: %s.\n\n",
 		bl.Method, lambdaList(bl.Lambdas), bl.Validation, bl.Validated.Mean, bl.Validated.Std, f.baselineVerdict())
 	c := f.Eval.Config
 	if f.Searched {
 		for _, ms := range f.family() {
 			r := ms.Result
-			w("`hdlgen search --arch %s` scored the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout; its best was N=%d, κ=%d, λ=%g (%.4f ± %.4f). ",
-				ms.Network, r.Search.Grid, r.Search.Points, r.Validation.Method, o.Bits, r.Config.N, r.Config.Kappa, r.Config.Lambda, r.Validated.Mean, r.Validated.Std)
+			w("`hdlgen search --arch %s` scored the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout; its best was N=%d, %s=%d, λ=%g (%.4f ± %.4f). ",
+				ms.Network, r.Search.Grid, r.Search.Points, r.Validation.Method, memberBits(ms.Network, o.Bits), r.Config.N, kappaLabelOf(ms.Network), r.Config.Kappa, r.Config.Lambda, r.Validated.Mean, r.Validated.Std)
 		}
 		chose := "N=%d"
 		if len(f.family()) > 1 {
 			chose = f.network() + " N=%d"
 		}
-		w("The design chose "+chose+", κ=%d, λ=%g (%s penalty) with P (see Accuracy against size); validated again on the same folds (`hdlgen eval`): %.4f ± %.4f.",
-			c.N, c.Kappa, c.Lambda, c.Regularizer, f.Eval.Validated.Mean, f.Eval.Validated.Std)
+		w("The design chose "+chose+", %s=%d, λ=%g (%s penalty) with P (see Accuracy against size); validated again on the same folds (`hdlgen eval`): %.4f ± %.4f.",
+			c.N, f.kappaLabel(), c.Kappa, c.Lambda, c.Regularizer, f.Eval.Validated.Mean, f.Eval.Validated.Std)
 	} else {
-		w("N=%d, κ=%d, λ=%g (%s penalty) were given (--n, --lambda, --kappa; no search); their %s validation accuracy with the %d-bit rounded readout: %.4f ± %.4f.",
-			c.N, c.Kappa, c.Lambda, c.Regularizer, f.Eval.Validation.Method, o.Bits, f.Eval.Validated.Mean, f.Eval.Validated.Std)
+		w("N=%d, %s=%d, λ=%g (%s penalty) were given (--n, --lambda, --kappa; no search); their %s validation accuracy with the %d-bit rounded readout: %.4f ± %.4f.",
+			c.N, f.kappaLabel(), c.Kappa, c.Lambda, c.Regularizer, f.Eval.Validation.Method, f.ReadoutBits(), f.Eval.Validated.Mean, f.Eval.Validated.Std)
 	}
 	switch {
+	case !f.FloatReadout():
+		w(" Readout: the ridge solution rounded to the %s's own %d bits by `hdlgen train` (--bits and --readout apply to the other members).\n\n", f.deployed(), f.ReadoutBits())
 	case rc != nil && o.Readout == ReadoutGA && rc.GACorrect < rc.RoundedCorrect:
 		w(" Readout: **the GA-refined readout did worse than rounding on the validation folds** (%d against %d of %d rows correct, each fold's GA fitted on its own training rows); it is deployed because --readout ga asked for it (--readout auto would deploy the rounded one).\n\n",
 			rc.GACorrect, rc.RoundedCorrect, rc.ValRows)
@@ -249,7 +255,7 @@ func (f Facts) writeAccuracy(w func(string, ...any)) {
 	default:
 		w(" Readout: rounded (--readout rounded).\n\n")
 	}
-	w("Confusion matrix of the %d-bit integer readout on the held-out rows (rows: true class, columns: predicted):\n\n", o.Bits)
+	w("Confusion matrix of the %d-bit integer readout on the held-out rows (rows: true class, columns: predicted):\n\n", f.ReadoutBits())
 	w("![confusion matrix](%s)\n\n", ConfusionSVG)
 	var t strings.Builder
 	_ = f.IntHeld.Matrix().WriteText(&t)
@@ -282,12 +288,12 @@ func (f Facts) writeCurve(w func(string, ...any)) {
 	} else {
 		w("N and P are chosen together. ")
 		if all := FamilyMembers(o.Win); o.Family == "" && f.Searched && len(all) > len(fam) {
-			w("From %d training rows build searches the %s only: `--family %s` adds the rest of the family, the two-layer search taking about 4.5 times the intRVFL's (docs/build.md, \"The family\"). ",
+			w("From %d training rows build searches the %s only: `--family %s` adds the rest of the family, the two-layer search alone taking about 4.5 times the intRVFL's (docs/build.md, \"The family\"). ",
 				CoarseGridRows, fam[0].Network, FamilyList(o.Win))
 		}
 	}
-	w("For each N the search scored (its best κ and λ), the %s validation accuracy of the %d-bit rounded readout, and the design the objective picks at that N among P = 1, 2, 4, …, N, with every resource, estimated by hdlgen's analytic model (`hdlgen power` at each P; the declared readout width, so an upper bound). ",
-		f.Search.Validation.Method, o.Bits)
+	w("For each N the search scored (its best κ and λ), the %s validation accuracy of the %s rounded readout, and the design the objective picks at that N among P = 1, 2, 4, …, N, with every resource, estimated by hdlgen's analytic model (`hdlgen power` at each P; the declared readout width, so an upper bound). ",
+		f.Search.Validation.Method, f.bitsText())
 	var curveDesigns []power.Design
 	for _, pt := range dc.Points {
 		if c := pt.BestSize(); c != nil {
@@ -380,6 +386,50 @@ func (f Facts) familyList() string {
 }
 
 // network is the deployed network's name.
+// deployed is the network of the deployed design.
+func (f Facts) deployed() model.Arch {
+	if a := f.Eval.Config.Arch; a != "" {
+		return model.Arch(a)
+	}
+	return model.IntRVFL
+}
+
+// ReadoutBits is the deployed readout's width: --bits, or the network's own
+// (the conj's 8).
+func (f Facts) ReadoutBits() int { return memberBits(f.deployed(), f.Options.Bits) }
+
+// bitsText names the readout widths of the searched members: "5-bit", or
+// "5-bit (conj: 8-bit)" when a member has a width of its own.
+func (f Facts) bitsText() string {
+	s := fmt.Sprintf("%d-bit", f.Options.Bits)
+	var own []string
+	for _, ms := range f.family() {
+		if ownWidth(ms.Network) {
+			own = append(own, fmt.Sprintf("%s: %d-bit", ms.Network, memberBits(ms.Network, f.Options.Bits)))
+		}
+	}
+	if len(own) > 0 {
+		s += " (" + strings.Join(own, ", ") + ")"
+	}
+	return s
+}
+
+// FloatReadout reports whether the deployed network has a float readout
+// that was rounded (not one trained as integers of its own width: the conj).
+func (f Facts) FloatReadout() bool { return !ownWidth(f.deployed()) }
+
+// kappaLabel is how the deployed network names its κ ("D" for the conj).
+func (f Facts) kappaLabel() string { return kappaLabelOf(f.deployed()) }
+
+// kappaLabelOf is network arch's name of κ (model.Traits.KappaLabel).
+func kappaLabelOf(arch model.Arch) string {
+	t, err := model.TraitsOf(arch)
+	if err != nil {
+		return "κ"
+	}
+	return t.KappaLabel()
+}
+
 func (f Facts) network() string {
 	if a := f.Eval.Config.Arch; a != "" {
 		return networkName(model.Arch(a))
@@ -611,7 +661,7 @@ func curveSVG(f Facts, luts bool) []byte {
 				}
 				x = LUTEq(c.Estimate.Resources)
 			}
-			label := fmt.Sprintf("%s N=%d κ=%d λ=%g: %.4f", pt.Network, pt.N, pt.Kappa, pt.Lambda, pt.Accuracy)
+			label := fmt.Sprintf("%s N=%d %s=%d λ=%g: %.4f", pt.Network, pt.N, kappaLabelOf(pt.Network), pt.Kappa, pt.Lambda, pt.Accuracy)
 			if c != nil {
 				label += fmt.Sprintf(", P=%d, %.0f LUT-eq", c.P, LUTEq(c.Estimate.Resources))
 			}
@@ -647,7 +697,7 @@ func curveSVG(f Facts, luts bool) []byte {
 		x.Label = "LUT-equivalents of the N's design (analytic)"
 		title = "validation accuracy against LUT-equivalents"
 	}
-	y := svgplot.Axis{Label: fmt.Sprintf("validation accuracy (%d-bit rounded)", f.Options.Bits), Min: math.Max(0, lo-pad), Max: math.Min(1, hi+pad)}
+	y := svgplot.Axis{Label: fmt.Sprintf("validation accuracy (%s rounded)", f.bitsText()), Min: math.Max(0, lo-pad), Max: math.Min(1, hi+pad)}
 	return svgplot.Points(title, x, y, series, refs, mark)
 }
 
@@ -661,12 +711,25 @@ func HardwareReadme(f Facts) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("# %s\n\n", pre)
-	w("Emitted by `hdlgen build` from `%s` (%s N=%d, κ=%d, %d-bit %s readout, P=%d). Held-out accuracy of this design: %.4f (%d/%d rows; float readout %.4f). See ../%s for the full report.\n\n",
-		nameOf(f.Data.File), f.network(), c.N, c.Kappa, o.Bits, readoutName(f.Readout), f.Sizes[f.Chosen].P, f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total, f.FloatHeld.Accuracy, ReportName)
+	float := fmt.Sprintf("; float readout %.4f", f.FloatHeld.Accuracy)
+	if !f.FloatReadout() {
+		float = ""
+	}
+	w("Emitted by `hdlgen build` from `%s` (%s N=%d, %s=%d, %d-bit %s readout, P=%d). Held-out accuracy of this design: %.4f (%d/%d rows%s). See ../%s for the full report.\n\n",
+		nameOf(f.Data.File), f.network(), c.N, f.kappaLabel(), c.Kappa, f.ReadoutBits(), readoutName(f.Readout), f.Sizes[f.Chosen].P, f.IntHeld.Accuracy, f.IntHeld.Correct, f.IntHeld.Total, float, ReportName)
 	w("## What goes in: encoded levels, not raw features\n\n")
+	bitsIn := levelBits(c.N)
+	if f.deployed() == model.Conj {
+		bitsIn = levelBits(top)
+	}
 	w("The core takes, for each of the K=%d features, its **level**: an integer v in 0…%d, %d bits (feature i in `in_data_i[i*%d +: %d]` of the stream top; one feature per beat, in the low bits of `s_axis_tdata`, on the AXI4-Stream top). It does not take the raw feature values and does not normalise them: **the host encodes** each raw value x of feature i, with the training rows' minimum and maximum that `model.json` stores (`normalization.min[i]`, `normalization.max[i]`):\n\n",
-		f.Data.Features, top, levelBits(c.N), levelBits(c.N), levelBits(c.N))
-	w("    u = (x − min[i]) / (max[i] − min[i]), clamped to [0, 1] (0 when max[i] = min[i]);  v = floor(u·%d + 0.5)\n\n", top)
+		f.Data.Features, top, bitsIn, bitsIn, bitsIn)
+	if f.deployed() == model.Conj {
+		// the 8-bit input code (model.InputCode, docs/semantics.md §3c)
+		w("    u = (x − min[i]) / (max[i] − min[i]), clamped to [0, 1] (0 when max[i] = min[i]);  v = min(%d, floor(u·%d + 0.5))\n\n", top, top+1)
+	} else {
+		w("    u = (x − min[i]) / (max[i] − min[i]), clamped to [0, 1] (0 when max[i] = min[i]);  v = floor(u·%d + 0.5)\n\n", top)
+	}
 	w("`hdlgen predict model.json --data rows.csv` classifies raw rows this way in Go, and `hdlgen sim` turns raw rows into the levels the RTL sees; the test vectors in `vectors/` are levels already. docs/rtl-interface.md specifies the ports and the packing.\n\n")
 	w("## Files\n\n")
 	w("- `rtl/`: Verilog-2005 — `%s_top` (valid/ready stream), `%s_axis` (AXI4-Stream), `%s_core`; `mem/`: ROM images; `vectors/`: %d test vectors and the Go simulator's expected outputs.\n", pre, pre, pre, o.Vectors)

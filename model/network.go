@@ -96,6 +96,11 @@ type Traits struct {
 	// MinHidden, when > 1, is the smallest N the type takes (the intrvfl2:
 	// one neuron per layer).
 	MinHidden int
+	// Baseline: the paper's conventional RVFL in fixed point (multipliers
+	// and a sigmoid table in the hidden layer), kept as the reference the
+	// multiplier-free networks are measured against; not a member of
+	// `hdlgen build`'s family.
+	Baseline bool
 }
 
 // LargestKappa is the largest κ the type takes: KappaMax, or MaxKappa.

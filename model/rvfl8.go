@@ -199,7 +199,7 @@ func init() { register(rvfl8Type) }
 
 var rvfl8Type = &netType{
 	arch:   RVFL8,
-	traits: Traits{Readout: ReadoutRule{Allowed: true, Required: true, Bits: ReadoutBits}},
+	traits: Traits{Readout: ReadoutRule{Allowed: true, Required: true, Bits: ReadoutBits}, Baseline: true},
 	check:  func(*Config) error { return nil },
 	build:  func(k int, c Config) Network { return QuantizeFloatNet(NewFloatNet(k, c.N, c.Seed)) },
 	decode: func(d *decoder, sec *node, k, n int) (Network, error) {

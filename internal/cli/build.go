@@ -212,8 +212,12 @@ func (b *buildOptions) run(cmd *cobra.Command, app *App) error {
 		return asUsage(err)
 	}
 	f := res.Facts
-	fmt.Fprintf(app.Err, "built in %.1fs: held-out accuracy %.4f (%d-bit integer readout; float %.4f; logistic-regression baseline %s) on %d rows; %s; verification: %s\n",
-		time.Since(t0).Seconds(), f.IntHeld.Accuracy, o.Bits, f.FloatHeld.Accuracy, baselineText(f), f.IntHeld.Total, f.Power.Design, verdictWord(f))
+	float := fmt.Sprintf("; float %.4f", f.FloatHeld.Accuracy)
+	if !f.FloatReadout() {
+		float = ""
+	}
+	fmt.Fprintf(app.Err, "built in %.1fs: held-out accuracy %.4f (%d-bit integer readout%s; logistic-regression baseline %s) on %d rows; %s; verification: %s\n",
+		time.Since(t0).Seconds(), f.IntHeld.Accuracy, f.ReadoutBits(), float, baselineText(f), f.IntHeld.Total, f.Power.Design, verdictWord(f))
 	fmt.Fprintln(app.Out, res.Report)
 	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -19,6 +20,7 @@ import (
 	"github.com/hdlgen/hdlgen/internal/hwtest"
 	"github.com/hdlgen/hdlgen/internal/jobs"
 	"github.com/hdlgen/hdlgen/logreg"
+	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/synth"
 	"github.com/hdlgen/hdlgen/tune"
@@ -68,8 +70,16 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 
 	// Each member's search, again by hand on the training share build wrote.
 	searched := map[string]tune.Result{}
+	// bitsOf: --bits 5 for a member whose width is a choice (the conj's is its own).
+	bitsOf := func(arch string) []string {
+		if arch == string(model.Conj) {
+			return nil
+		}
+		return []string{"--bits", "5"}
+	}
+	kappaOf := map[string]string{"conj": "D"}
 	for _, arch := range buildflow.FamilyMembers("") {
-		code, js, errs := run(t, "search", "--data", trainCSV, "--arch", string(arch), "--bits", "5", "--grid", "small", "--json")
+		code, js, errs := run(t, append(append([]string{"search", "--data", trainCSV, "--arch", string(arch)}, bitsOf(string(arch))...), "--grid", "small", "--json")...)
 		if code != 0 {
 			t.Fatalf("search --arch %s: exit %d: %s", arch, code, errs)
 		}
@@ -78,14 +88,14 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 			t.Fatal(err)
 		}
 		find(regexp.QuoteMeta(fmt.Sprintf("`hdlgen search --arch %s` scored the small grid", arch)) + `[^;]*` +
-			regexp.QuoteMeta(fmt.Sprintf("; its best was N=%d, κ=%d, λ=%g (%.4f ± %.4f)", sr.Config.N, sr.Config.Kappa, sr.Config.Lambda, sr.Validated.Mean, sr.Validated.Std)))
+			regexp.QuoteMeta(fmt.Sprintf("; its best was N=%d, %s=%d, λ=%g (%.4f ± %.4f)", sr.Config.N, cmp.Or(kappaOf[string(arch)], "κ"), sr.Config.Kappa, sr.Config.Lambda, sr.Validated.Mean, sr.Validated.Std)))
 		searched[string(arch)] = sr
 	}
 	// The design: the curve's row marked chosen is the design's network, N,
 	// κ, λ, within the tolerance; every row's resources are the analytic
 	// model's.
 	tol := find(`so every network and N with a validation accuracy of at least [0-9.]+ − [0-9.]+ = ([0-9.]+) is accepted`)[1]
-	row := find(`\| (intrvfl2?) \| (\d+) \| (\d+) \| ([0-9.e+]+) \| ([0-9.]+) \| yes \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| ([0-9.]+) \| (\d+) \| [^|]+ \| \*\*chosen\*\*`)
+	row := find(`\| (intrvfl2?|conj) \| (\d+) \| (\d+) \| ([0-9.e+]+) \| ([0-9.]+) \| yes \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| ([0-9.]+) \| (\d+) \| [^|]+ \| \*\*chosen\*\*`)
 	arch, row := row[1], row[1:] // row[1…]: N, κ, λ, accuracy, P, …
 	if row[4] < tol {
 		t.Errorf("the chosen N's validation accuracy %s is below the accepted %s", row[4], tol)
@@ -94,9 +104,9 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	fmt.Sscan(row[1], &c.N)
 	fmt.Sscan(row[2], &c.Kappa)
 	fmt.Sscan(row[3], &c.Lambda)
-	name := map[string]string{"intrvfl": "intRVFL", "intrvfl2": "two-layer intRVFL (intrvfl2)"}[arch]
-	find(regexp.QuoteMeta(fmt.Sprintf("`sensors_top`: %s N=%d, κ=%d, λ=%g,", name, c.N, c.Kappa, c.Lambda)))
-	code, ej, errs := run(t, "eval", "--data", trainCSV, "--arch", arch, "--n", row[1], "--lambda", row[3], "--kappa", row[2], "--bits", "5", "--seeds", "1", "--json")
+	name := map[string]string{"intrvfl": "intRVFL", "intrvfl2": "two-layer intRVFL (intrvfl2)", "conj": "random conjunctions (conj)"}[arch]
+	find(regexp.QuoteMeta(fmt.Sprintf("`sensors_top`: %s N=%d, %s=%d, λ=%g,", name, c.N, cmp.Or(kappaOf[arch], "κ"), c.Kappa, c.Lambda)))
+	code, ej, errs := run(t, append(append([]string{"eval", "--data", trainCSV, "--arch", arch, "--n", row[1], "--lambda", row[3], "--kappa", row[2]}, bitsOf(arch)...), "--seeds", "1", "--json")...)
 	if code != 0 {
 		t.Fatalf("eval: exit %d: %s", code, errs)
 	}
@@ -136,19 +146,31 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, terrs)
 	}
-	code, _, qerrs := run(t, "quantize", fl, "--bits", "5", "--data", csv, "--label-column", "condition", "-o", ql)
-	if code != 0 {
-		t.Fatalf("quantize: exit %d: %s", code, qerrs)
-	}
 	tr := accuracyLine.FindAllStringSubmatch(terrs, -1)
-	qr := accuracyLine.FindAllStringSubmatch(qerrs, -1)
-	if len(tr) != 1 || len(qr) != 2 {
-		t.Fatalf("accuracy tables: train %q, quantize %q", terrs, qerrs)
+	if len(tr) != 1 {
+		t.Fatalf("accuracy table of train: %q", terrs)
 	}
-	find(regexp.QuoteMeta(fmt.Sprintf("| %s, float readout | — | %s | %s |", name, tr[0][2], tr[0][3])))
-	hw := find(regexp.QuoteMeta("| "+name) + `, 5-bit (rounded|GA-refined) integer readout \(the hardware\) \| [0-9.]+ ± [0-9.]+ \| ([0-9.]+) \| ([0-9.]+) \|`)
-	if hw[1] == "rounded" && (hw[2] != qr[1][2] || hw[3] != qr[1][3]) {
-		t.Errorf("the hardware's accuracies %s, %s; quantize by hand %s, %s", hw[2], hw[3], qr[1][2], qr[1][3])
+	// The hand-made integer model and its training and held-out accuracy:
+	// quantize's 5-bit readout, or the conj's own 8-bit one that train wrote.
+	bits, handAcc := "5", tr[0][2:4]
+	if arch == string(model.Conj) {
+		bits, ql = "8", fl
+		find(regexp.QuoteMeta(fmt.Sprintf("| %s, float readout | — | — | — (its readout is always 8-bit integers) |", name)))
+	} else {
+		code, _, qerrs := run(t, "quantize", fl, "--bits", "5", "--data", csv, "--label-column", "condition", "-o", ql)
+		if code != 0 {
+			t.Fatalf("quantize: exit %d: %s", code, qerrs)
+		}
+		qr := accuracyLine.FindAllStringSubmatch(qerrs, -1)
+		if len(qr) != 2 {
+			t.Fatalf("accuracy table of quantize: %q", qerrs)
+		}
+		find(regexp.QuoteMeta(fmt.Sprintf("| %s, float readout | — | %s | %s |", name, tr[0][2], tr[0][3])))
+		handAcc = qr[1][2:4]
+	}
+	hw := find(regexp.QuoteMeta("| "+name+", "+bits) + `-bit (rounded|GA-refined) integer readout \(the hardware\) \| [0-9.]+ ± [0-9.]+ \| ([0-9.]+) \| ([0-9.]+) \|`)
+	if hw[1] == "rounded" && (hw[2] != handAcc[0] || hw[3] != handAcc[1]) {
+		t.Errorf("the hardware's accuracies %s, %s; the hand-made model's %s, %s", hw[2], hw[3], handAcc[0], handAcc[1])
 	}
 	find(`180 rows for training, 60 held out`)
 
@@ -378,6 +400,54 @@ func (w *lineWatch) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
+}
+
+// TestBuildConjMember: a build restricted to the random conjunctions deploys
+// the conj with its own 8-bit readout whatever --bits says: no quantize run
+// (model.json is train's model, its 8-bit readout), no float row, D for κ,
+// the 8-bit input codes in the hardware README, and the design verified.
+func TestBuildConjMember(t *testing.T) {
+	hwtest.Require(t, hwtest.Yosys, hwtest.Icarus, hwtest.Verilator)
+	out := filepath.Join(t.TempDir(), "b")
+	code, stdout, errs := run(t, "build", "--data", "../../examples/iris.csv", "-o", out, "--grid", "small", "--vectors", "100", "--family", "conj", "--bits", "4")
+	if code != 0 {
+		t.Fatalf("build --family conj: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "(8-bit integer readout; logistic-regression baseline") || !strings.Contains(errs, "verification: PASS") {
+		t.Errorf("summary line: %s", errs)
+	}
+	report, err := os.ReadFile(strings.TrimSpace(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"random conjunctions (conj) N=",
+		", 8-bit rounded readout, P=",
+		"| random conjunctions (conj), float readout | — | — | — (its readout is always 8-bit integers) |",
+		"the ridge solution rounded to the conj's own 8 bits by `hdlgen train`",
+		"(by build: model-float.json already holds the 8-bit readout `hdlgen train` rounded; copied to model.json)",
+	} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	if regexp.MustCompile(`--arch conj --bits|hdlgen quantize`).Match(report) {
+		t.Error("REPORT.md gives the conj --bits or a quantize command")
+	}
+	m, err := model.ReadFile(filepath.Join(out, "model.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Arch() != model.Conj || m.Readout == nil || m.Readout.Bits != model.ConjReadoutBits {
+		t.Errorf("model.json: %s with readout %+v, want a conj with its %d-bit readout", m.Arch(), m.Readout, model.ConjReadoutBits)
+	}
+	hw, err := os.ReadFile(filepath.Join(out, "hw", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(hw), "an integer v in 0…255, 8 bits") || !strings.Contains(string(hw), "v = min(255, floor(u·256 + 0.5))") {
+		t.Errorf("hw/README.md does not give the 8-bit codes:\n%s", hw)
+	}
 }
 
 // runUntil runs hdlgen with args and cancels it (as an interrupt would) at
