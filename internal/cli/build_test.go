@@ -405,15 +405,18 @@ func (w *lineWatch) String() string {
 // TestBuildConjMember: a build restricted to the random conjunctions deploys
 // the conj with its own 8-bit readout whatever --bits says: no quantize run
 // (model.json is train's model, its 8-bit readout), no float row, D for κ,
-// the 8-bit input codes in the hardware README, and the design verified.
+// the 8-bit input codes in the hardware README, and the design verified (by
+// the model step and Verilator: the e2e option table runs the conj on
+// Icarus too).
 func TestBuildConjMember(t *testing.T) {
-	hwtest.Require(t, hwtest.Yosys, hwtest.Icarus, hwtest.Verilator)
+	hwtest.Require(t, hwtest.Yosys, hwtest.Verilator)
 	out := filepath.Join(t.TempDir(), "b")
-	code, stdout, errs := run(t, "build", "--data", "../../examples/iris.csv", "-o", out, "--grid", "small", "--vectors", "100", "--family", "conj", "--bits", "4")
+	code, stdout, errs := run(t, "build", "--data", "../../examples/iris.csv", "-o", out, "--grid", "small", "--vectors", "100", "--family", "conj", "--bits", "4",
+		"--verify-steps", "model,lint,verilator")
 	if code != 0 {
 		t.Fatalf("build --family conj: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "(8-bit integer readout; logistic-regression baseline") || !strings.Contains(errs, "verification: PASS") {
+	if !strings.Contains(errs, "(8-bit integer readout; logistic-regression baseline") || !strings.Contains(errs, "verification: PARTIAL (see --verify-steps)") {
 		t.Errorf("summary line: %s", errs)
 	}
 	report, err := os.ReadFile(strings.TrimSpace(stdout))
