@@ -4,7 +4,7 @@
 // for a user: each dataset is built twice, with the default family and with
 // `--family intrvfl` (the plain intRVFL, what build did before), and the two
 // designs are compared — the network chosen, validation and held-out
-// accuracy of the 5-bit hardware, Yosys's LUTs, LUT-equivalents, the energy
+// accuracy of the hardware (the 5-bit readout; the conj's own 8-bit one), Yosys's LUTs, LUT-equivalents, the energy
 // estimate and the build's wall time.
 //
 //	go run scripts/family-build.go -hdlgen bin/hdlgen -out build/family-build [-commit C] \
@@ -212,9 +212,9 @@ func table(recs []record, commit string) string {
 	fmt.Fprintf(&b, "Made by `go run scripts/family-build.go %s` (the commands and dates per build below). ", strings.Join(os.Args[1:], " "))
 	b.WriteString("Each dataset built twice: `family` is the default (every member searched, the design step chooses the network), ")
 	b.WriteString("`intrvfl` is `--family intrvfl`. Validation: the build's 4-fold validation of the chosen configuration (`validate.json`); ")
-	b.WriteString("held-out: the 5-bit hardware on the build's held-out rows; LUT: Yosys; LUT-eq and energy as the report gives them ")
+	b.WriteString("held-out: the hardware (5-bit readout; the conj's is its own 8 bits) on the build's held-out rows; LUT: Yosys; LUT-eq and energy as the report gives them ")
 	b.WriteString("(energy estimated by hdlgen's power model from the Yosys resources); seconds: the whole build's wall time.\n\n")
-	b.WriteString("| dataset | setting | network | N | κ | P | validation | held-out | LUT (Yosys) | LUT-eq | dynamic energy (estimated) | build s |\n")
+	b.WriteString("| dataset | setting | network | N | κ (conj: D) | P | validation | held-out | LUT (Yosys) | LUT-eq | dynamic energy (estimated) | build s |\n")
 	b.WriteString("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, r := range recs {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %.4f | %.4f (%d rows) | %d | %.0f | %.3g nJ | %.0f |\n",
