@@ -28,6 +28,18 @@
 //	(g) N/2 intRVFL neurons and N/2 conjunctions in one readout, κ and D
 //	    chosen together.
 //
+// With -ensemble (needs a and f among -variants) a last column sums the
+// class scores of the rounded (a) and the rounded (f), each as validation
+// chose it alone, dequantised (Q·s, each readout with its own scale s):
+// two cores over one input, one readout each, their scores added — an
+// upper bound for hardware that adds them with a shift for the ratio of the
+// scales; then that hardware's sum, (a)'s integer scores shifted by the
+// power of two nearest the ratio of the two scales and added to (f)'s; and
+// the race of (a), (f) and that sum by the race's rule (each chosen on the
+// validation split as above, the sum's validation accuracy that of the two
+// readouts fitted on the split's fitting rows). -conj-bits rounds the conjunctions' readout to its own width (the
+// conj member's 8 bits) while (a) keeps -bits.
+//
 // -variants picks the variants by letter (default abcde, the first
 // screening's).
 //
@@ -58,6 +70,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -119,6 +132,23 @@ var (
 	// clamp(floor(x·Q + 0.5), 0, Q) with integer thresholds, as hardware
 	// with Q-level inputs does; 0 compares the float values.
 	conjLevels int
+	// conjBits is -conj-bits: the rounded width of a readout over
+	// conjunctions (0: bits).
+	conjBits int
+	// captured holds, per variant letter, the dequantised class scores of
+	// its rounded readout on the test rows of the fold being scored (the
+	// -ensemble column's inputs).
+	captured = map[string][]float64{}
+	// capturedVal holds the same on the validation rows (the readout
+	// fitted on the validation split's fitting rows), capturedScale the
+	// test readout's scale, capturedValScale the validation one's.
+	capturedVal                     = map[string][]float64{}
+	capturedScale, capturedValScale = map[string]float64{}, map[string]float64{}
+	// capture, while set, makes run keep the dequantised scores of its
+	// (single) rounded readout in lastScores and its scale in lastScale.
+	capture    bool
+	lastScores []float64
+	lastScale  float64
 	// conjUniform is -conj-thresholds uniform: a threshold drawn uniformly
 	// over the normalised range (codes 1 … Q with -conj-levels) instead of
 	// a random fitting row's value, so that drawing needs no data.
@@ -143,6 +173,8 @@ func main() {
 	flag.Float64Var(&directRange, "direct-range", 0, "R > 0: fit (b) on the direct links scaled to [−R, R] (a λ/(R/N)² penalty on the integer d's weights); 0: on the integer d")
 	flag.IntVar(&conjLevels, "conj-levels", 0, "Q > 0: the conjunctions compare Q-level integer codes of the inputs; 0: float values")
 	thresholds := flag.String("conj-thresholds", "rows", "conjunction thresholds: rows (a random fitting row's value) or uniform (drawn over the range, no data)")
+	flag.IntVar(&conjBits, "conj-bits", 0, "rounded width of a readout over conjunctions (f); 0: -bits")
+	ensemble := flag.Bool("ensemble", false, "with a and f: a last column sums their rounded readouts' dequantised scores")
 	large := flag.String("large", "nursery,chess-krvk,letter,wine-quality-white", "datasets left out of the second mean row")
 	flag.Parse()
 	if *bipolar {
@@ -204,8 +236,13 @@ func main() {
 	// (study.RaceKeepSE, at the larger accuracy) above (a)'s, then (f).
 	race := strings.Contains(*which, "a") && strings.Contains(*which, "f")
 	if race {
-		head += fmt.Sprintf(" race (a, f) %d-bit |", bits)
+		head += " race (a, f), rounded |"
 		cols++
+	}
+	ens := race && *ensemble
+	if ens {
+		head += " (a) + (f), rounded scores summed | (a) + (f), (a) shifted | race (a, f, (a) + (f) shifted) |"
+		cols += 3
 	}
 	fmt.Println(head)
 	fmt.Println("| --- |" + strings.Repeat(" --- |", cols))
@@ -257,7 +294,16 @@ datasets:
 				fmt.Fprintf(os.Stderr, "%s fold %d %s: %v λ=2^%d val %.3f test %.3f", name, f, v.name, sets[ki], math.Ilogb(ls[li]), va[ki][li], ta[0][0])
 				for ri, r := range v.roundings() {
 					ki, li := best(vr[ri])
+					capture = ri == 0
 					_, tq := v.run(ffit, ftest, d.K(), d.L(), sets[ki:ki+1], ls[li:li+1], *seed)
+					if capture {
+						captured[v.name[1:2]], capturedScale[v.name[1:2]] = lastScores, lastScale
+						if ens {
+							v.run(vfit, vval, d.K(), d.L(), sets[ki:ki+1], ls[li:li+1], *seed)
+							capturedVal[v.name[1:2]], capturedValScale[v.name[1:2]] = lastScores, lastScale
+						}
+					}
+					capture = false
 					acc[c] += tq[ri][0][0] / float64(*folds)
 					c++
 					if ri == 0 {
@@ -277,6 +323,47 @@ datasets:
 					pick = f
 				}
 				acc[c] += pick[1] / float64(*folds)
+				c++
+			}
+			if ens {
+				sum := slices.Clone(captured["a"])
+				for i, x := range captured["f"] {
+					sum[i] += x
+				}
+				acc[c] += accuracy(sum, ftest.y, d.L()) / float64(*folds)
+				c++
+				// The hardware's sum: (a)'s integer scores shifted by the
+				// power of two nearest the ratio of the scales, added to
+				// (f)'s (all times (f)'s scale, which the argmax ignores).
+				shifted := func(a, f []float64, sa, sf float64) []float64 {
+					p := math.Ldexp(1, int(math.Round(math.Log2(sa/sf))))
+					out := make([]float64, len(a))
+					for i := range a {
+						out[i] = a[i]*(sf*p/sa) + f[i]
+					}
+					return out
+				}
+				test := accuracy(shifted(captured["a"], captured["f"], capturedScale["a"], capturedScale["f"]), ftest.y, d.L())
+				val := accuracy(shifted(capturedVal["a"], capturedVal["f"], capturedValScale["a"], capturedValScale["f"]), vval.y, d.L())
+				acc[c] += test / float64(*folds)
+				c++
+				// The race of (a), (f) and the shifted sum by the race's
+				// rule: (a) unless another validates more than 2 standard
+				// errors above it, then the most correct.
+				cands := [][2]float64{raced["a"], raced["f"], {val, test}}
+				most := 0
+				for i, x := range cands {
+					if x[0] > cands[most][0] {
+						most = i
+					}
+				}
+				pick := cands[0]
+				p := cands[most][0]
+				if se := math.Sqrt(p * (1 - p) / float64(vval.rows())); p > cands[0][0]+2*se {
+					pick = cands[most]
+				}
+				acc[c] += pick[1] / float64(*folds)
+				fmt.Fprintf(os.Stderr, "%s fold %d (a)+(f) shifted: val %.3f test %.3f\n", name, f, val, test)
 			}
 		}
 		fmt.Println(row(name, acc))
@@ -371,19 +458,30 @@ func (v variant) run(fit, eval part, k, l int, ks []setting, ls []float64, seed 
 					}
 					// One scale for the whole readout matrix (the project's).
 					s := make([]float64, eval.rows()*l)
-					q := rounded(w, l, c, 0, c, false)
+					width := bits
+					if m.conj > 0 && conjBits > 0 {
+						width = conjBits
+					}
+					q, scale := rounded(w, l, c, 0, c, false, width)
 					if m.conj > 0 && conjBias {
-						q = roundedWithBias(w, l, c)
+						q, scale = roundedWithBias(w, l, c, width)
 					}
 					engine.Gemm(false, true, eval.rows(), l, c, 1, hEval, c, q, c, 0, s, l)
 					accR[0][ki][li] = accuracy(s, eval.y, l)
+					if capture {
+						for i := range s {
+							s[i] *= scale
+						}
+						lastScores, lastScale = s, scale
+					}
 					if v.direct {
 						// Two scales: the direct block [0, K) and the hidden
 						// block [K, c) rounded separately, scores s_d·Q_d·d +
 						// s_h·Q_h·h (an upper bound for a hardware that
 						// multiplies one block's sum by a constant).
-						two := rounded(w, l, c, 0, k, true)
-						for i, x := range rounded(w, l, c, k, c, true) {
+						two, _ := rounded(w, l, c, 0, k, true, bits)
+						hid, _ := rounded(w, l, c, k, c, true, bits)
+						for i, x := range hid {
 							two[i] += x
 						}
 						engine.Gemm(false, true, eval.rows(), l, c, 1, hEval, c, two, c, 0, s, l)
@@ -409,21 +507,34 @@ func (v variant) roundings() []string {
 	case v.direct:
 		return []string{fmt.Sprintf("%d-bit", bits), fmt.Sprintf("%d-bit, 2 scales", bits)}
 	}
+	if conjBits > 0 && v.conjOnly() {
+		return []string{fmt.Sprintf("%d-bit", conjBits)}
+	}
 	return []string{fmt.Sprintf("%d-bit", bits)}
 }
 
-// rounded returns columns [a, b) of the L×c readout w rounded to -bits with
-// one scale (quant.QuantizeBits), as an L×c matrix that is zero outside
+// conjOnly reports whether the variant's networks are conjunctions only.
+func (v variant) conjOnly() bool {
+	for _, m := range v.members {
+		if m.n > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// rounded returns columns [a, b) of the L×c readout w rounded to width bits
+// with one scale (quant.QuantizeBits), as an L×c matrix that is zero outside
 // [a, b): the integer levels Q (exact integer scores, the hardware's), or
 // with scaled the levels times the scale, so that two blocks rounded
-// separately add up to their two-scale scores.
-func rounded(w []float64, l, c, a, b int, scaled bool) []float64 {
+// separately add up to their two-scale scores; and the scale.
+func rounded(w []float64, l, c, a, b int, scaled bool, width int) ([]float64, float64) {
 	n := b - a
 	blk := make([]float64, l*n)
 	for i := 0; i < l; i++ {
 		copy(blk[i*n:(i+1)*n], w[i*c+a:i*c+b])
 	}
-	q, err := quant.QuantizeBits(blk, l, n, bits)
+	q, err := quant.QuantizeBits(blk, l, n, width)
 	if err != nil {
 		fail(err)
 	}
@@ -436,18 +547,18 @@ func rounded(w []float64, l, c, a, b int, scaled bool) []float64 {
 			}
 		}
 	}
-	return out
+	return out, q.Scale
 }
 
 // roundedWithBias rounds an L×c readout whose last column is a bias: the
-// other columns to -bits levels with one scale (quant.QuantizeBits), the
-// bias to an integer at that scale, of any width.
-func roundedWithBias(w []float64, l, c int) []float64 {
+// other columns to width-bit levels with one scale (quant.QuantizeBits), the
+// bias to an integer at that scale, of any width; and the scale.
+func roundedWithBias(w []float64, l, c, width int) ([]float64, float64) {
 	blk := make([]float64, l*(c-1))
 	for i := 0; i < l; i++ {
 		copy(blk[i*(c-1):(i+1)*(c-1)], w[i*c:i*c+c-1])
 	}
-	q, err := quant.QuantizeBits(blk, l, c-1, bits)
+	q, err := quant.QuantizeBits(blk, l, c-1, width)
 	if err != nil {
 		fail(err)
 	}
@@ -458,7 +569,7 @@ func roundedWithBias(w []float64, l, c int) []float64 {
 		}
 		out[i*c+c-1] = math.Round(w[i*c+c-1] / q.Scale)
 	}
-	return out
+	return out, q.Scale
 }
 
 // inputs returns the hidden inputs s_j (rows×n, before the clip) and the
