@@ -53,7 +53,7 @@ const (
 	// 3000. Held out of the fit, like CalRangeEdges.
 	CalRangeWide
 	// CalRangeConj: the random conjunctions (docs/semantics.md §3c) over
-	// the build's range — N from 50 to 3000, D from 1 to 4, P from 1 to 8,
+	// the build's range — N from 50 to 3000, D from 1 to 4, P from 1 to 32,
 	// the K and L of real data sets — in a section of their own, so that
 	// they are synthesised without the others. Held out of the fit (the
 	// conj's one LUT factor is set by hand, power/conj.go); its rows give

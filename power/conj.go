@@ -72,7 +72,8 @@ func (conjNet) hasPreact() bool { return false }
 // conjLUTFactor: the structural counts times one factor, the median ratio
 // of Yosys's LUT6 sites to the counts over six conj designs (K = 4 … 72,
 // N = 64 … 1,500, D = 1 … 3, P = 1 … 8; ratios 1.03 … 1.19), set by hand;
-// the calibration's section range-conj measures it (−13.1 … +5.8 %,
+// the calibration's section range-conj measures it (−13.1 … +5.8 % up to
+// P = 16, +24.1 % at K = 6, P = 32: muxLUTs ignores MUXF7/MUXF8;
 // docs/semantics.md §3c) without refitting it.
 var conjLUTFactor = [nComp]float64{
 	cROM: conjLUTScale, cFront: conjLUTScale, cLanes: conjLUTScale, cPreact: conjLUTScale,
@@ -96,7 +97,10 @@ func (conjNet) fmaxLead() int { return 0 }
 
 // calibration holds the conj's designs of the build's range (CalRangeConj):
 // the iris-like K = 4 at the smallest N, and K, L, D and P spread over the
-// range, up to N = 3000 with the 26 classes of letter.
+// range, up to N = 3000 with the 26 classes of letter; and the shapes of the
+// two conj designs `hdlgen build` chose in results/family-build (car: K = 6,
+// L = 4, N = 1250, D = 4 at P = 32; glyphs: K = 64, L = 10, N = 1000, D = 2
+// at P = 16), where the first five left the band without designs.
 func (conjNet) calibration() Calibration {
 	return Calibration{
 		Sections: [CalibrationSections][]CalShape{
@@ -106,6 +110,8 @@ func (conjNet) calibration() Calibration {
 				{K: 13, N: 1500, L: 3, Kappa: 4, P: 1},
 				{K: 64, N: 800, L: 10, Kappa: 1, P: 8},
 				{K: 16, N: 3000, L: 26, Kappa: 2, P: 2},
+				{K: 6, N: 1250, L: 4, Kappa: 4, P: 32},
+				{K: 64, N: 1000, L: 10, Kappa: 2, P: 16},
 			},
 		},
 	}
