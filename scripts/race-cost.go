@@ -1,13 +1,14 @@
 //go:build ignore
 
 // Race-cost prints what the race (`hdlgen reproduce --stages race`) would
-// count for a plain intRVFL (stored W_in) of K features, L classes, κ and a
-// readout width at P = 1, for each N: the LUT-equivalents of the analytic
+// count for a network (-arch, default the plain intRVFL with its stored W_in)
+// of K features, L classes, κ (the conj's D) and a readout width (ignored by
+// a type with its own) at P = 1, for each N: the LUT-equivalents of the analytic
 // resource model (study.LUTEquivalents) and the race's budget for that shape,
 // so a grid beyond the race's can be checked against the budget before
 // anything runs.
 //
-//	go run scripts/race-cost.go -k 11 -l 7 -kappa 1 -bits 5 -n 3000,6000
+//	go run scripts/race-cost.go [-arch conj] -k 11 -l 7 -kappa 1 -bits 5 -n 3000,6000
 package main
 
 import (
@@ -24,6 +25,7 @@ import (
 )
 
 func main() {
+	arch := flag.String("arch", string(model.IntRVFL), "network type")
 	k := flag.Int("k", 11, "features")
 	l := flag.Int("l", 7, "classes")
 	kappa := flag.Int("kappa", 1, "κ")
@@ -39,12 +41,12 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	s, err := power.ShapeOf(model.IntRVFL, *k, *l, *kappa, *bits)
+	s, err := power.ShapeOf(model.Arch(*arch), *k, *l, *kappa, *bits)
 	if err != nil {
 		fail(err)
 	}
-	fmt.Printf("K=%d L=%d κ=%d %d-bit readout, P=1: budget %.0f LUT-equivalents (%g× the reference's %.0f)\n\n| N | LUT-equivalents | within the budget |\n|---|---|---|\n",
-		*k, *l, *kappa, *bits, *budget*ref, *budget, ref)
+	fmt.Printf("%s K=%d L=%d κ=%d %d-bit readout, P=1: budget %.0f LUT-equivalents (%g× the reference's %.0f)\n\n| N | LUT-equivalents | within the budget |\n|---|---|---|\n",
+		*arch, *k, *l, *kappa, *bits, *budget*ref, *budget, ref)
 	for _, f := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(f)
 		if err != nil {
