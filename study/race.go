@@ -77,8 +77,13 @@ type RaceOptions struct {
 	Bits     []int   // readout widths of the types that take one (default DefaultRaceBits)
 	Budget   float64 // factor over the reference (default DefaultRaceBudget)
 	// Grid gives λ and κ; Ns the race's N (default DefaultRaceNs).
-	Grid        protocol.Grid
-	Ns          []int
+	Grid protocol.Grid
+	Ns   []int
+	// MemberNs adds N beyond Ns to one member's grid (by RaceMember.Name,
+	// e.g. "conj": {6000}); the budget still applies. A stored race without
+	// them keeps the entries of the other members: only the extended
+	// members run again (racePartial).
+	MemberNs    map[string][]int
 	Regularizer model.Regularizer // default identity
 	Seeds       []uint64
 	Workers     int
@@ -236,8 +241,42 @@ type raceJob struct {
 	fp   string
 	cost float64
 	// prev is the dataset's stored race run with fewer members (a member
-	// added since), whose entries the run keeps: only the new members run.
+	// added since) or without MemberNs; the run keeps the entries of the
+	// members in keep and runs the others.
 	prev *RaceResult
+	keep map[RaceMember]bool
+}
+
+// nsOf is member m's N: the race's Ns with the member's MemberNs, in
+// increasing order.
+func (o RaceOptions) nsOf(m RaceMember) []int {
+	ns := slices.Clone(o.Ns)
+	for _, n := range o.MemberNs[m.Name()] {
+		if !slices.Contains(ns, n) {
+			ns = append(ns, n)
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// checkMemberNs refuses MemberNs that name no member or hold an N below 1.
+func (o RaceOptions) checkMemberNs(members []RaceMember) error {
+	for name, ns := range o.MemberNs {
+		if !slices.ContainsFunc(members, func(m RaceMember) bool { return m.Name() == name }) {
+			var names []string
+			for _, m := range members {
+				names = append(names, m.Name())
+			}
+			return fmt.Errorf("race: member N for %q, which is no member (want one of %s)", name, strings.Join(names, ", "))
+		}
+		for _, n := range ns {
+			if n < 1 {
+				return fmt.Errorf("race: member %s: N=%d, want ≥ 1", name, n)
+			}
+		}
+	}
+	return nil
 }
 
 // raceFingerprint identifies a race job's settings, its members among them.
@@ -256,6 +295,9 @@ func raceFingerprint(opt RaceOptions, members []RaceMember) string {
 	if len(grids) > 0 {
 		parts = append(parts, grids)
 	}
+	if len(opt.MemberNs) > 0 {
+		parts = append(parts, opt.MemberNs)
+	}
 	return jobs.Fingerprint(parts...)
 }
 
@@ -271,37 +313,58 @@ func raceJobMembers(r *RaceResult) []RaceMember {
 	return out
 }
 
-// racePartial returns the dataset's stored race when it is one of the same
-// settings and data with a proper subset of members (its fingerprint is the
-// one its own members give; every width of opt.Bits holds each of them
-// once), or nil: the new members can then run alone and join it. A complete
-// job (the current fingerprint) is reused as it is, not here.
-func racePartial(st jobs.Store, opt RaceOptions, members []RaceMember, j raceJob) (*RaceResult, error) {
+// racePartial returns the dataset's stored race when the run can keep some
+// of its entries, and the members whose entries it keeps (every width of
+// opt.Bits holds each of its members once): a job of the same settings and
+// data with a proper subset of members (its fingerprint is the one its own
+// members give) keeps them all, and the new members run alone and join it;
+// a job of the same settings but MemberNs (its fingerprint is the one opt
+// without MemberNs gives) keeps the members MemberNs does not extend, and
+// the extended ones run again. Otherwise nil. A complete job (the current
+// fingerprint) is reused as it is, not here.
+func racePartial(st jobs.Store, opt RaceOptions, members []RaceMember, j raceJob) (*RaceResult, map[RaceMember]bool, error) {
 	var r RaceResult
 	ok, err := st.LoadAny(racePath(j.meta.Name), &r)
 	if !ok || err != nil || r.Data != j.data || r.Fingerprint == j.fp || len(r.Widths) != len(opt.Bits) {
-		return nil, err
+		return nil, nil, err
 	}
 	had := raceJobMembers(&r)
-	if len(had) == 0 || len(had) >= len(members) || r.Fingerprint != raceFingerprint(opt, had) {
-		return nil, nil
+	if len(had) == 0 || len(had) > len(members) {
+		return nil, nil, nil
 	}
 	for wi, w := range r.Widths {
 		if w.Bits != opt.Bits[wi] || len(w.Entries) != len(had) {
-			return nil, nil
+			return nil, nil, nil
 		}
 		for i, e := range w.Entries {
 			if e.Member != had[i] {
-				return nil, nil
+				return nil, nil, nil
 			}
 		}
 	}
 	for _, m := range had {
 		if !slices.Contains(members, m) {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
-	return &r, nil
+	keep := map[RaceMember]bool{}
+	without := opt
+	without.MemberNs = nil
+	switch {
+	case len(had) < len(members) && r.Fingerprint == raceFingerprint(opt, had):
+		for _, m := range had {
+			keep[m] = true
+		}
+	case len(opt.MemberNs) > 0 && r.Fingerprint == raceFingerprint(without, had):
+		for _, m := range had {
+			if len(opt.MemberNs[m.Name()]) == 0 {
+				keep[m] = true
+			}
+		}
+	default:
+		return nil, nil, nil
+	}
+	return &r, keep, nil
 }
 
 // RunRace runs (or resumes) the race over the datasets.
@@ -319,6 +382,9 @@ func RunRace(ctx context.Context, opt RaceOptions) (*RaceStudy, error) {
 	members := RaceMembers()
 	if len(members) == 0 {
 		return nil, fmt.Errorf("race: no network type has a power model")
+	}
+	if err := opt.checkMemberNs(members); err != nil {
+		return nil, err
 	}
 	names := opt.Datasets
 	if len(names) == 0 {
@@ -341,13 +407,10 @@ func RunRace(ctx context.Context, opt RaceOptions) (*RaceStudy, error) {
 		n := float64(slices.Max(opt.Ns))
 		m := float64(meta.TrainRows)
 		j := raceJob{meta: meta, data: data, fp: fp}
-		if j.prev, err = racePartial(st, opt, members, j); err != nil {
+		if j.prev, j.keep, err = racePartial(st, opt, members, j); err != nil {
 			return nil, fmt.Errorf("race: %w", err)
 		}
-		run := len(members)
-		if j.prev != nil {
-			run -= len(raceJobMembers(j.prev))
-		}
+		run := len(members) - len(j.keep)
 		j.cost = m*n*min(m, n)*float64(run*len(opt.Grid.Kappas)) + 1e6
 		all = append(all, j)
 	}
@@ -485,9 +548,10 @@ func raceDataset(ctx context.Context, opt RaceOptions, members []RaceMember, j r
 		}
 		w := RaceWidth{Bits: b, Reference: ref, Budget: opt.Budget * ref}
 		for _, m := range members {
-			if j.prev != nil {
+			if j.prev != nil && j.keep[m] {
 				// A member the stored run has keeps its entry (its search
-				// and evaluation do not depend on the other members).
+				// and evaluation do not depend on the other members) unless
+				// MemberNs extends its grid.
 				pw := j.prev.Widths[wi]
 				if i := slices.IndexFunc(pw.Entries, func(e RaceEntry) bool { return e.Member == m }); i >= 0 {
 					w.Entries = append(w.Entries, pw.Entries[i])
@@ -571,7 +635,8 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 	best := protocol.Best{Correct: -1}
 	bestLUTs := 0.0
 	var noEstimate error // the last configuration the power model could not estimate
-	for _, n := range opt.Ns {
+	ns := opt.nsOf(m)
+	for _, n := range ns {
 		for _, kappa := range kappas {
 			luts, err := raceLUTs(m, k, l, n, kappa, b)
 			if err != nil {
@@ -611,7 +676,7 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 		}
 	}
 	if best.Correct < 0 {
-		e.Impossible = fmt.Sprintf("no N of %v fits %.0f LUT-equivalents", opt.Ns, budget)
+		e.Impossible = fmt.Sprintf("no N of %v fits %.0f LUT-equivalents", ns, budget)
 		if noEstimate != nil {
 			e.Impossible += fmt.Sprintf(" (no estimate for %v)", noEstimate)
 		}

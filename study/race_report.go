@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,6 +48,7 @@ type RaceSummary struct {
 	Datasets int                `json:"datasets"`
 	Budget   float64            `json:"budget_factor"`
 	Ns       []int              `json:"ns"`
+	MemberNs map[string][]int   `json:"member_ns,omitempty"` // N beyond Ns of one member (RaceOptions.MemberNs)
 	Grid     protocol.Grid      `json:"grid"`
 	Seeds    []uint64           `json:"seeds"`
 	TestNorm protocol.TestNorm  `json:"test_norm"`
@@ -58,7 +61,7 @@ type RaceSummary struct {
 func WriteRaceReport(dir string, s *RaceStudy, command string, now time.Time) (*RaceSummary, error) {
 	o := s.Options
 	sum := &RaceSummary{Provenance: newProvenance(command, now, s.WallSeconds), Reused: s.Reused, Datasets: len(s.Results),
-		Budget: o.Budget, Ns: o.Ns, Grid: protocol.Grid{Lambdas: o.Grid.Lambdas, Kappas: o.Grid.Kappas}, Seeds: o.Seeds,
+		Budget: o.Budget, Ns: o.Ns, MemberNs: o.MemberNs, Grid: protocol.Grid{Lambdas: o.Grid.Lambdas, Kappas: o.Grid.Kappas}, Seeds: o.Seeds,
 		TestNorm: o.TestNorm, Skipped: s.Skipped}
 	var tsv bytes.Buffer
 	tsv.WriteString("dataset\tconfig\treadout_bits\taccuracy\tlut_eq\tchosen\n")
@@ -162,15 +165,28 @@ func niceCeil(v float64) float64 {
 	return 10 * p
 }
 
+// memberNsText names the N a member has beyond the race's: " (conj also
+// N ∈ [6000])", or "".
+func memberNsText(m map[string][]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s also N ∈ %v", name, m[name]))
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
 func (s *RaceSummary) markdown() string {
 	var b strings.Builder
 	b.WriteString("# The race of the hardware networks\n\n")
 	b.WriteString(s.Provenance.markdown(s.Reused, "datasets"))
 	fmt.Fprintf(&b, "- datasets: %d; members: every protocol variant whose network type has a power model, with each W_in source its type offers\n", s.Datasets)
-	fmt.Fprintf(&b, "- grid per member: N ∈ %v, κ ∈ %v (types with κ%s), λ ∈ 2^%g…2^%g; chosen by the deployed readout's correct predictions on inner validation rows "+
+	fmt.Fprintf(&b, "- grid per member: N ∈ %v%s, κ ∈ %v (types with κ%s), λ ∈ 2^%g…2^%g; chosen by the deployed readout's correct predictions on inner validation rows "+
 		"(every %d-th row of each training fold, or of the train file; never a test row), ties by the protocol's rule; the race's winner is %s unless another member's "+
 		"validation accuracy is more than %d standard errors above it, then the member with the most, ties to fewer LUT-equivalents\n",
-		s.Ns, s.Grid.Kappas, ownKappaGrids(), math.Log2(s.Grid.Lambdas[0]), math.Log2(s.Grid.Lambdas[len(s.Grid.Lambdas)-1]), raceValEvery, RacePreferred.Name(), RaceKeepSE)
+		s.Ns, memberNsText(s.MemberNs), s.Grid.Kappas, ownKappaGrids(), math.Log2(s.Grid.Lambdas[0]), math.Log2(s.Grid.Lambdas[len(s.Grid.Lambdas)-1]), raceValEvery, RacePreferred.Name(), RaceKeepSE)
 	fmt.Fprintf(&b, "- budget: at most %g× the LUT-equivalents of the plain intRVFL with N=%d, κ=%d and the race's readout width, all at P = 1 "+
 		"(analytic resource model, `power.Analytic`; LUT-equivalents = LUT6 + LUTRAM + %d per DSP48E1 + %d per RAMB18)\n",
 		s.Budget, RaceRefN, RaceRefKappa, LUTsPerHardBlock, LUTsPerHardBlock)

@@ -304,6 +304,76 @@ func TestRaceCompletesStoredJobs(t *testing.T) {
 	}
 }
 
+// TestRaceExtendsOneMembersGrid: with MemberNs a stored race keeps the
+// entries of the members it does not extend and runs the extended member
+// again over its larger grid; the result equals a fresh run of the extended
+// race. Member N for no member is refused.
+func TestRaceExtendsOneMembersGrid(t *testing.T) {
+	dir := writeRaceCollection(t)
+	out := t.TempDir()
+	opt := raceTestOptions(dir, out, []string{"pair"})
+	if _, err := RunRace(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	members := RaceMembers()
+	ext := members[len(members)-1]
+	// Mark every kept entry, so that a rerun of one would show.
+	st := jobs.Store{Dir: out}
+	var stored RaceResult
+	if ok, err := st.LoadAny(racePath("pair"), &stored); !ok || err != nil {
+		t.Fatalf("stored race: %v, %v", ok, err)
+	}
+	const mark = 0.123456
+	for wi := range stored.Widths {
+		for ei := range stored.Widths[wi].Entries {
+			stored.Widths[wi].Entries[ei].Accuracy = mark
+		}
+	}
+	if err := st.Save(racePath("pair"), &stored); err != nil {
+		t.Fatal(err)
+	}
+	wider := opt
+	wider.MemberNs = map[string][]int{ext.Name(): {60}}
+	got, err := RunRace(context.Background(), wider)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Reused != 0 || len(got.Results) != 1 {
+		t.Fatalf("reused %d, %d results: want the stored job completed", got.Reused, len(got.Results))
+	}
+	freshOpt := wider
+	freshOpt.OutDir = t.TempDir()
+	fresh, err := RunRace(context.Background(), freshOpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for wi, w := range got.Results[0].Widths {
+		for ei, e := range w.Entries {
+			want := fresh.Results[0].Widths[wi].Entries[ei]
+			switch {
+			case e.Member == ext && e.Accuracy == mark:
+				t.Errorf("%d bits: the extended member %s was not run again", w.Bits, ext.Name())
+			case e.Member == ext && e.Configs != want.Configs:
+				t.Errorf("%d bits: %s scored %d configurations, a fresh run %d", w.Bits, ext.Name(), e.Configs, want.Configs)
+			case e.Member == ext && e.Configs <= stored.Widths[wi].Entries[ei].Configs:
+				t.Errorf("%d bits: %s scored %d configurations, before the extension %d: N=60 not in its grid", w.Bits, ext.Name(), e.Configs, stored.Widths[wi].Entries[ei].Configs)
+			case e.Member != ext && e.Accuracy != mark:
+				t.Errorf("%d bits: %s was run again (accuracy %v)", w.Bits, e.Member.Name(), e.Accuracy)
+			}
+			if e.Member == ext {
+				if diff := cmp.Diff(want, e, cmpopts.IgnoreFields(RaceEntry{}, "Chosen")); diff != "" {
+					t.Errorf("%d bits: the extended member differs from a fresh run's (-fresh +extended):\n%s", w.Bits, diff)
+				}
+			}
+		}
+	}
+	bad := opt
+	bad.MemberNs = map[string][]int{"no-such-member": {60}}
+	if _, err := RunRace(context.Background(), bad); err == nil || !strings.Contains(err.Error(), `"no-such-member", which is no member`) {
+		t.Errorf("member N for no member: err %v", err)
+	}
+}
+
 // TestRaceUnits checks the inner splits: every validation and training row
 // of a unit is a training row of its fold, never a test row, and every
 // raceValEvery-th one validates.

@@ -44,14 +44,15 @@ type ReproduceOptions struct {
 	TestNorm        protocol.TestNorm
 	Fixed           map[string]protocol.Best // see AccuracyOptions.Fixed
 	Regularizer     model.Regularizer
-	Solver          model.Solver // accuracy stage only (the other stages solve exactly)
-	Win             model.WinGen // accuracy stage, intrvfl only: the W_in source
-	Budgets         []Budget     // budget stage
-	ReadoutGA       bool         // readout stage: also the two GA strategies
-	RetuneBits      int          // retune stage
-	RetuneGA        bool         // retune stage: the GA lever (RetuneOptions.GA)
-	RaceBits        []int        // race stage: readout widths (RaceOptions.Bits)
-	RaceBudget      float64      // race stage: budget factor (RaceOptions.Budget)
+	Solver          model.Solver     // accuracy stage only (the other stages solve exactly)
+	Win             model.WinGen     // accuracy stage, intrvfl only: the W_in source
+	Budgets         []Budget         // budget stage
+	ReadoutGA       bool             // readout stage: also the two GA strategies
+	RetuneBits      int              // retune stage
+	RetuneGA        bool             // retune stage: the GA lever (RetuneOptions.GA)
+	RaceBits        []int            // race stage: readout widths (RaceOptions.Bits)
+	RaceBudget      float64          // race stage: budget factor (RaceOptions.Budget)
+	RaceMemberNs    map[string][]int // race stage: N beyond the grid's for one member (RaceOptions.MemberNs)
 	// Shard runs this share of every stage's jobs and writes no report (the
 	// merge does); the zero value runs everything.
 	Shard jobs.Shard
@@ -147,7 +148,7 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 		}
 	}
 	if run[StageRace] {
-		opt := RaceOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RaceBits, Budget: o.RaceBudget,
+		opt := RaceOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RaceBits, Budget: o.RaceBudget, MemberNs: o.RaceMemberNs,
 			Grid: o.Grid, Regularizer: o.Regularizer, Seeds: o.Seeds, Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress,
 			Shard: o.Shard, ReuseOnly: reuseOnly}
 		if err := o.race(ctx, opt); err != nil {

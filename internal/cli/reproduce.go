@@ -38,6 +38,7 @@ type reproduceOptions struct {
 	win       string
 	raceBits  string
 	raceBudg  float64
+	raceNs    []string
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -116,6 +117,7 @@ so a changed dataset is computed again, not reused.`,
 	f.BoolVar(&o.retuneGA, "retune-ga", false, "retune stage: also refine the rounded readout at the retuned λ with the GA (seeded with it) where that validates better (issue 15's 5-bit lever; docs/protocol.md)")
 	f.StringVar(&o.raceBits, "race-bits", "5", "race stage: comma-separated readout widths of the networks that take one (a race per width)")
 	f.Float64Var(&o.raceBudg, "race-budget", study.DefaultRaceBudget, "race stage: LUT-equivalent budget, times the plain intRVFL with N=1500, κ=15 and the race's width at P=1")
+	f.StringArrayVar(&o.raceNs, "race-member-n", nil, "race stage: MEMBER=N[,N…] adds N beyond the grid's to one member (e.g. conj=6000; repeatable); a stored race keeps the other members' entries and runs that member again")
 	f.StringVar(&o.win, "win", "stored", "accuracy stage, --networks intrvfl only: "+winHelp)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
@@ -176,6 +178,29 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 			return usagef("--stages: the race writes its own accuracy.tsv; run it into a folder of its own, not with the accuracy stage")
 		}
 	}
+	var memberNs map[string][]int
+	for _, spec := range o.raceNs {
+		name, list, ok := strings.Cut(spec, "=")
+		if !ok || name == "" {
+			return usagef("--race-member-n %q: want MEMBER=N[,N…]", spec)
+		}
+		if memberNs == nil {
+			memberNs = map[string][]int{}
+		}
+		if _, dup := memberNs[name]; dup {
+			return usagef("--race-member-n: member %s given twice", name)
+		}
+		for _, f := range study.List(list) {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 1 {
+				return usagef("--race-member-n %q: N %q, want an integer ≥ 1", spec, f)
+			}
+			memberNs[name] = append(memberNs[name], n)
+		}
+		if len(memberNs[name]) == 0 {
+			return usagef("--race-member-n %q names no N", spec)
+		}
+	}
 	reg, err := model.ParseRegularizer(o.reg)
 	if err != nil {
 		return usagef("--regularizer: %v", err)
@@ -234,7 +259,7 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	return study.Reproduce(cmd.Context(), study.ReproduceOptions{DataDir: o.data, OutDir: o.out,
 		Datasets: datasets, Stages: stages, Shard: shard, Merge: merge, Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers,
 		TestNorm: tn, Fixed: fixed, Regularizer: reg, Solver: sv, Win: win, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits, RetuneGA: o.retuneGA,
-		RaceBits: raceBits, RaceBudget: o.raceBudg,
+		RaceBits: raceBits, RaceBudget: o.raceBudg, RaceMemberNs: memberNs,
 		Command: "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " "), Out: app.Out, Progress: app.Err})
 }
 
