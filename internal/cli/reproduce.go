@@ -269,8 +269,15 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 func quoteArgs(cmd *cobra.Command) []string {
 	var out []string
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if f.Name != "merge" {
-			out = append(out, "--"+f.Name+" "+f.Value.String())
+		switch v := f.Value.(type) {
+		case pflag.SliceValue: // a repeatable flag: once per value, as typed
+			for _, s := range v.GetSlice() {
+				out = append(out, "--"+f.Name+" "+s)
+			}
+		default:
+			if f.Name != "merge" {
+				out = append(out, "--"+f.Name+" "+f.Value.String())
+			}
 		}
 	})
 	return out

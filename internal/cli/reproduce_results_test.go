@@ -19,7 +19,7 @@ import (
 
 // studyFolders are the committed folders `hdlgen reproduce` writes, as
 // patterns under results/.
-var studyFolders = []string{"uci121*", "accuracy-race"}
+var studyFolders = []string{"uci121*", "accuracy-race", "race-conj6000"}
 
 // committedReports are the report files of each stage of a study folder, in
 // the order the stages run, with the summary that records the stage's command.
@@ -35,7 +35,7 @@ var committedReports = []struct {
 }
 
 // TestCommittedResultsRegenerate reruns, for every committed study folder
-// (results/uci121* and the race, results/accuracy-race), the command each of its reports records, in a sandbox that
+// (results/uci121*, the race, results/accuracy-race, and results/race-conj6000), the command each of its reports records, in a sandbox that
 // holds a copy of the folder (its stored jobs) at the same relative path and
 // the collection at ../shared/uci121. Every job is stored, so nothing is
 // computed: the reports are rewritten from the stored jobs, and each must equal
@@ -376,5 +376,19 @@ func TestResultsIndexComplete(t *testing.T) {
 		if e.IsDir() && !strings.Contains(string(index), "| ["+e.Name()+"](") && !strings.Contains(string(index), "| ["+e.Name()+"]("+e.Name()+"/") {
 			t.Errorf("results/%s is not listed in results/README.md", e.Name())
 		}
+	}
+}
+
+// TestQuoteArgsRepeatsSliceFlags: the recorded command gives a repeatable
+// flag once per value (a runnable command), not its bracketed list.
+func TestQuoteArgsRepeatsSliceFlags(t *testing.T) {
+	cmd := newReproduceCmd(&App{})
+	if err := cmd.ParseFlags([]string{"--race-member-n", "conj=6000", "--race-member-n", "intrvfl=4000,5000", "--stages", "race"}); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(quoteArgs(cmd), " ")
+	want := "--race-member-n conj=6000 --race-member-n intrvfl=4000,5000 --stages race"
+	if got != want {
+		t.Errorf("quoteArgs: %q, want %q", got, want)
 	}
 }
