@@ -27,9 +27,10 @@ import (
 // readout but the fixed-point baseline (model.Traits.Baseline: the rvfl8):
 // the plain intRVFL first (the member of a build on large data, and the one
 // whose files keep a single-network build's names), then the others in
-// registry order — the random conjunctions, the two-layer intRVFL; with a generated W_in (win "lfsr"), those that offer one. A
-// member whose readout width is its own (the conj's 8 bits) deploys that
-// width whatever --bits says (memberBits).
+// registry order — the random conjunctions, the two-layer intRVFL; with a
+// generated W_in (win "lfsr"), those that offer one. A member whose readout
+// width is its own (the conj's 8 bits) deploys that width whatever --bits
+// says (memberBits).
 func FamilyMembers(win string) []model.Arch {
 	generated := win != "" && win != "stored"
 	var out []model.Arch
@@ -41,17 +42,9 @@ func FamilyMembers(win string) []model.Arch {
 		out = append(out, a)
 	}
 	// the plain intRVFL leads; the others keep their order
-	slices.SortStableFunc(out, func(a, b model.Arch) int {
-		switch {
-		case a == b:
-			return 0
-		case a == model.IntRVFL:
-			return -1
-		case b == model.IntRVFL:
-			return 1
-		}
-		return 0
-	})
+	if i := slices.Index(out, model.IntRVFL); i > 0 {
+		out = slices.Insert(slices.Delete(out, i, i+1), 0, model.IntRVFL)
+	}
 	return out
 }
 
@@ -65,7 +58,7 @@ func isBaseline(arch model.Arch) bool {
 // memberBits is the readout width network arch deploys in a build of --bits
 // bits: bits when the width is a choice of the type, its own otherwise.
 func memberBits(arch model.Arch, bits int) int {
-	if t, err := model.TraitsOf(arch); err == nil && !t.ReadoutBits() && t.Readout.Bits > 0 {
+	if t, err := model.TraitsOf(arch); err == nil && !t.ReadoutBits() {
 		return t.Readout.Bits
 	}
 	return bits

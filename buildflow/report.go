@@ -385,7 +385,6 @@ func (f Facts) familyList() string {
 	return strings.Join(parts, ", ")
 }
 
-// network is the deployed network's name.
 // deployed is the network of the deployed design.
 func (f Facts) deployed() model.Arch {
 	if a := f.Eval.Config.Arch; a != "" {
@@ -430,12 +429,8 @@ func kappaLabelOf(arch model.Arch) string {
 	return t.KappaLabel()
 }
 
-func (f Facts) network() string {
-	if a := f.Eval.Config.Arch; a != "" {
-		return networkName(model.Arch(a))
-	}
-	return networkName(model.IntRVFL)
-}
+// network is the deployed network's name.
+func (f Facts) network() string { return networkName(f.deployed()) }
 
 func (f Facts) writeSizes(w func(string, ...any)) {
 	o := f.Options
