@@ -250,8 +250,8 @@ func TestFamilyMembers(t *testing.T) {
 		want    []model.Arch
 		wantErr string
 	}{
-		{Options{}, 0, []model.Arch{model.IntRVFL, model.Conj, model.IntRVFL2}, ""},
-		{Options{}, CoarseGridRows - 1, []model.Arch{model.IntRVFL, model.Conj, model.IntRVFL2}, ""},
+		{Options{}, 0, []model.Arch{model.IntRVFL, model.Conj, model.IntConj, model.IntRVFL2}, ""},
+		{Options{}, CoarseGridRows - 1, []model.Arch{model.IntRVFL, model.Conj, model.IntConj, model.IntRVFL2}, ""},
 		{Options{}, CoarseGridRows, []model.Arch{model.IntRVFL}, ""},
 		{Options{Family: "intrvfl,intrvfl2"}, CoarseGridRows, []model.Arch{model.IntRVFL, model.IntRVFL2}, ""},
 		{Options{Win: "lfsr"}, 0, []model.Arch{model.IntRVFL}, ""},
@@ -264,6 +264,7 @@ func TestFamilyMembers(t *testing.T) {
 		{Options{Family: "conj", Win: "lfsr"}, 0, nil, "conj has no generated W_in"},
 		{Options{Family: "intrvfl,intrvfl"}, 0, nil, "named twice"},
 		{Options{Family: "intrvfl2", Win: "lfsr"}, 0, nil, "intrvfl2 has no generated W_in"},
+		{Options{Family: "intconj", Win: "lfsr"}, 0, nil, "intconj has no generated W_in"},
 		{Options{Family: "intrvfl,intrvfl2", N: 10, Lambda: 1, Kappa: 1}, 0, nil, "give one member"},
 	} {
 		t.Run(tc.o.Family+"/"+tc.o.Win, func(t *testing.T) {

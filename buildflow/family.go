@@ -162,17 +162,22 @@ func networkName(a model.Arch) string {
 		return "two-layer intRVFL (intrvfl2)"
 	case model.Conj:
 		return "random conjunctions (conj)"
+	case model.IntConj:
+		return "intRVFL neurons and conjunctions (intconj)"
 	}
 	return string(a)
 }
 
 // levelMax is the largest input level of network arch with n hidden
-// neurons in all: n, for the two-layer intRVFL its first layer's width, for
-// the conj the largest 8-bit code (model.InputCode).
+// neurons in all: n, for the two-layer intRVFL and the intconj their
+// neurons' width N1, for the conj the largest 8-bit code (model.InputCode).
 func levelMax(arch model.Arch, n int) int {
 	switch arch {
 	case model.IntRVFL2:
 		n1, _ := model.Int2Split(n)
+		return n1
+	case model.IntConj:
+		n1, _ := model.IntConjSplit(n)
 		return n1
 	case model.Conj:
 		return math.MaxUint8

@@ -105,6 +105,8 @@ func (s shape) String() string {
 		return fmt.Sprintf("rvfl8_K%d_N%d_L%d_P%s", s.k, s.n, s.l, p)
 	case model.Conj:
 		return fmt.Sprintf("conj_K%d_N%d_L%d_D%d_P%s", s.k, s.n, s.l, s.kappa, p)
+	case model.IntConj:
+		return fmt.Sprintf("intconj_K%d_N%d_L%d_k%d_P%s", s.k, s.n, s.l, s.kappa, p)
 	}
 	name := fmt.Sprintf("%s_K%d_N%d_L%d_k%d_b%d_P%s", s.arch, s.k, s.n, s.l, s.kappa, s.bits, p)
 	if s.win != model.WinStored {

@@ -117,6 +117,16 @@ var optionMatrix = []optionRow{
 	{shape: shape{arch: model.Conj, k: 3, n: 5, l: 2, kappa: 2, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true, icebreaker: true},
 	{shape: shape{arch: model.Conj, k: 9, n: 8, l: 4, kappa: 15, p: 1}, standard: true},
 	{shape: shape{arch: model.Conj, k: 5, n: 30, l: 3, kappa: 1, p: 4}, system: true, reloadable: true, noScores: true},
+	// The intRVFL's neurons and conjunctions in one layer: N1 = 4 neurons and
+	// N2 = 3 units at P = 4 (group 1 holds the units and an idle lane), a
+	// register after every adder level (a popcount cut beside the units'
+	// select register), gate level; κ = 15 ≥ K = 9 at P = 1 (no popcount
+	// cut: the neurons wait a clock for the units; the standard tier's
+	// intconj row); the system top with group 3 holding both kinds (N1 = 15,
+	// P = 4).
+	{shape: shape{arch: model.IntConj, k: 3, n: 7, l: 2, kappa: 2, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true, icebreaker: true},
+	{shape: shape{arch: model.IntConj, k: 9, n: 10, l: 4, kappa: 15, p: 1}, standard: true},
+	{shape: shape{arch: model.IntConj, k: 5, n: 30, l: 3, kappa: 1, p: 4}, system: true, reloadable: true, noScores: true},
 }
 
 func (r optionRow) String() string {
@@ -178,7 +188,7 @@ func (r optionRow) factors() map[string]string {
 
 // optionValues are every value of every factor.
 var optionValues = map[string][]string{
-	"network": {string(model.IntRVFL), string(model.RVFL8), string(model.IntRVFL2), string(model.Conj)}, "win": {string(model.WinStored), string(model.WinPRBS31)},
+	"network": {string(model.IntRVFL), string(model.RVFL8), string(model.IntRVFL2), string(model.Conj), string(model.IntConj)}, "win": {string(model.WinStored), string(model.WinPRBS31)},
 	"hold-input": {"false", "true"}, "register-sums": {"false", "true"}, "rom-style block": {"false", "true"},
 	"adder-levels 1": {"false", "true"}, "top": {"axis", "system"}, "reloadable": {"false", "true"},
 	"no-scores": {"false", "true"}, "gate level": {"false", "true"},
@@ -192,7 +202,7 @@ func legalPair(f1, v1, f2, v2 string) bool {
 	a := map[string]string{f1: v1, f2: v2}
 	has := func(f, v string) bool { return a[f] == v }
 	switch {
-	case has("win", string(model.WinPRBS31)) && (has("network", string(model.RVFL8)) || has("network", string(model.IntRVFL2)) || has("network", string(model.Conj))):
+	case has("win", string(model.WinPRBS31)) && (has("network", string(model.RVFL8)) || has("network", string(model.IntRVFL2)) || has("network", string(model.Conj)) || has("network", string(model.IntConj))):
 		return false
 	case has("hold-input", "true") && has("top", "system"):
 		return false

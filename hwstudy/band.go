@@ -23,7 +23,7 @@ var bandResources = []struct {
 
 // bandSections are the calibration sections whose designs the error bands
 // are measured over: the build's range.
-var bandSections = []int{power.CalRange, power.CalRangeEdges, power.CalRangeWide, power.CalRangeConj}
+var bandSections = []int{power.CalRange, power.CalRangeEdges, power.CalRangeWide, power.CalRangeConj, power.CalRangeIntConj}
 
 // MeasureBands measures the analytic model's error bands (power.Band) over the
 // seed-1 rows of the calibration's range sections: for each network type and

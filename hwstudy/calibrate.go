@@ -176,7 +176,7 @@ var Claimed = map[string]float64{"LUT": 15, "FF": 5, "CARRY4": 5, "DSP48E1": 0, 
 // are not checked block by block; the conj has one LUT factor set by hand
 // (power/conj.go). Their rows are measured (calibration.md,
 // and the error band the build report states) but not held to Claimed.
-var Uncalibrated = map[model.Arch]bool{model.IntRVFL2: true, model.Conj: true}
+var Uncalibrated = map[model.Arch]bool{model.IntRVFL2: true, model.Conj: true, model.IntConj: true}
 
 // Calibrate synthesises the calibration designs and compares the analytic model.
 func Calibrate(ctx context.Context, o CalibrateOptions) (*Calibration, error) {
@@ -396,7 +396,7 @@ func (c *Calibration) Markdown() []byte {
 		for _, s := range bandSections {
 			secs = append(secs, power.CalSectionNames[s])
 		}
-		fmt.Fprintf(&b, "The designs of sections %s: each network as emitted with the default pipeline rule, over the N, P, K and L that `hdlgen build` estimates (power.CalRange, power.CalRangeEdges, power.CalRangeWide, power.CalRangeConj). Per P range: the median |error| and the worst error (signed) of each resource. The build report states these beside every estimate (power.Band).\n\n", strings.Join(secs, ", "))
+		fmt.Fprintf(&b, "The designs of sections %s: each network as emitted with the default pipeline rule, over the N, P, K and L that `hdlgen build` estimates (power.CalRange, power.CalRangeEdges, power.CalRangeWide, power.CalRangeConj, power.CalRangeIntConj). Per P range: the median |error| and the worst error (signed) of each resource. The build report states these beside every estimate (power.Band).\n\n", strings.Join(secs, ", "))
 		fmt.Fprintf(&b, "| network | P | N | designs | LUT median / worst | FF median / worst | DSP48E1 median / worst | BRAM36 median / worst |\n|---|---|---|---|---|---|---|---|\n")
 		for _, bd := range c.Bands {
 			fmt.Fprintf(&b, "| %s | %d…%d | %d…%d | %d |", bd.Arch, bd.PMin, bd.PMax, bd.NMin, bd.NMax, bd.Designs)

@@ -30,7 +30,7 @@ type LUTFit struct {
 // 2026-11-28 and are kept out of it, so that its rows measure the model out of sample and
 // adding them refits nothing (a refit changes the sizer's designs).
 // range-conj measures the conj, whose model is not fitted (Uncalibrated).
-var HeldOutSections = []int{power.CalRangeEdges, power.CalRangeWide, power.CalRangeConj}
+var HeldOutSections = []int{power.CalRangeEdges, power.CalRangeWide, power.CalRangeConj, power.CalRangeIntConj}
 
 // FitRows are the rows of c the LUT factors are fitted to: all but those of
 // HeldOutSections.

@@ -44,9 +44,12 @@ var ConjDepths = []int{1, 2, 3, 4}
 // per class.
 type ConjNet struct {
 	K, N, Depth int
-	Feature     []int   // N×D feature indices in [0, K)
-	Threshold   []uint8 // N×D thresholds on the input codes
-	Negate      []bool  // N×D polarities
+	Feature     []int  // N×D feature indices in [0, K)
+	Threshold   []int  // N×D thresholds on the input codes, in [0, CodeMax]
+	Negate      []bool // N×D polarities
+	// CodeMax is the largest input code: ConjCodeMax (255) for the conj's
+	// 8-bit codes, N1 for the intconj's units, which test the levels.
+	CodeMax int
 }
 
 // NewConjNet draws a conjunction network of n units of depth terms for k
@@ -58,19 +61,33 @@ func NewConjNet(k, n, depth int, seed uint64) *ConjNet {
 	if k <= 0 || n <= 0 || depth < 1 || depth > ConjMaxDepth {
 		panic(fmt.Sprintf("model: conj with K=%d N=%d D=%d", k, n, depth))
 	}
+	c := newConjTerms(k, n, depth, ConjCodeMax)
+	c.draw(seed, func(int) int { return depth })
+	return c
+}
+
+// newConjTerms allocates a conjunction layer whose terms are all zero: every
+// term holds (a ≥ 0), so every unit is constant 1 until drawn.
+func newConjTerms(k, n, depth, codeMax int) *ConjNet {
+	return &ConjNet{K: k, N: n, Depth: depth, CodeMax: codeMax,
+		Feature: make([]int, n*depth), Threshold: make([]int, n*depth), Negate: make([]bool, n*depth)}
+}
+
+// draw fills the terms of units 0 … N−2 from seed: unit j's first terms(j)
+// terms get a feature uniform over the K, a threshold uniform over the codes
+// 1 … CodeMax and a polarity; its other terms stay a ≥ 0, which always
+// holds. Unit N−1 stays the constant unit.
+func (c *ConjNet) draw(seed uint64, terms func(j int) int) {
 	src := rand.NewPCG(seed, conjStream)
 	below := func(m uint64) uint64 { hi, _ := bits.Mul64(src.Uint64(), m); return hi }
-	c := &ConjNet{K: k, N: n, Depth: depth,
-		Feature: make([]int, n*depth), Threshold: make([]uint8, n*depth), Negate: make([]bool, n*depth)}
-	for j := 0; j < n-1; j++ {
-		for d := 0; d < depth; d++ {
-			i := j*depth + d
-			c.Feature[i] = int(below(uint64(k)))
-			c.Threshold[i] = uint8(1 + below(ConjCodeMax))
+	for j := 0; j < c.N-1; j++ {
+		for d := 0; d < terms(j); d++ {
+			i := j*c.Depth + d
+			c.Feature[i] = int(below(uint64(c.K)))
+			c.Threshold[i] = int(1 + below(uint64(c.CodeMax)))
 			c.Negate[i] = src.Uint64()>>63 == 1
 		}
 	}
-	return c
 }
 
 // ConjCodeMax is the largest input code (model.InputCode): 255.
@@ -81,7 +98,7 @@ const ConjCodeMax = 1<<InputFracBits - 1
 func (c *ConjNet) UnitTo(j int, codes []int) int {
 	for d := 0; d < c.Depth; d++ {
 		i := j*c.Depth + d
-		if (codes[c.Feature[i]] >= int(c.Threshold[i])) == c.Negate[i] {
+		if (codes[c.Feature[i]] >= c.Threshold[i]) == c.Negate[i] {
 			return 0
 		}
 	}
@@ -159,16 +176,19 @@ type wireConjNet struct {
 }
 
 func (c *ConjNet) section() any {
-	th := make([]int, len(c.Threshold))
+	return c.wire()
+}
+
+// wire is the conjunctions' terms as model.json writes them.
+func (c *ConjNet) wire() wireConjNet {
 	neg := make([]int, len(c.Negate))
-	for i := range th {
-		th[i] = int(c.Threshold[i])
-		if c.Negate[i] {
+	for i, v := range c.Negate {
+		if v {
 			neg[i] = 1
 		}
 	}
 	return wireConjNet{Depth: c.Depth, Features: splitRows(c.Feature, c.Depth),
-		Threshold: splitRows(th, c.Depth), Negate: splitRows(neg, c.Depth)}
+		Threshold: splitRows(c.Threshold, c.Depth), Negate: splitRows(neg, c.Depth)}
 }
 
 func init() { register(conjType) }
@@ -192,65 +212,74 @@ var conjType = &netType{
 		if err != nil {
 			return nil, err
 		}
-		depth, at, err := field(o, "depth", d.integer)
-		if err != nil {
-			return nil, err
-		}
-		if depth < 1 || depth > ConjMaxDepth {
-			return nil, at.errf("%d outside [1, %d]", depth, ConjMaxDepth)
-		}
-		c := &ConjNet{K: k, N: n, Depth: depth}
-		terms := func(name string, lo, hi int) ([]int, error) {
-			rows, at, err := field(o, name, d.integerRows)
-			if err != nil {
-				return nil, err
-			}
-			v, err := flatten(rows, n, depth, at.path, "(one per unit)")
-			if err != nil {
-				return nil, err
-			}
-			for i, x := range v {
-				if x < lo || x > hi {
-					return nil, fe(fmt.Sprintf("%s[%d][%d]", at.path, i/depth, i%depth), "%d outside [%d, %d]", x, lo, hi)
-				}
-			}
-			return v, nil
-		}
-		if c.Feature, err = terms("features", 0, k-1); err != nil {
-			return nil, err
-		}
-		th, err := terms("thresholds", 0, ConjCodeMax)
-		if err != nil {
-			return nil, err
-		}
-		neg, err := terms("negate", 0, 1)
-		if err != nil {
-			return nil, err
-		}
-		c.Threshold, c.Negate = make([]uint8, len(th)), make([]bool, len(neg))
-		for i := range th {
-			c.Threshold[i], c.Negate[i] = uint8(th[i]), neg[i] == 1
-		}
-		return c, nil
+		return decodeConjTerms(d, o, k, n, ConjCodeMax)
 	},
 	diff: func(a, b Network, names [2]string, note string) []string {
-		x, y := a.(*ConjNet), b.(*ConjNet)
-		if x.Depth != y.Depth {
-			return []string{fmt.Sprintf("D: %s %d, %s %d", names[0], x.Depth, names[1], y.Depth)}
-		}
-		var diffs []string
-		term := func(what string, i int) string {
-			return fmt.Sprintf("%s of unit %d term %d: %s and %s differ%s", what, i/x.Depth, i%x.Depth, names[0], names[1], note)
-		}
-		if i := firstDiff(x.Feature, y.Feature); i >= 0 {
-			diffs = append(diffs, term("feature", i))
-		}
-		if i := firstDiff(x.Threshold, y.Threshold); i >= 0 {
-			diffs = append(diffs, term("threshold", i))
-		}
-		if i := firstDiff(x.Negate, y.Negate); i >= 0 {
-			diffs = append(diffs, term("polarity", i))
-		}
-		return diffs
+		return conjDiffs(a.(*ConjNet), b.(*ConjNet), names, note)
 	},
+}
+
+// decodeConjTerms reads the terms of n units over k features, thresholds in
+// [0, codeMax], from the fields depth, features, thresholds and negate of o.
+func decodeConjTerms(d *decoder, o *object, k, n, codeMax int) (*ConjNet, error) {
+	depth, at, err := field(o, "depth", d.integer)
+	if err != nil {
+		return nil, err
+	}
+	if depth < 1 || depth > ConjMaxDepth {
+		return nil, at.errf("%d outside [1, %d]", depth, ConjMaxDepth)
+	}
+	c := &ConjNet{K: k, N: n, Depth: depth, CodeMax: codeMax}
+	terms := func(name string, lo, hi int) ([]int, error) {
+		rows, at, err := field(o, name, d.integerRows)
+		if err != nil {
+			return nil, err
+		}
+		v, err := flatten(rows, n, depth, at.path, "(one per unit)")
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range v {
+			if x < lo || x > hi {
+				return nil, fe(fmt.Sprintf("%s[%d][%d]", at.path, i/depth, i%depth), "%d outside [%d, %d]", x, lo, hi)
+			}
+		}
+		return v, nil
+	}
+	if c.Feature, err = terms("features", 0, k-1); err != nil {
+		return nil, err
+	}
+	if c.Threshold, err = terms("thresholds", 0, codeMax); err != nil {
+		return nil, err
+	}
+	neg, err := terms("negate", 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	c.Negate = make([]bool, len(neg))
+	for i, v := range neg {
+		c.Negate[i] = v == 1
+	}
+	return c, nil
+}
+
+// conjDiffs names the first differing term of each kind of x and y.
+func conjDiffs(x, y *ConjNet, names [2]string, note string) []string {
+	if x.Depth != y.Depth {
+		return []string{fmt.Sprintf("D: %s %d, %s %d", names[0], x.Depth, names[1], y.Depth)}
+	}
+	var diffs []string
+	term := func(what string, i int) string {
+		return fmt.Sprintf("%s of unit %d term %d: %s and %s differ%s", what, i/x.Depth, i%x.Depth, names[0], names[1], note)
+	}
+	if i := firstDiff(x.Feature, y.Feature); i >= 0 {
+		diffs = append(diffs, term("feature", i))
+	}
+	if i := firstDiff(x.Threshold, y.Threshold); i >= 0 {
+		diffs = append(diffs, term("threshold", i))
+	}
+	if i := firstDiff(x.Negate, y.Negate); i >= 0 {
+		diffs = append(diffs, term("polarity", i))
+	}
+	return diffs
 }

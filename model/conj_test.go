@@ -52,7 +52,7 @@ func TestConjDraw(t *testing.T) {
 func TestConjUnitsAreTheirDefinition(t *testing.T) {
 	net := &ConjNet{K: 3, N: 4, Depth: 2,
 		Feature:   []int{0, 2, 1, 1, 2, 0, 0, 0},
-		Threshold: []uint8{128, 10, 50, 200, 255, 1, 0, 0},
+		Threshold: []int{128, 10, 50, 200, 255, 1, 0, 0},
 		Negate:    []bool{false, true, false, true, false, false, false, false}}
 	for _, tc := range []struct {
 		codes []int
@@ -82,7 +82,7 @@ func TestConjUnitsAreTheirDefinition(t *testing.T) {
 			want := 1.0
 			for d := 0; d < drawn.Depth; d++ {
 				i := j*drawn.Depth + d
-				if (codes[drawn.Feature[i]] >= int(drawn.Threshold[i])) == drawn.Negate[i] {
+				if (codes[drawn.Feature[i]] >= drawn.Threshold[i]) == drawn.Negate[i] {
 					want = 0
 				}
 			}
@@ -128,7 +128,7 @@ func TestConjTrainsAndRoundTrips(t *testing.T) {
 		return 0
 	}
 	features := firstRow("features", func(i int) int { return net.Feature[i] })
-	thresholds := firstRow("thresholds", func(i int) int { return int(net.Threshold[i]) })
+	thresholds := firstRow("thresholds", func(i int) int { return net.Threshold[i] })
 	negate := firstRow("negate", neg)
 	checkFieldErrors(t, text, []fieldEdit{
 		{"depth zero", `"depth": 2`, `"depth": 0`, "field conj.depth: 0 outside [1, 15]"},

@@ -59,6 +59,11 @@ const (
 	// conj's one LUT factor is set by hand, power/conj.go); its rows give
 	// the conj's error band.
 	CalRangeConj
+	// CalRangeIntConj: the mixed network (docs/semantics.md §3d) over the
+	// build's range, in a section of its own; held out of the fit (its LUT
+	// factors are the intRVFL's, power/intconj.go); its rows give the
+	// intconj's error band.
+	CalRangeIntConj
 	// CalibrationSections is the number of sections.
 	CalibrationSections
 )
@@ -81,7 +86,7 @@ const legacyAdderLevels = 4
 
 // CalSectionNames name the sections of the calibration matrix (hdlgen power
 // calibrate --section).
-var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range", CalRangeEdges: "range-edges", CalRangeWide: "range-wide", CalRangeConj: "range-conj"}
+var CalSectionNames = [CalibrationSections]string{CalBase: "base", CalLargeN: "large-n", CalOddP: "odd-p", CalRange: "range", CalRangeEdges: "range-edges", CalRangeWide: "range-wide", CalRangeConj: "range-conj", CalRangeIntConj: "range-intconj"}
 
 // CalibrationSection returns section s of the calibration matrix: each
 // network type's designs of it, in network order.

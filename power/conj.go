@@ -49,22 +49,28 @@ func muxLUTs(k int) float64 {
 }
 
 func (conjNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenBlocks {
-	P, D := float64(d.P()), float64(d.Kappa)
 	var hb hiddenBlocks
 	// Front: the stage-A copy of the input codes and the stage-A tag.
 	hb.front = raw(0, float64(st.IW+tag), 0)
-	// Lanes: per term the K:1 multiplexer of 8-bit codes (muxLUTs per bit)
-	// and its register with the term's threshold and polarity (17 bits);
-	// per term an 8-bit comparison of two registered values (3 bit pairs per
-	// LUT6, one carry chain: cmpChain); per lane the AND of D tests, each
-	// XOR its polarity (2 inputs per test, 6 per LUT6), and the unit
-	// register; the tags: at the select register the valid bit and the
-	// whole tag, at stage H a valid bit and the first/last flags.
-	terms := P * D
-	lut := terms*conjCodeW*muxLUTs(d.K) + terms*float64(ceilDiv(conjCodeW, 3)) + P*float64(ceilDiv(2*d.Kappa, 6))
-	ff := terms*float64(2*conjCodeW+1) + float64(1+tag) + P + 3
-	hb.lanes = raw(lut, ff, d.P()*d.Kappa*cmpChain(conjCodeW))
+	// Lanes: conjLanes over the 8-bit codes; the tags: at the select
+	// register the valid bit and the whole tag, at stage H a valid bit and
+	// the first/last flags.
+	hb.lanes = conjLanes(d.P(), d.K, d.Kappa, conjCodeW)
+	hb.lanes.RawFF += float64(1+tag) + 3
 	return hb
+}
+
+// conjLanes is hdlgen_conj_hidden's P lanes of depth terms over k features
+// with codeW-bit codes: per term the k:1 multiplexer (muxLUTs per bit), its
+// register with the threshold and polarity, and a codeW-bit comparison of
+// two registered values (3 bit pairs per LUT6, one carry chain); per lane
+// the AND of its tests, each XOR its polarity (2 inputs per test, 6 per
+// LUT6), and the unit register.
+func conjLanes(p, k, depth, codeW int) Component {
+	terms := float64(p * depth)
+	lut := terms*float64(codeW)*muxLUTs(k) + terms*float64(ceilDiv(codeW, 3)) + float64(p*ceilDiv(2*depth, 6))
+	ff := terms*float64(2*codeW+1) + float64(p)
+	return raw(lut, ff, p*depth*cmpChain(codeW))
 }
 
 func (conjNet) hasPreact() bool { return false }

@@ -25,7 +25,7 @@ func ownFile(name string) bool {
 	return name == "design.json" || name == "model.json" || name == designdir.MarkerFile
 }
 
-// TestGolden compares a tiny intRVFL, rvfl8 and conj emit byte for byte with
+// TestGolden compares a tiny intRVFL, rvfl8, conj and intconj emit byte for byte with
 // testdata/golden; `go test ./rtl -run TestGolden -update` rewrites them
 // (internal/golden).
 func TestGolden(t *testing.T) {
@@ -36,6 +36,8 @@ func TestGolden(t *testing.T) {
 		"tiny_intrvfl": {intShape(3, 5, 3, 2, 4), 2},
 		"tiny_rvfl8":   {r8Shape(2, 3, 2), 2},
 		"tiny_conj":    {testmodel.Shape{Arch: model.Conj, K: 3, N: 5, L: 3, Kappa: 2}, 2},
+		// N1 = 3 neurons and N2 = 3 units: group 1 holds both kinds.
+		"tiny_intconj": {testmodel.Shape{Arch: model.IntConj, K: 3, N: 6, L: 3, Kappa: 2}, 2},
 	}
 	for name, tc := range cases {
 		// A random model (exact integers, no floating-point training) and rows

@@ -153,6 +153,10 @@ var (
 	// over the normalised range (codes 1 … Q with -conj-levels) instead of
 	// a random fitting row's value, so that drawing needs no data.
 	conjUniform bool
+	// conjDepthCycle is -conj-depth-cycle: unit u of the conjunctions has
+	// 1 + u mod Dmax terms (Dmax the largest of -depths), so one draw holds
+	// every depth and the readout weighs them; D leaves the grid.
+	conjDepthCycle bool
 )
 
 func main() {
@@ -174,6 +178,7 @@ func main() {
 	flag.IntVar(&conjLevels, "conj-levels", 0, "Q > 0: the conjunctions compare Q-level integer codes of the inputs; 0: float values")
 	thresholds := flag.String("conj-thresholds", "rows", "conjunction thresholds: rows (a random fitting row's value) or uniform (drawn over the range, no data)")
 	flag.IntVar(&conjBits, "conj-bits", 0, "rounded width of a readout over conjunctions (f); 0: -bits")
+	flag.BoolVar(&conjDepthCycle, "conj-depth-cycle", false, "unit u of the conjunctions has 1 + u mod Dmax terms (Dmax the largest of -depths): one setting instead of the D grid")
 	ensemble := flag.Bool("ensemble", false, "with a and f: a last column sums their rounded readouts' dequantised scores")
 	large := flag.String("large", "nursery,chess-krvk,letter,wine-quality-white", "datasets left out of the second mean row")
 	flag.Parse()
@@ -389,8 +394,11 @@ func (v variant) settings(ks, depths []int) []setting {
 	for _, m := range v.members {
 		hasNet, hasConj = hasNet || m.n > 0, hasConj || m.conj > 0
 	}
-	if !hasConj {
+	switch {
+	case !hasConj:
 		depths = []int{0}
+	case conjDepthCycle:
+		depths = []int{slices.Max(depths)}
 	}
 	if !hasNet {
 		ks = []int{0}
@@ -653,7 +661,11 @@ func withConjunctions(h []float64, c int, p part, k int, units [][]term, depth i
 		x := p.x[r*k : (r+1)*k]
 		for u, ts := range units {
 			on := 1.0
-			for _, t := range ts[:depth] {
+			d := depth
+			if conjDepthCycle {
+				d = 1 + u%depth
+			}
+			for _, t := range ts[:d] {
 				if (conjValue(x[t.feature]) >= t.threshold) == t.negate {
 					on = conjOff
 					break

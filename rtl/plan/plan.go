@@ -239,6 +239,9 @@ type Plan struct {
 	// Int2 is the two-layer intRVFL's second layer (rtl/plan/intrvfl2.go),
 	// nil for the other network types.
 	Int2 *Int2Plan `json:"intrvfl2,omitempty"`
+	// IntConj is the mixed network's layout (rtl/plan/intconj.go), nil for
+	// the other network types.
+	IntConj *IntConjPlan `json:"intconj,omitempty"`
 
 	ROMs   []ROM   `json:"roms"`
 	Stages []Stage `json:"stages"`

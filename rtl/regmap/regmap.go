@@ -67,7 +67,7 @@ var Registers = []Register{
 		{"KAPPA", 16, 8, R, "κ (intRVFL; 0 for rvfl8; 255 when κ > 255)"},
 		{"BITS", 24, 8, R, "the model's readout bits"}}},
 	{Name: "SHAPE3", Offset: 0x01C, Access: R, Const: true, Fields: []Field{
-		{"ARCH", 0, 8, R, "1 intRVFL, 2 rvfl8, 4 two-layer intRVFL, 5 random conjunctions"},
+		{"ARCH", 0, 8, R, "1 intRVFL, 2 rvfl8, 4 two-layer intRVFL, 5 random conjunctions, 6 intRVFL neurons and conjunctions"},
 		{"LW", 8, 8, R, "bits of one input element (level or code)"},
 		{"RELOADABLE", 16, 1, R, "emitted with --reloadable-readout: RO_ADDR/RO_DATA and the bank swap exist"},
 		{"SCORES", 17, 1, R, "results carry the L scores after beat 0"}}},

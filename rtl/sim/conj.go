@@ -11,7 +11,7 @@ import (
 type conj struct {
 	depth   int
 	feature []int
-	thresh  []uint8
+	thresh  []int
 	negate  []bool
 }
 
@@ -26,7 +26,7 @@ func (h *conj) hidden(in []int, base, lane int) int {
 	j := base + lane
 	on := true
 	for d := j * h.depth; d < (j+1)*h.depth; d++ {
-		test := in[h.feature[d]] >= int(h.thresh[d])
+		test := in[h.feature[d]] >= h.thresh[d]
 		on = on && test != h.negate[d]
 	}
 	if on {

@@ -2,8 +2,8 @@
 //
 // hdlgen_conj_hidden: Lanes units of the random-conjunction network per clock
 // (docs/semantics.md section 3c). Unit p has Depth terms; term d holds a
-// feature index f, a threshold t (8 bits) and a polarity bit n. For lane p:
-//   select:  a_d = x_f, the 8-bit code of the term's feature (a Features:1
+// feature index f, a threshold t (CodeW bits) and a polarity bit n. For lane p:
+//   select:  a_d = x_f, the code of the term's feature (a Features:1
 //            multiplexer), registered with t and n
 //   h_p = AND over d of ((a_d >= t_d) XOR n_d), registered
 // h_o follows x_i/t_i by 2 enabled clocks.
@@ -13,17 +13,18 @@ module hdlgen_conj_hidden #(
   parameter integer Lanes    = 1,  // P
   parameter integer Features = 1,  // K
   parameter integer Depth    = 1,  // D, terms per unit
-  parameter integer FeatureW = 1   // max(1, clog2(K)), a term's feature index
+  parameter integer FeatureW = 1,  // max(1, clog2(K)), a term's feature index
+  parameter integer CodeW    = 8   // input codes and thresholds: 8 (conj), LW (intconj's levels)
 ) (
-  input  wire                                     clk_i,
-  input  wire                                     en_i,  // advance
-  input  wire [Features*8-1:0]                    x_i,   // input code a_i (unsigned) at [i*8 +: 8]
-  input  wire [Lanes*Depth*(FeatureW+8+1)-1:0]    t_i,   // lane p, term d at [(p*Depth+d)*TERM_W +: TERM_W]
-  output wire [Lanes-1:0]                         h_o    // unit value of lane p (0 or 1), registered
+  input  wire                                         clk_i,
+  input  wire                                         en_i,  // advance
+  input  wire [Features*CodeW-1:0]                    x_i,   // input code a_i (unsigned) at [i*CodeW +: CodeW]
+  input  wire [Lanes*Depth*(FeatureW+CodeW+1)-1:0]    t_i,   // lane p, term d at [(p*Depth+d)*TERM_W +: TERM_W]
+  output wire [Lanes-1:0]                             h_o    // unit value of lane p (0 or 1), registered
 );
 
   // Code and term widths (docs/semantics.md section 3c).
-  localparam integer CODE_W = 8;                     // input codes and thresholds
+  localparam integer CODE_W = CodeW;                 // input codes and thresholds
   localparam integer TERM_W = FeatureW + CODE_W + 1; // {negate, threshold, feature}
   localparam integer TERMS  = Lanes * Depth;         // terms evaluated per clock
 

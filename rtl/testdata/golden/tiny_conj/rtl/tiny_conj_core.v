@@ -117,7 +117,8 @@ module tiny_conj_core #(
     .Lanes   (LANES),
     .Features(Features),
     .Depth   (DEPTH),
-    .FeatureW(FEATURE_W)
+    .FeatureW(FEATURE_W),
+    .CodeW   (LevelW)
   ) u_hidden (
     .clk_i(clk_i),
     .en_i (en_i),
