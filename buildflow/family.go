@@ -72,7 +72,7 @@ func ownWidth(arch model.Arch) bool {
 	return err == nil && !t.ReadoutBits()
 }
 
-// FamilyList is FamilyMembers(win) as --family takes it: "intrvfl,intrvfl2,conj".
+// FamilyList is FamilyMembers(win) as --family takes it: "intrvfl,conj,intconj,intrvfl2".
 func FamilyList(win string) string {
 	var names []string
 	for _, a := range FamilyMembers(win) {

@@ -38,9 +38,10 @@ only measure the result.
 
   split     a stratified --holdout share (0.25) of each class is held out:
             DIR/data/train/NAME.csv and DIR/data/holdout/NAME.csv;
-  search    for each network of the family (--family: intrvfl,conj,intrvfl2
-            below 10,000 training rows, the intrvfl from there),
-            hdlgen search --arch A --bits B (the conj: its own 8 bits) on the
+  search    for each network of the family (--family: intrvfl,conj,intconj,
+            intrvfl2 below 10,000 training rows, the intrvfl from there),
+            hdlgen search --arch A --bits B (the conj and intconj: their own
+            8 bits) on the
             training rows (4-fold, identity
             penalty, the wide grid; from 10,000 training rows the one for
             large data, 17 of its 30 N and every other λ) chooses N, λ and κ by the rounded

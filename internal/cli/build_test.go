@@ -402,54 +402,65 @@ func (w *lineWatch) String() string {
 	return w.buf.String()
 }
 
-// TestBuildConjMember: a build restricted to the random conjunctions deploys
-// the conj with its own 8-bit readout whatever --bits says: no quantize run
-// (model.json is train's model, its 8-bit readout), no float row, D for κ,
-// the 8-bit input codes in the hardware README, and the design verified (by
-// the model step and Verilator: the e2e option table runs the conj on
-// Icarus too).
-func TestBuildConjMember(t *testing.T) {
+// TestBuildOwnWidthMembers: a member with a readout width of its own (the
+// conj, the intconj) is searched, deployed and reported at that width, with
+// no float row, no --bits and no quantize command, and the hardware README
+// gives the member's own input encoding.
+func TestBuildOwnWidthMembers(t *testing.T) {
 	hwtest.Require(t, hwtest.Yosys, hwtest.Verilator)
-	out := filepath.Join(t.TempDir(), "b")
-	code, stdout, errs := run(t, "build", "--data", "../../examples/iris.csv", "-o", out, "--grid", "small", "--vectors", "100", "--family", "conj", "--bits", "4",
-		"--verify-steps", "model,lint,verilator")
-	if code != 0 {
-		t.Fatalf("build --family conj: exit %d: %s", code, errs)
-	}
-	if !strings.Contains(errs, "(8-bit integer readout; logistic-regression baseline") || !strings.Contains(errs, "verification: PARTIAL (see --verify-steps)") {
-		t.Errorf("summary line: %s", errs)
-	}
-	report, err := os.ReadFile(strings.TrimSpace(stdout))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
-		"random conjunctions (conj) N=",
-		", 8-bit rounded readout, P=",
-		"| random conjunctions (conj), float readout | — | — | — (its readout is always 8-bit integers) |",
-		"the ridge solution rounded to the conj's own 8 bits by `hdlgen train`",
-		"(by build: model-float.json already holds the 8-bit readout `hdlgen train` rounded; copied to model.json)",
+	for _, tc := range []struct {
+		arch    model.Arch
+		network string
+		inputs  []string // the hardware README's input encoding
+	}{
+		{model.Conj, "random conjunctions (conj)", []string{"an integer v in 0…255, 8 bits", "v = min(255, floor(u·256 + 0.5))"}},
+		{model.IntConj, "intRVFL neurons and conjunctions (intconj)", []string{"v = floor(u·"}},
 	} {
-		if !strings.Contains(string(report), want) {
-			t.Errorf("REPORT.md lacks %q", want)
-		}
-	}
-	if regexp.MustCompile(`--arch conj --bits|hdlgen quantize`).Match(report) {
-		t.Error("REPORT.md gives the conj --bits or a quantize command")
-	}
-	m, err := model.ReadFile(filepath.Join(out, "model.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Arch() != model.Conj || m.Readout == nil || m.Readout.Bits != model.ConjReadoutBits {
-		t.Errorf("model.json: %s with readout %+v, want a conj with its %d-bit readout", m.Arch(), m.Readout, model.ConjReadoutBits)
-	}
-	hw, err := os.ReadFile(filepath.Join(out, "hw", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(hw), "an integer v in 0…255, 8 bits") || !strings.Contains(string(hw), "v = min(255, floor(u·256 + 0.5))") {
-		t.Errorf("hw/README.md does not give the 8-bit codes:\n%s", hw)
+		t.Run(string(tc.arch), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "b")
+			code, stdout, errs := run(t, "build", "--data", "../../examples/iris.csv", "-o", out, "--grid", "small", "--vectors", "100", "--family", string(tc.arch), "--bits", "4",
+				"--verify-steps", "model,lint,verilator")
+			if code != 0 {
+				t.Fatalf("build --family %s: exit %d: %s", tc.arch, code, errs)
+			}
+			if !strings.Contains(errs, "(8-bit integer readout; logistic-regression baseline") || !strings.Contains(errs, "verification: PARTIAL (see --verify-steps)") {
+				t.Errorf("summary line: %s", errs)
+			}
+			report, err := os.ReadFile(strings.TrimSpace(stdout))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{
+				tc.network + " N=",
+				", 8-bit rounded readout, P=",
+				"| " + tc.network + ", float readout | — | — | — (its readout is always 8-bit integers) |",
+				"the ridge solution rounded to the " + string(tc.arch) + "'s own 8 bits by `hdlgen train`",
+				"(by build: model-float.json already holds the 8-bit readout `hdlgen train` rounded; copied to model.json)",
+			} {
+				if !strings.Contains(string(report), want) {
+					t.Errorf("REPORT.md lacks %q", want)
+				}
+			}
+			if regexp.MustCompile(`--arch ` + string(tc.arch) + ` --bits|hdlgen quantize`).Match(report) {
+				t.Errorf("REPORT.md gives the %s --bits or a quantize command", tc.arch)
+			}
+			m, err := model.ReadFile(filepath.Join(out, "model.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Arch() != tc.arch || m.Readout == nil || m.Readout.Bits != model.ConjReadoutBits {
+				t.Errorf("model.json: %s with readout %+v, want a %s with its %d-bit readout", m.Arch(), m.Readout, tc.arch, model.ConjReadoutBits)
+			}
+			hw, err := os.ReadFile(filepath.Join(out, "hw", "README.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.inputs {
+				if !strings.Contains(string(hw), want) {
+					t.Errorf("hw/README.md lacks %q:\n%s", want, hw)
+				}
+			}
+		})
 	}
 }
 
