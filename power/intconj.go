@@ -80,7 +80,7 @@ func (intconjNet) calibration() Calibration {
 				{K: 30, N: 300, L: 2, Kappa: 1, P: 4},
 				{K: 6, N: 2000, L: 4, Kappa: 7, P: 8},
 				{K: 64, N: 1000, L: 10, Kappa: 3, P: 2},
-				{K: 16, N: 3000, L: 26, Kappa: 3, P: 16},
+				{K: 16, N: 3000, L: 26, Kappa: 3, P: 4},
 			},
 		},
 	}

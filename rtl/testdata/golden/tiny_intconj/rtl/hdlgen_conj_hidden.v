@@ -29,17 +29,20 @@ module hdlgen_conj_hidden #(
   localparam integer TERMS  = Lanes * Depth;         // terms evaluated per clock
 
   // Select: every term's code, by a multiplexer on its feature index over the
-  // codes padded with zeros to 2^FeatureW of them (an index beyond K-1, which
-  // no unit holds, selects code 0): a balanced tree of LUT multiplexers.
-  localparam integer SLOTS = 1 << FeatureW;
-  wire [SLOTS*CODE_W-1:0] x_pad;
-  generate
-    if (SLOTS > Features) begin : g_pad
-      assign x_pad = {{((SLOTS - Features) * CODE_W){1'b0}}, x_i};
-    end else begin : g_full
-      assign x_pad = x_i;
+  // codes, each in a slot of SLOT_W bits (CODE_W rounded up to a power of two,
+  // so that the slot's offset index*SLOT_W is a shift, not a product), padded
+  // with zeros to 2^FeatureW slots (an index beyond K-1, which no unit holds,
+  // selects code 0): a balanced tree of LUT multiplexers per code bit.
+  localparam integer SLOTS  = 1 << FeatureW;
+  localparam integer SLOT_W = 1 << $clog2(CODE_W);
+  reg [SLOTS*SLOT_W-1:0] x_pad;
+  integer f;
+  always @* begin
+    x_pad = {(SLOTS * SLOT_W){1'b0}};
+    for (f = 0; f < Features; f = f + 1) begin
+      x_pad[f*SLOT_W +: CODE_W] = x_i[f*CODE_W +: CODE_W];
     end
-  endgenerate
+  end
   reg [TERMS*CODE_W-1:0] code_d;
   reg [TERMS*CODE_W-1:0] code_q;
   reg [TERMS*CODE_W-1:0] thresh_q;
@@ -49,7 +52,7 @@ module hdlgen_conj_hidden #(
   always @* begin
     for (s = 0; s < TERMS; s = s + 1) begin
       index = t_i[s*TERM_W +: FeatureW];
-      code_d[s*CODE_W +: CODE_W] = x_pad[index*CODE_W +: CODE_W];
+      code_d[s*CODE_W +: CODE_W] = x_pad[index*SLOT_W +: CODE_W];
     end
   end
 
