@@ -119,7 +119,11 @@ func componentsOf(d Design, st structure) (comps [nComp]Component, hw *hardCount
 	// distinct column); a block-RAM ROM keeps the register inside the RAM.
 	rom := &hw.rom
 	if d.Win == model.WinStored {
-		rom[0] = mapROM(st.G, st.WinW, d.BlockROMs())
+		winW := st.WinW
+		if f, ok := d.net().(interface{ liveWinW(Design, structure) int }); ok {
+			winW = f.liveWinW(d, st) // the columns that are not constant zero (the intconj's)
+		}
+		rom[0] = mapROM(st.G, winW, d.BlockROMs())
 	} // else no W_in ROM: the generator is counted in the front (intrvfl.go)
 	rom[1] = mapROM(st.G, st.WoutW, d.BlockROMs())
 	if !rom[1].BRAM && st.QWEff < st.QW {

@@ -22,6 +22,22 @@ var measuredBands = []Band{
 	}, Runs: []BandRun{
 		{Command: "hdlgen power calibrate --out results/hardware --section range-conj --work build/calwork --workers 2", Date: "2026-11-29"},
 	}},
+	{Arch: model.Arch("intconj"), PMin: 1, PMax: 4, NMin: 50, NMax: 3000, Designs: 4, Errors: []ResourceError{
+		{Resource: "LUT", MedianPct: 12.5, WorstPct: 17.4},
+		{Resource: "FF", MedianPct: 1.8, WorstPct: 5.1},
+		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
+		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
+	}, Runs: []BandRun{
+		{Command: "hdlgen power calibrate --out results/hardware --section range-intconj --work build/calwork --workers 1", Date: "2026-11-29"},
+	}},
+	{Arch: model.Arch("intconj"), PMin: 8, PMax: 8, NMin: 2000, NMax: 2000, Designs: 1, Errors: []ResourceError{
+		{Resource: "LUT", MedianPct: 11.8, WorstPct: 11.8},
+		{Resource: "FF", MedianPct: 3.7, WorstPct: 3.7},
+		{Resource: "DSP48E1", MedianPct: 0, WorstPct: 0},
+		{Resource: "BRAM36", MedianPct: 0, WorstPct: 0},
+	}, Runs: []BandRun{
+		{Command: "hdlgen power calibrate --out results/hardware --section range-intconj --work build/calwork --workers 1", Date: "2026-11-29"},
+	}},
 	{Arch: model.Arch("intrvfl"), PMin: 1, PMax: 4, NMin: 50, NMax: 3000, Designs: 11, Errors: []ResourceError{
 		{Resource: "LUT", MedianPct: 2.5, WorstPct: 10.8},
 		{Resource: "FF", MedianPct: 0.2, WorstPct: -1.3},

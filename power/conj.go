@@ -60,17 +60,23 @@ func (conjNet) blocks(d Design, st structure, tag int, _ *hardCounts) hiddenBloc
 	return hb
 }
 
-// conjLanes is hdlgen_conj_hidden's P lanes of depth terms over k features
-// with codeW-bit codes: per term the k:1 multiplexer (muxLUTs per bit), its
-// register with the threshold and polarity, and a codeW-bit comparison of
-// two registered values (3 bit pairs per LUT6, one carry chain); per lane
-// the AND of its tests, each XOR its polarity (2 inputs per test, 6 per
-// LUT6), and the unit register.
+// conjLanes is hdlgen_conj_hidden's p lanes of depth terms over k features
+// with codeW-bit codes (conjTerms).
 func conjLanes(p, k, depth, codeW int) Component {
-	terms := float64(p * depth)
-	lut := terms*float64(codeW)*muxLUTs(k) + terms*float64(ceilDiv(codeW, 3)) + float64(p*ceilDiv(2*depth, 6))
-	ff := terms*float64(2*codeW+1) + float64(p)
-	return raw(lut, ff, p*depth*cmpChain(codeW))
+	return conjTerms(p*depth, p, p*ceilDiv(2*depth, 6), k, codeW)
+}
+
+// conjTerms is terms terms of hdlgen_conj_hidden over k features with
+// codeW-bit codes and its lanes' unit logic: per term the k:1 multiplexer
+// (muxLUTs per bit), its register with the threshold and polarity, and a
+// codeW-bit comparison of two registered values (3 bit pairs per LUT6, one
+// carry chain); per lane the AND of its tests, each XOR its polarity (2
+// inputs per test, 6 per LUT6: andLUTs in all), and the unit register.
+func conjTerms(terms, lanes, andLUTs, k, codeW int) Component {
+	t := float64(terms)
+	lut := t*float64(codeW)*muxLUTs(k) + t*float64(ceilDiv(codeW, 3)) + float64(andLUTs)
+	ff := t*float64(2*codeW+1) + float64(lanes)
+	return raw(lut, ff, terms*cmpChain(codeW))
 }
 
 func (conjNet) hasPreact() bool { return false }
