@@ -156,7 +156,7 @@ func main() {
 	}
 	rules = append(rules, []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}},
 		{tolerance: 1}, {prefer: "intrvfl", tolerance: -1}, {prefer: "intrvfl", tolerance: 1}, {prefer: "intrvfl", tolerance: 2},
-		{prefer: "conj", tolerance: -1}, {prefer: "conj", tolerance: 2}}...)
+		{prefer: "conj", tolerance: -1}, {prefer: "conj", tolerance: 2}, {prefer: "intconj", tolerance: -1}, {prefer: "intconj", tolerance: 2}}...)
 	fmt.Printf("%d datasets, %d-bit readout\n\n| rule | mean accuracy | mean LUT-equivalents | mean on the %d four-fold datasets with a forest |\n|---|---|---|---|\n",
 		len(widths), *bits, len(forest))
 	for _, r := range rules {
