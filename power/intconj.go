@@ -35,21 +35,17 @@ func (intconjNet) name(d Design) string {
 }
 
 // hiddenFlight is the conjunctions' select register when the popcount tree
-// has no cut to stand beside (rtl/plan's PreH = max(1, cuts)).
+// has no cut to stand beside (plan.IntConjPreH; structure's HiddenCut is
+// not yet set when this is asked).
 func (intconjNet) hiddenFlight(d Design) int {
-	if intconjCuts(d) == 0 {
-		return 1
-	}
-	return 0
+	cuts := plan.Cuts(clog2(d.K), d.adderLevels())
+	return plan.IntConjPreH(cuts) - cuts
 }
-
-// intconjCuts is the popcount tree's internal registers over K.
-func intconjCuts(d Design) int { return plan.Cuts(clog2(d.K), d.adderLevels()) }
 
 func (n intconjNet) blocks(d Design, st structure, tag int, hw *hardCounts) hiddenBlocks {
 	hb := n.intrvflNet.blocks(d, st, tag, hw)
-	cuts := intconjCuts(d)
-	pre := max(1, cuts)
+	cuts := st.HiddenCut
+	pre := plan.IntConjPreH(cuts)
 	p := d.P()
 	P := float64(p)
 	// Front: the stage-A copy of the levels (it travels with the tag).

@@ -84,14 +84,15 @@ func (l intconjLayer) derive(pl *Plan, net model.Network) Tree {
 	tree := l.intrvflLayer.derive(pl, in.L1) // κ, κ', PcW, SW, HW; LW and the bound from the plan's N
 	d := &IntConjPlan{N1: in.N1(), N2: in.Units.N, Depth: in.Units.Depth, FeatureW: ConjFeatureW(pl.K)}
 	d.TermW = IntConjTermW(pl.K, pl.LW)
-	d.PreH = intconjPreH(Cuts(tree.Depth, pl.AdderLevelsPerStage))
+	d.PreH = IntConjPreH(Cuts(tree.Depth, pl.AdderLevelsPerStage))
 	pl.IntConj = d
 	return tree
 }
 
-// intconjPreH is the register stages between A and H for a popcount tree
-// with cuts internal registers: the conjunctions' select register needs one.
-func intconjPreH(cuts int) int { return max(1, cuts) }
+// IntConjPreH is the register stages between A and H for a popcount tree
+// with cuts internal registers: the conjunctions' select register needs one
+// (the rule of the plan and of the power model).
+func IntConjPreH(cuts int) int { return max(1, cuts) }
 
 // widths are the intRVFL's (LW holds N, as the group base reaches N − 1,
 // and the bound N·κ·B holds the units' 0/1 too), with the W_in word that
