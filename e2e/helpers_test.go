@@ -93,6 +93,7 @@ type shape struct {
 	bits           int // intrvfl readout bits
 	p              int // 0 means P = N
 	win            model.WinGen
+	sel            int // conj: units chosen among sel candidates each (model.Config.Select; 0: drawn)
 }
 
 func (s shape) String() string {
@@ -104,7 +105,11 @@ func (s shape) String() string {
 	case model.RVFL8:
 		return fmt.Sprintf("rvfl8_K%d_N%d_L%d_P%s", s.k, s.n, s.l, p)
 	case model.Conj:
-		return fmt.Sprintf("conj_K%d_N%d_L%d_D%d_P%s", s.k, s.n, s.l, s.kappa, p)
+		name := fmt.Sprintf("conj_K%d_N%d_L%d_D%d_P%s", s.k, s.n, s.l, s.kappa, p)
+		if s.sel > 1 {
+			name += fmt.Sprintf("_sel%d", s.sel)
+		}
+		return name
 	case model.IntConj:
 		return fmt.Sprintf("intconj_K%d_N%d_L%d_k%d_P%s", s.k, s.n, s.l, s.kappa, p)
 	}
@@ -119,7 +124,7 @@ func (s shape) String() string {
 func trainShape(t *testing.T, s shape) *model.Model {
 	t.Helper()
 	d := blobs(max(200, 4*s.l), s.k, s.l, uint64(s.k*131+s.n*7+s.l))
-	cfg := model.Config{Arch: s.arch, N: s.n, Kappa: s.kappa, Lambda: 1, Seed: uint64(s.n), Win: s.win}
+	cfg := model.Config{Arch: s.arch, N: s.n, Kappa: s.kappa, Lambda: 1, Seed: uint64(s.n), Win: s.win, Select: s.sel}
 	if t, _ := model.TraitsOf(s.arch); t.ReadoutBits() {
 		cfg.ReadoutBits = s.bits
 	}

@@ -112,10 +112,11 @@ var optionMatrix = []optionRow{
 	// with an unused value), P = 4 over N = 5 (three idle lanes in the
 	// second group, the constant unit alone in it), a register after every
 	// adder level, gate level; D = 15 at P = 1 with K = 9 (a 9:1 select
-	// over 16 padded codes; the standard tier's conj row, small for its
-	// time); the system top with D = 1 and P = 4 not dividing N.
+	// over 16 padded codes, the units chosen on the training rows among 4
+	// candidates each, --select 4; the standard tier's conj row, small for
+	// its time); the system top with D = 1 and P = 4 not dividing N.
 	{shape: shape{arch: model.Conj, k: 3, n: 5, l: 2, kappa: 2, p: 4}, holdInput: true, registerSums: true, blockROMs: true, adderLevels: 1, gateLevel: true, icebreaker: true},
-	{shape: shape{arch: model.Conj, k: 9, n: 8, l: 4, kappa: 15, p: 1}, standard: true},
+	{shape: shape{arch: model.Conj, k: 9, n: 8, l: 4, kappa: 15, p: 1, sel: 4}, standard: true},
 	{shape: shape{arch: model.Conj, k: 5, n: 30, l: 3, kappa: 1, p: 4}, system: true, reloadable: true, noScores: true},
 	// The intRVFL's neurons and conjunctions in one layer: N1 = 4 neurons and
 	// N2 = 3 units at P = 4 (group 1 holds the units and an idle lane), a

@@ -26,7 +26,12 @@ const (
 var netTypes = registry.New[*netType]("model: network type")
 
 // register adds a network type; each network's file calls it from init.
-func register(t *netType) { netTypes.Add(string(t.arch), t) }
+func register(t *netType) {
+	if t.traits.Selects != (t.fit != nil) {
+		panic("model: " + string(t.arch) + ": a type that selects its units needs fit, and only it")
+	}
+	netTypes.Add(string(t.arch), t)
+}
 
 // typeOf returns the network type named arch, or nil.
 func typeOf(arch Arch) *netType {

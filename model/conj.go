@@ -196,7 +196,7 @@ func init() { register(conjType) }
 var conjType = &netType{
 	arch: Conj,
 	traits: Traits{Kappa: true, KappaName: "D", KappaGrid: ConjDepths, KappaMax: ConjMaxDepth,
-		Readout: ReadoutRule{Allowed: true, Required: true, Bits: ConjReadoutBits}},
+		Readout: ReadoutRule{Allowed: true, Required: true, Bits: ConjReadoutBits}, Selects: true},
 	check: func(c *Config) error {
 		if c.Kappa < 1 || c.Kappa > ConjMaxDepth {
 			return fmt.Errorf("depth D=%d (the conj's κ) outside [1, %d]", c.Kappa, ConjMaxDepth)
@@ -207,6 +207,7 @@ var conjType = &netType{
 		return nil
 	},
 	build: func(k int, c Config) Network { return NewConjNet(k, c.N, c.Kappa, c.Seed) },
+	fit:   fitConjNet,
 	decode: func(d *decoder, sec *node, k, n int) (Network, error) {
 		o, err := d.object(sec, string(Conj), "depth", "features", "thresholds", "negate")
 		if err != nil {

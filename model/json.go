@@ -425,7 +425,7 @@ func (d *decoder) network(o *object, arch Arch, k, n int) (Network, error) {
 
 func (d *decoder) training(v *node, path string) (TrainingInfo, error) {
 	var t TrainingInfo
-	o, err := d.object(v, path, "lambda", "regularizer", "rows", "data", "label_name", "jitter", "solver", "pinv_rtol", "pinv_dropped")
+	o, err := d.object(v, path, "lambda", "regularizer", "rows", "data", "label_name", "jitter", "solver", "pinv_rtol", "pinv_dropped", "select")
 	if err != nil {
 		return t, err
 	}
@@ -460,6 +460,12 @@ func (d *decoder) training(v *node, path string) (TrainingInfo, error) {
 	}
 	if t.Jitter < 0 {
 		return t, at.errf("%v is negative", t.Jitter)
+	}
+	if t.Select, _, at, err = optField(o, "select", d.integer); err != nil {
+		return t, err
+	}
+	if t.Select != 0 && (t.Select < 2 || t.Select > MaxSelect) {
+		return t, at.errf("%d outside [2, %d] (no field: units drawn, not chosen)", t.Select, MaxSelect)
 	}
 	return t, d.solver(o, &t)
 }

@@ -42,6 +42,9 @@ type TrainingInfo struct {
 	Solver
 	// PinvDropped is the number of singular values pinv-cutoff dropped.
 	PinvDropped int `json:"pinv_dropped,omitempty"`
+	// Select is Config.Select: M > 1 when the hidden units were chosen on
+	// the training rows among M candidates per unit (absent: drawn).
+	Select int `json:"select,omitempty"`
 }
 
 // IntReadout is an integer readout: scores y_l = Σ_j Q[l][j]·h_j.

@@ -93,6 +93,9 @@ type Traits struct {
 	// InputOptions: direct links and quantised inputs (Config.DirectLinks,
 	// Config.QuantizedInputs) are options.
 	InputOptions bool
+	// Selects: the type can choose its hidden units on the training rows
+	// among Config.Select candidates per unit (the conj, §3c.2).
+	Selects bool
 	// MinHidden, when > 1, is the smallest N the type takes (the intrvfl2:
 	// one neuron per layer).
 	MinHidden int
@@ -144,6 +147,10 @@ type netType struct {
 	check func(c *Config) error
 	// build draws the hidden layer for K features from the configuration.
 	build func(k int, c Config) Network
+	// fit, for a type whose traits have Selects, builds the hidden layer of
+	// a configuration with Config.Select > 1 from the normalised training
+	// rows xnorm (M×K) and their labels y in [0, l).
+	fit func(k int, c Config, xnorm []float64, y []int, l int) Network
 	// decode reads and validates the type's model.json section (an object
 	// node of the strict reader, at field path string(arch)) for K features
 	// and N neurons.

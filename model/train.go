@@ -30,6 +30,11 @@ type Config struct {
 	// Win is the intRVFL's W_in source (zero value: stored, drawn from the
 	// PCG stream; WinPRBS31: the on-chip generator's rows).
 	Win WinGen
+	// Select, when M > 1, has a type whose traits have Selects choose its
+	// hidden units on the training rows: it draws M candidates per unit and
+	// keeps the most class-dependent (docs/semantics.md §3c.2). 0 or 1: the
+	// units are drawn from the seed alone.
+	Select int
 }
 
 // Data is a labelled training set in memory.
@@ -85,6 +90,13 @@ func (c *Config) check() error {
 		return fmt.Errorf("direct links and quantised inputs are options of the %s only, not %s",
 			Alternatives(ArchsWith(func(t Traits) bool { return t.InputOptions })), c.Arch)
 	}
+	if c.Select < 0 || c.Select > MaxSelect {
+		return fmt.Errorf("select M=%d outside [0, %d]", c.Select, MaxSelect)
+	}
+	if c.Select > 1 && !t.traits.Selects {
+		return fmt.Errorf("choosing the hidden units on the training rows (select) is an option of the %s only, not %s",
+			Alternatives(ArchsWith(func(t Traits) bool { return t.Selects })), c.Arch)
+	}
 	if c.ReadoutBits != 0 && (c.ReadoutBits < quant.MinBits || c.ReadoutBits > quant.MaxBits) {
 		return fmt.Errorf("readout bits %d outside [%d, %d]", c.ReadoutBits, quant.MinBits, quant.MaxBits)
 	}
@@ -132,7 +144,10 @@ func TrainNormalized(ctx context.Context, d Data, xnorm []float64, norm Normaliz
 	mod := &Model{Name: d.Name, ClassNames: d.ClassNames, FeatureNames: d.FeatureNames,
 		Seed: cfg.Seed, Norm: norm,
 		Training: TrainingInfo{Lambda: cfg.Lambda, Regularizer: cfg.Regularizer, Rows: m, Data: d.Name, LabelName: d.LabelName}}
-	mod.Net = typeOf(cfg.Arch).build(k, cfg) // cfg was checked above
+	mod.Net = hiddenLayer(k, cfg, xnorm, d.Y, l) // cfg was checked above
+	if cfg.Select > 1 {
+		mod.Training.Select = cfg.Select
+	}
 	if rule := mod.Net.Readout(); cfg.ReadoutBits != 0 && (!rule.Allowed || rule.Bits != 0) {
 		return nil, fmt.Errorf("train: --bits applies to the %s only, not %s (%s)", Alternatives(ArchsWith(Traits.ReadoutBits)), cfg.Arch, rule)
 	}
@@ -189,11 +204,48 @@ func (m *Model) QuantReadout() quant.Readout {
 // κ, seed and the float RVFL's options), as training does before it solves
 // the readout.
 func NewNetwork(k int, cfg Config) (Network, error) {
-	if k < 1 || k > MaxFeatures {
-		return nil, fmt.Errorf("model: %d features outside [1, %d]", k, MaxFeatures)
-	}
-	if err := cfg.check(); err != nil {
-		return nil, fmt.Errorf("model: %w", err)
+	if err := checkNetwork(k, &cfg); err != nil {
+		return nil, err
 	}
 	return typeOf(cfg.Arch).build(k, cfg), nil
+}
+
+// checkNetwork checks K and the configuration of a hidden layer.
+func checkNetwork(k int, cfg *Config) error {
+	if k < 1 || k > MaxFeatures {
+		return fmt.Errorf("model: %d features outside [1, %d]", k, MaxFeatures)
+	}
+	if err := cfg.check(); err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	return nil
+}
+
+// NewFittedNetwork is NewNetwork for a configuration whose hidden layer may
+// depend on the training rows (Config.Select > 1): the normalised rows xnorm
+// (M×K) with labels y in [0, l), as training builds it. Without Select it
+// draws the layer from the seed alone, as NewNetwork does.
+func NewFittedNetwork(k int, cfg Config, xnorm []float64, y []int, l int) (Network, error) {
+	if err := checkNetwork(k, &cfg); err != nil {
+		return nil, err
+	}
+	if len(y) == 0 || len(xnorm) != len(y)*k {
+		return nil, fmt.Errorf("model: %d normalised values for %d rows of %d features", len(xnorm), len(y), k)
+	}
+	for r, c := range y {
+		if c < 0 || c >= l {
+			return nil, fmt.Errorf("model: row %d: label %d outside [0, %d)", r, c, l)
+		}
+	}
+	return hiddenLayer(k, cfg, xnorm, y, l), nil
+}
+
+// hiddenLayer is the hidden layer of a checked configuration: chosen on the
+// training rows with Select > 1, drawn from the seed otherwise.
+func hiddenLayer(k int, cfg Config, xnorm []float64, y []int, l int) Network {
+	t := typeOf(cfg.Arch)
+	if cfg.Select > 1 {
+		return t.fit(k, cfg, xnorm, y, l)
+	}
+	return t.build(k, cfg)
 }

@@ -65,6 +65,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"math"
@@ -157,6 +158,10 @@ var (
 	// 1 + u mod Dmax terms (Dmax the largest of -depths), so one draw holds
 	// every depth and the readout weighs them; D leaves the grid.
 	conjDepthCycle bool
+	// conjSelect is -conj-select M: M > 1 draws M times the units and keeps
+	// the units whose 0/1 values on the fitting rows depend most on the
+	// class (correlation ratio η²).
+	conjSelect int
 )
 
 func main() {
@@ -179,6 +184,7 @@ func main() {
 	thresholds := flag.String("conj-thresholds", "rows", "conjunction thresholds: rows (a random fitting row's value) or uniform (drawn over the range, no data)")
 	flag.IntVar(&conjBits, "conj-bits", 0, "rounded width of a readout over conjunctions (f); 0: -bits")
 	flag.BoolVar(&conjDepthCycle, "conj-depth-cycle", false, "unit u of the conjunctions has 1 + u mod Dmax terms (Dmax the largest of -depths): one setting instead of the D grid")
+	flag.IntVar(&conjSelect, "conj-select", 1, "M > 1: draw M times the conjunctions and keep the units with the largest η² against the class on the fitting rows")
 	ensemble := flag.Bool("ensemble", false, "with a and f: a last column sums their rounded readouts' dequantised scores")
 	large := flag.String("large", "nursery,chess-krvk,letter,wine-quality-white", "datasets left out of the second mean row")
 	flag.Parse()
@@ -435,7 +441,7 @@ func (v variant) run(fit, eval part, k, l int, ks []setting, ls []float64, seed 
 			sFit, dFit = inputs(net, fit)
 			sEval, dEval = inputs(net, eval)
 		}
-		terms := drawConjunctions(fit, k, m.conj, maxDepth(ks), seed+uint64(m.off))
+		terms := drawConjunctions(fit, k, m.conj*max(1, conjSelect), maxDepth(ks), seed+uint64(m.off))
 		for ki, st := range ks {
 			// -direct-range R > 0 fits on d·R/N and maps the weights back
 			// onto d: the same readout over the integer d, with the
@@ -448,8 +454,12 @@ func (v variant) run(fit, eval part, k, l int, ks []setting, ls []float64, seed 
 			hEval, _ := columns(sEval, dEval, eval.rows(), m.n, k, st.kappa, v.direct, 1)
 			if m.conj > 0 {
 				before := c
-				hFit, c = withConjunctions(hFit, c, fit, k, terms, st.depth)
-				hEval, _ = withConjunctions(hEval, before, eval, k, terms, st.depth)
+				units, depth := terms, st.depth
+				if conjSelect > 1 {
+					units, depth = selectConjunctions(fit, k, l, terms, st.depth, m.conj), 0
+				}
+				hFit, c = withConjunctions(hFit, c, fit, k, units, depth)
+				hEval, _ = withConjunctions(hEval, before, eval, k, units, depth)
 			}
 			for li, w := range readouts(hFit, fit.rows(), c, fit.y, l, ls) {
 				if v.direct {
@@ -630,6 +640,73 @@ func drawConjunctions(fit part, k, units, depth int, seed uint64) [][]term {
 	return out
 }
 
+// selectConjunctions keeps the units of the candidates (each of depth
+// terms, or 1 + u mod depth with -conj-depth-cycle) whose 0/1 values on the
+// rows of fit have the largest correlation ratio η² = Σ_c n_c (p_c − p)² /
+// (n p (1 − p)) with the class, p_c the unit's share of class c rows that it
+// is on; the kept units are returned truncated to their depth, in candidate
+// order.
+func selectConjunctions(fit part, k, l int, cands [][]term, depth, units int) [][]term {
+	cut := make([][]term, len(cands))
+	for u, ts := range cands {
+		d := depth
+		if conjDepthCycle {
+			d = 1 + u%depth
+		}
+		cut[u] = ts[:d]
+	}
+	n := fit.rows()
+	classN := make([]float64, l)
+	for _, y := range fit.y {
+		classN[y]++
+	}
+	score := make([]float64, len(cut))
+	on := make([]float64, l)
+	for u, ts := range cut {
+		clear(on)
+		for r := 0; r < n; r++ {
+			x := fit.x[r*k : (r+1)*k]
+			hit := true
+			for _, t := range ts {
+				if (conjValue(x[t.feature]) >= t.threshold) == t.negate {
+					hit = false
+					break
+				}
+			}
+			if hit {
+				on[fit.y[r]]++
+			}
+		}
+		total := 0.0
+		for _, o := range on {
+			total += o
+		}
+		p := total / float64(n)
+		if p == 0 || p == 1 {
+			continue
+		}
+		for c, o := range on {
+			if classN[c] > 0 {
+				dp := o/classN[c] - p
+				score[u] += classN[c] * dp * dp
+			}
+		}
+		score[u] /= float64(n) * p * (1 - p)
+	}
+	idx := make([]int, len(cut))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(score[b], score[a]) })
+	idx = idx[:min(units, len(idx))]
+	slices.Sort(idx)
+	out := make([][]term, len(idx))
+	for i, u := range idx {
+		out[i] = cut[u]
+	}
+	return out
+}
+
 // conjValue is what a conjunction's term compares for a normalised value x:
 // x itself, or its -conj-levels code.
 func conjValue(x float64) float64 {
@@ -662,7 +739,10 @@ func withConjunctions(h []float64, c int, p part, k int, units [][]term, depth i
 		for u, ts := range units {
 			on := 1.0
 			d := depth
-			if conjDepthCycle {
+			switch {
+			case depth == 0: // selected units, each of its own depth
+				d = len(ts)
+			case conjDepthCycle:
 				d = 1 + u%depth
 			}
 			for _, t := range ts[:d] {

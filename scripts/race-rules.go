@@ -157,6 +157,12 @@ func main() {
 	rules = append(rules, []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}},
 		{tolerance: 1}, {prefer: "intrvfl", tolerance: -1}, {prefer: "intrvfl", tolerance: 1}, {prefer: "intrvfl", tolerance: 2},
 		{prefer: "conj", tolerance: -1}, {prefer: "conj", tolerance: 2}, {prefer: "intconj", tolerance: -1}, {prefer: "intconj", tolerance: 2}}...)
+	// Optional members (study.RaceOptionalMembers) where the jobs have them.
+	for _, m := range study.RaceOptionalMembers() {
+		if slices.ContainsFunc(widths[0].Entries, func(e study.RaceEntry) bool { return e.Member == m }) {
+			rules = append(rules, rule{prefer: m.Name(), tolerance: -1}, rule{prefer: m.Name(), tolerance: 2})
+		}
+	}
 	fmt.Printf("%d datasets, %d-bit readout\n\n| rule | mean accuracy | mean LUT-equivalents | mean on the %d four-fold datasets with a forest |\n|---|---|---|---|\n",
 		len(widths), *bits, len(forest))
 	for _, r := range rules {

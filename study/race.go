@@ -83,7 +83,9 @@ type RaceOptions struct {
 	// e.g. "conj": {6000}); the budget still applies. A stored race without
 	// them keeps the entries of the other members: only the extended
 	// members run again (racePartial).
-	MemberNs    map[string][]int
+	MemberNs map[string][]int
+	// Members are the race's networks (default RaceMembers()).
+	Members     []RaceMember
 	Regularizer model.Regularizer // default identity
 	Seeds       []uint64
 	Workers     int
@@ -117,14 +119,29 @@ func (o *RaceOptions) defaults() {
 type RaceMember struct {
 	Network protocol.Network `json:"network"`
 	Win     model.WinGen     `json:"w_in_generator,omitempty"`
+	// Select, when > 1, chooses the hidden units on the training rows among
+	// Select candidates per unit (model.Config.Select).
+	Select int `json:"select,omitempty"`
 }
 
-// Name is the member's label: the variant, with "+prbs31" for a generated W_in.
+// Name is the member's label: the variant, with "+prbs31" for a generated
+// W_in and "+sel4" for units chosen among 4 candidates each.
 func (m RaceMember) Name() string {
-	if m.Win == model.WinStored {
-		return string(m.Network)
+	name := string(m.Network)
+	if m.Win != model.WinStored {
+		name += "+" + string(m.Win)
 	}
-	return string(m.Network) + "+" + string(m.Win)
+	if m.Select > 1 {
+		name += fmt.Sprintf("+sel%d", m.Select)
+	}
+	return name
+}
+
+// config is the member's training configuration at one grid point.
+func (m RaceMember) config(n int, lambda float64, kappa int, reg model.Regularizer) model.Config {
+	cfg := m.Network.Config(n, lambda, kappa)
+	cfg.Win, cfg.Select, cfg.Regularizer = m.Win, m.Select, reg
+	return cfg
 }
 
 // RaceMembers returns the members in registry order: every variant of the
@@ -144,6 +161,54 @@ func RaceMembers() []RaceMember {
 		}
 	}
 	return out
+}
+
+// RaceOptionalMembers are the members a race has only when named
+// (RaceOptions.Members, `hdlgen reproduce --race-members`): the types that
+// can choose their units on the training rows, with model.ConjSelect
+// candidates per unit. They join RaceMembers once measured over the
+// collection, since a stored race without them would run them again.
+func RaceOptionalMembers() []RaceMember {
+	hw := power.Networks()
+	var out []RaceMember
+	for _, nw := range protocol.Networks() {
+		if slices.Contains(hw, nw.Arch()) && nw.Traits().Selects {
+			out = append(out, RaceMember{Network: nw, Select: model.ConjSelect})
+		}
+	}
+	return out
+}
+
+// ParseRaceMembers reads a comma-separated list of member names
+// (RaceMember.Name) of RaceMembers and RaceOptionalMembers; "default"
+// stands for RaceMembers. The members keep the list's order, each once.
+func ParseRaceMembers(list string) ([]RaceMember, error) {
+	known := append(RaceMembers(), RaceOptionalMembers()...)
+	var out []RaceMember
+	add := func(m RaceMember) {
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "default" {
+			for _, m := range RaceMembers() {
+				add(m)
+			}
+			continue
+		}
+		i := slices.IndexFunc(known, func(m RaceMember) bool { return m.Name() == name })
+		if i < 0 {
+			names := []string{"default"}
+			for _, m := range known {
+				names = append(names, m.Name())
+			}
+			return nil, fmt.Errorf("race member %q: want one of %s", name, strings.Join(names, ", "))
+		}
+		add(known[i])
+	}
+	return out, nil
 }
 
 // readoutBitsOf is the readout width member m deploys in the race of width b:
@@ -379,7 +444,10 @@ func RunRace(ctx context.Context, opt RaceOptions) (*RaceStudy, error) {
 	if !(opt.Budget > 0) {
 		return nil, fmt.Errorf("race: budget factor %v, want > 0", opt.Budget)
 	}
-	members := RaceMembers()
+	members := opt.Members
+	if members == nil {
+		members = RaceMembers()
+	}
 	if len(members) == 0 {
 		return nil, fmt.Errorf("race: no network type has a power model")
 	}
@@ -652,9 +720,7 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 				if err := ctx.Err(); err != nil {
 					return e, err
 				}
-				cfg := m.Network.Config(n, 1, kappa)
-				cfg.Win, cfg.Regularizer = m.Win, opt.Regularizer
-				net, err := model.NewNetwork(k, cfg)
+				net, err := model.NewFittedNetwork(k, m.config(n, 1, kappa, opt.Regularizer), sp.XTrain, sp.YTrain, l)
 				if err != nil {
 					return e, fmt.Errorf("grid point N=%d%s: %w", n, kappaTextOf(m.Network, kappa), err)
 				}
@@ -687,8 +753,7 @@ func raceMember(ctx context.Context, opt RaceOptions, u *dataset.UCIDataset, uni
 	}
 	best.ValAccuracy = float64(best.Correct) / float64(best.ValRows)
 	e.Best, e.LUTs = best, bestLUTs
-	cfg := m.Network.Config(best.N, best.Lambda, best.Kappa)
-	cfg.Win, cfg.Regularizer = m.Win, opt.Regularizer
+	cfg := m.config(best.N, best.Lambda, best.Kappa, opt.Regularizer)
 	if m.Network.Traits().ReadoutBits() {
 		cfg.ReadoutBits = bits
 	}

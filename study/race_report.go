@@ -44,11 +44,14 @@ type RaceWidthSummary struct {
 // RaceSummary is summary.json of the race.
 type RaceSummary struct {
 	Provenance
-	Reused   int                `json:"reused_datasets"`
-	Datasets int                `json:"datasets"`
-	Budget   float64            `json:"budget_factor"`
-	Ns       []int              `json:"ns"`
-	MemberNs map[string][]int   `json:"member_ns,omitempty"` // N beyond Ns of one member (RaceOptions.MemberNs)
+	Reused   int              `json:"reused_datasets"`
+	Datasets int              `json:"datasets"`
+	Budget   float64          `json:"budget_factor"`
+	Ns       []int            `json:"ns"`
+	MemberNs map[string][]int `json:"member_ns,omitempty"` // N beyond Ns of one member (RaceOptions.MemberNs)
+	// Members names the race's members when they were given
+	// (RaceOptions.Members); absent: RaceMembers.
+	Members  []string           `json:"members,omitempty"`
 	Grid     protocol.Grid      `json:"grid"`
 	Seeds    []uint64           `json:"seeds"`
 	TestNorm protocol.TestNorm  `json:"test_norm"`
@@ -63,6 +66,9 @@ func WriteRaceReport(dir string, s *RaceStudy, command string, now time.Time) (*
 	sum := &RaceSummary{Provenance: newProvenance(command, now, s.WallSeconds), Reused: s.Reused, Datasets: len(s.Results),
 		Budget: o.Budget, Ns: o.Ns, MemberNs: o.MemberNs, Grid: protocol.Grid{Lambdas: o.Grid.Lambdas, Kappas: o.Grid.Kappas}, Seeds: o.Seeds,
 		TestNorm: o.TestNorm, Skipped: s.Skipped}
+	for _, m := range o.Members {
+		sum.Members = append(sum.Members, m.Name())
+	}
 	var tsv bytes.Buffer
 	tsv.WriteString("dataset\tconfig\treadout_bits\taccuracy\tlut_eq\tchosen\n")
 	files := map[string][]byte{}
@@ -182,7 +188,11 @@ func (s *RaceSummary) markdown() string {
 	var b strings.Builder
 	b.WriteString("# The race of the hardware networks\n\n")
 	b.WriteString(s.Provenance.markdown(s.Reused, "datasets"))
-	fmt.Fprintf(&b, "- datasets: %d; members: every protocol variant whose network type has a power model, with each W_in source its type offers\n", s.Datasets)
+	if len(s.Members) > 0 {
+		fmt.Fprintf(&b, "- datasets: %d; members: %s (`--race-members`)\n", s.Datasets, strings.Join(s.Members, ", "))
+	} else {
+		fmt.Fprintf(&b, "- datasets: %d; members: every protocol variant whose network type has a power model, with each W_in source its type offers\n", s.Datasets)
+	}
 	fmt.Fprintf(&b, "- grid per member: N ∈ %v%s, κ ∈ %v (types with κ%s), λ ∈ 2^%g…2^%g; chosen by the deployed readout's correct predictions on inner validation rows "+
 		"(every %d-th row of each training fold, or of the train file; never a test row), ties by the protocol's rule; the race's winner is %s unless another member's "+
 		"validation accuracy is more than %d standard errors above it, then the member with the most, ties to fewer LUT-equivalents\n",

@@ -487,3 +487,56 @@ func TestRaceWinner(t *testing.T) {
 		})
 	}
 }
+
+// TestRaceNamedMembers: --race-members names the default members and the
+// optional ones (the conj with chosen units); a stored race of the default
+// members is completed by the named optional member alone, whose entry
+// trains with Select and is named for it, and the summary lists the
+// members. Unknown names are refused with the known ones.
+func TestRaceNamedMembers(t *testing.T) {
+	members, err := ParseRaceMembers("default,conj+sel4,conj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(RaceMembers(), RaceMember{Network: protocol.Network(model.Conj), Select: model.ConjSelect})
+	if diff := cmp.Diff(want, members); diff != "" {
+		t.Fatalf("members (-want +got):\n%s", diff)
+	}
+	if _, err := ParseRaceMembers("default,conj+sel9"); err == nil || !strings.Contains(err.Error(), "conj+sel4") {
+		t.Errorf("an unknown member: error %v, want one naming the known members", err)
+	}
+	dir := writeRaceCollection(t)
+	out := t.TempDir()
+	opt := raceTestOptions(dir, out, []string{"pair"})
+	first, err := RunRace(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mark = 0.123456
+	st := jobs.Store{Dir: out}
+	stored := *first.Results[0]
+	stored.Widths[0].Entries[0].Accuracy = mark
+	if err := st.Save(racePath("pair"), &stored); err != nil {
+		t.Fatal(err)
+	}
+	opt.Members = members
+	again, err := RunRace(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := again.Results[0].Widths[0].Entries
+	if len(got) != len(members) || got[0].Accuracy != mark {
+		t.Fatalf("%d entries, first accuracy %v: want %d, the stored entries kept", len(got), got[0].Accuracy, len(members))
+	}
+	sel := got[len(got)-1]
+	if sel.Member.Name() != "conj+sel4" || sel.Impossible != "" || sel.Accuracy <= 0 {
+		t.Errorf("the optional member's entry: %+v", sel)
+	}
+	sum, err := WriteRaceReport(out, again, "hdlgen reproduce --race-members default,conj+sel4", time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sum.Members); n != len(members) || sum.Members[n-1] != "conj+sel4" {
+		t.Errorf("summary members %v", sum.Members)
+	}
+}

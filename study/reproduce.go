@@ -53,6 +53,7 @@ type ReproduceOptions struct {
 	RaceBits        []int            // race stage: readout widths (RaceOptions.Bits)
 	RaceBudget      float64          // race stage: budget factor (RaceOptions.Budget)
 	RaceMemberNs    map[string][]int // race stage: N beyond the grid's for one member (RaceOptions.MemberNs)
+	RaceMembers     []RaceMember     // race stage: the members (RaceOptions.Members; nil: the default)
 	// Shard runs this share of every stage's jobs and writes no report (the
 	// merge does); the zero value runs everything.
 	Shard jobs.Shard
@@ -148,7 +149,7 @@ func Reproduce(ctx context.Context, o ReproduceOptions) error {
 		}
 	}
 	if run[StageRace] {
-		opt := RaceOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RaceBits, Budget: o.RaceBudget, MemberNs: o.RaceMemberNs,
+		opt := RaceOptions{DataDir: o.DataDir, OutDir: o.OutDir, Datasets: o.Datasets, Bits: o.RaceBits, Budget: o.RaceBudget, MemberNs: o.RaceMemberNs, Members: o.RaceMembers,
 			Grid: o.Grid, Regularizer: o.Regularizer, Seeds: o.Seeds, Workers: o.Workers, TestNorm: o.TestNorm, Progress: o.Progress,
 			Shard: o.Shard, ReuseOnly: reuseOnly}
 		if err := o.race(ctx, opt); err != nil {

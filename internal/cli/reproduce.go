@@ -39,6 +39,8 @@ type reproduceOptions struct {
 	raceBits  string
 	raceBudg  float64
 	raceNs    []string
+	// raceMembers is --race-members (empty: the default members).
+	raceMembers string
 }
 
 func newReproduceCmd(app *App) *cobra.Command {
@@ -118,6 +120,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.raceBits, "race-bits", "5", "race stage: comma-separated readout widths of the networks that take one (a race per width)")
 	f.Float64Var(&o.raceBudg, "race-budget", study.DefaultRaceBudget, "race stage: LUT-equivalent budget, times the plain intRVFL with N=1500, κ=15 and the race's width at P=1")
 	f.StringArrayVar(&o.raceNs, "race-member-n", nil, "race stage: MEMBER=N[,N…] adds N beyond the grid's to one member (e.g. conj=6000; repeatable); a stored race keeps the other members' entries and runs that member again")
+	f.StringVar(&o.raceMembers, "race-members", "", "race stage: comma-separated members by name, \"default\" for the default ones (e.g. default,conj+sel4; default: the default members); a stored race with fewer keeps their entries and runs the others")
 	f.StringVar(&o.win, "win", "stored", "accuracy stage, --networks intrvfl only: "+winHelp)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
@@ -201,6 +204,12 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 			return usagef("--race-member-n %q names no N", spec)
 		}
 	}
+	var members []study.RaceMember
+	if o.raceMembers != "" {
+		if members, err = study.ParseRaceMembers(o.raceMembers); err != nil {
+			return usagef("--race-members: %v", err)
+		}
+	}
 	reg, err := model.ParseRegularizer(o.reg)
 	if err != nil {
 		return usagef("--regularizer: %v", err)
@@ -259,7 +268,7 @@ func (o *reproduceOptions) run(cmd *cobra.Command, app *App) error {
 	return study.Reproduce(cmd.Context(), study.ReproduceOptions{DataDir: o.data, OutDir: o.out,
 		Datasets: datasets, Stages: stages, Shard: shard, Merge: merge, Networks: nets, Grid: g, Seeds: seeds, Workers: o.workers,
 		TestNorm: tn, Fixed: fixed, Regularizer: reg, Solver: sv, Win: win, Budgets: budgets, ReadoutGA: o.readoutGA, RetuneBits: o.bits, RetuneGA: o.retuneGA,
-		RaceBits: raceBits, RaceBudget: o.raceBudg, RaceMemberNs: memberNs,
+		RaceBits: raceBits, RaceBudget: o.raceBudg, RaceMemberNs: memberNs, RaceMembers: members,
 		Command: "hdlgen reproduce " + strings.Join(quoteArgs(cmd), " "), Out: app.Out, Progress: app.Err})
 }
 
