@@ -18,7 +18,10 @@ func TestConjSelectKeepsClassDependentUnits(t *testing.T) {
 	x := make([]float64, rows*k)
 	y := make([]int, rows)
 	state := uint64(7)
-	next := func() float64 { state = state*6364136223846793005 + 1442695040888963407; return float64(state>>11) / (1 << 53) }
+	next := func() float64 {
+		state = state*6364136223846793005 + 1442695040888963407
+		return float64(state>>11) / (1 << 53)
+	}
 	for r := range y {
 		for i := 0; i < k; i++ {
 			x[r*k+i] = next()

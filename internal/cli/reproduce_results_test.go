@@ -19,7 +19,7 @@ import (
 
 // studyFolders are the committed folders `hdlgen reproduce` writes, as
 // patterns under results/.
-var studyFolders = []string{"uci121*", "accuracy-race", "race-conj6000"}
+var studyFolders = []string{"uci121*", "accuracy-race", "race-conj6000", "race-conj-select6000"}
 
 // committedReports are the report files of each stage of a study folder, in
 // the order the stages run, with the summary that records the stage's command.
@@ -35,7 +35,7 @@ var committedReports = []struct {
 }
 
 // TestCommittedResultsRegenerate reruns, for every committed study folder
-// (results/uci121*, the race, results/accuracy-race, and results/race-conj6000), the command each of its reports records, in a sandbox that
+// (results/uci121*, the race, results/accuracy-race, results/race-conj6000 and results/race-conj-select6000), the command each of its reports records, in a sandbox that
 // holds a copy of the folder (its stored jobs) at the same relative path and
 // the collection at ../shared/uci121. Every job is stored, so nothing is
 // computed: the reports are rewritten from the stored jobs, and each must equal
