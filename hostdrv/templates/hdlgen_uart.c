@@ -22,9 +22,15 @@
 #include "hdlgen_design.h"
 #include "hdlgen_uart.h"
 
-/* The resynchronisation's wait: the top's request timeout and half a
- * millisecond, in whole milliseconds (6 ms for 2^16 cycles at 12 MHz). */
-#define SILENCE_MS ((int)(HDLGEN_UART_TIMEOUT_CYCLES * 1000.0 / HDLGEN_CLOCK_HZ + 0.5) + 1)
+/* How long a byte already on its way may stay unseen by the other side: the
+ * FT2232H's latency timer (16 ms by default) holds received bytes that long,
+ * and a simulated top (make sim) reads the host's bytes late by the
+ * scheduler's delays, which shortens the pauses it sees. */
+#define LINK_LATENCY_MS 16
+/* The resynchronisation's wait, in whole milliseconds: the top's request
+ * timeout rounded up, a millisecond, and the link's latency (23 ms for 2^16
+ * cycles at 12 MHz). */
+#define SILENCE_MS ((int)(HDLGEN_UART_TIMEOUT_CYCLES * 1000.0 / HDLGEN_CLOCK_HZ + 0.5) + 1 + LINK_LATENCY_MS)
 /* Bytes on the line of a classify request and of its response. */
 #define REQUEST_FRAME (HDLGEN_UART_REQUEST_LEN + 3u)
 #define RESULT_FRAME (HDLGEN_UART_RESULT_LEN + 3u)

@@ -17,9 +17,10 @@
 // Time: the host's pauses are kept in simulated time. Bytes the host writes
 // at wall-clock time t are driven no earlier than the cycle of the last event
 // the host saw or caused (a byte sent to it, or its previous bytes) plus
-// (t - that event's wall time) x HDLGEN_CLOCK_HZ: a host that waits 6 ms has
-// the top see at least 6 ms of cycles, so the request timeout works as on the
-// board. When nothing happened for QUIET cycles (the top idle, past its
+// (t - that event's wall time) x HDLGEN_CLOCK_HZ: a host that waits 23 ms has
+// the top see about 23 ms of cycles, so the request timeout works as on the
+// board (less by how much later than the host's write the simulator read the
+// previous bytes: the host's wait keeps a margin for it). When nothing happened for QUIET cycles (the top idle, past its
 // timeout and any classification) the simulation stops and waits for the
 // host without simulating; it is slower than the board otherwise, so the host
 // needs a generous timeout= for its responses.
