@@ -161,6 +161,13 @@ func (b *build) run(ctx context.Context, src []byte) error {
 	if o.Readout == ReadoutAuto || o.Readout == ReadoutGA { // with ga: to say how the GA validated
 		ga = []string{"--ga", "rounded", "--ga-seed", strconv.FormatUint(o.GASeed, 10)}
 	}
+	// selectArgs: --select for a member that chooses its units (the conj).
+	selectArgs := func(arch model.Arch) []string {
+		if t, err := model.TraitsOf(arch); err != nil || !t.Selects || o.Select == 0 {
+			return nil
+		}
+		return []string{"--select", strconv.Itoa(o.Select)}
+	}
 	// bitsArgs: --bits for a member whose readout width is a choice (the
 	// conj's is its own, ownWidth).
 	bitsArgs := func(arch model.Arch) []string {
@@ -173,6 +180,7 @@ func (b *build) run(ctx context.Context, src []byte) error {
 		a := []string{"eval", "--data", b.p(train), "--arch", string(arch), "--n", strconv.Itoa(n), "--lambda", ftoa(lambda),
 			"--kappa", strconv.Itoa(kappa), "--regularizer", string(model.RegIdentity)}
 		a = append(a, bitsArgs(arch)...)
+		a = append(a, selectArgs(arch)...)
 		a = append(a, "--folds", strconv.Itoa(o.Folds), "--seed", strconv.FormatUint(o.Seed, 10), "--seeds", "1", "--workers", strconv.Itoa(o.Workers))
 		a = append(a, win...)
 		if !ownWidth(arch) {
@@ -193,6 +201,7 @@ func (b *build) run(ctx context.Context, src []byte) error {
 			def = r.command(searchStep(arch, i == 0), evalArgs(arch, o.N, o.Lambda, o.Kappa, out), "", []string{splitFP}, out)
 		} else {
 			args := append([]string{"search", "--data", b.p(train), "--arch", string(arch)}, bitsArgs(arch)...)
+			args = append(args, selectArgs(arch)...)
 			args = append(args, "--grid", o.Grid, "--folds", strconv.Itoa(o.Folds),
 				"--seed", strconv.FormatUint(o.Seed, 10), "--workers", strconv.Itoa(o.Workers), "--parts", b.p(searchParts(arch, i == 0)))
 			if maxN := b.extendLimit(arch); maxN > 0 {
@@ -271,7 +280,7 @@ func (b *build) run(ctx context.Context, src []byte) error {
 	// 4. train (float readout) on every training row, 5. quantize
 	trainFP, err := r.step(ctx, r.command("train", append([]string{"train", "--data", b.p(train), "--holdout", "0", "--arch", string(arch),
 		"--n", strconv.Itoa(c.N), "--lambda", ftoa(c.Lambda), "--kappa", strconv.Itoa(c.Kappa), "--regularizer", c.Regularizer,
-		"--seed", strconv.FormatUint(o.Seed, 10), "-o", b.p(floatModel)}, win...), "", []string{splitFP, evalFP}, floatModel))
+		"--seed", strconv.FormatUint(o.Seed, 10), "-o", b.p(floatModel)}, append(selectArgs(arch), win...)...), "", []string{splitFP, evalFP}, floatModel))
 	if err != nil {
 		return err
 	}

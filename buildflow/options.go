@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hdlgen/hdlgen/internal/jobs"
+	"github.com/hdlgen/hdlgen/model"
 	"github.com/hdlgen/hdlgen/power"
 	"github.com/hdlgen/hdlgen/tune"
 )
@@ -74,6 +75,10 @@ type Options struct {
 	SplitSeed uint64  // seed of the held-out split
 	Seed      uint64  // seed of the network
 	Win       string  // W_in source: "" or "stored" (a ROM), "lfsr" (generated on chip)
+	// Select, when > 1, has the members that can choose their units on the
+	// training rows (model.Traits.Selects: the conj) choose them among
+	// Select candidates each (`hdlgen train --select`); 0 draws them.
+	Select int
 	// Family restricts the networks the build chooses among: a comma list
 	// of FamilyMembers ("" every member, the first only from CoarseGridRows
 	// training rows or with N, λ, κ given).
@@ -189,6 +194,8 @@ func (o *Options) Check() error {
 		return optionErrorf("--tolerance %g: want accuracy points in [0, 100) (0: one standard error)", o.Tolerance)
 	case o.IcarusVectors > o.Vectors:
 		return optionErrorf("--icarus-vectors %d: at most --vectors (%d)", o.IcarusVectors, o.Vectors)
+	case o.Select != 0 && (o.Select < 2 || o.Select > model.MaxSelect):
+		return optionErrorf("--select %d: want 2…%d candidates per unit, or 0 to draw the units", o.Select, model.MaxSelect)
 	}
 	if _, err := power.ParseBudgeted(string(o.BudgetOn)); err != nil {
 		return &OptionError{err}

@@ -222,8 +222,12 @@ func (f Facts) writeAccuracy(w func(string, ...any)) {
 	if f.Searched {
 		for _, ms := range f.family() {
 			r := ms.Result
-			w("`hdlgen search --arch %s` scored the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout; its best was N=%d, %s=%d, λ=%g (%.4f ± %.4f). ",
-				ms.Network, r.Search.Grid, r.Search.Points, r.Validation.Method, memberBits(ms.Network, o.Bits), r.Config.N, kappaLabelOf(ms.Network), r.Config.Kappa, r.Config.Lambda, r.Validated.Mean, r.Validated.Std)
+			sel := ""
+			if r.Config.Select != 0 {
+				sel = fmt.Sprintf(" --select %d", r.Config.Select)
+			}
+			w("`hdlgen search --arch %s%s` scored the %s grid (%d points) by the %s validation accuracy of the %d-bit rounded readout; its best was N=%d, %s=%d, λ=%g (%.4f ± %.4f). ",
+				ms.Network, sel, r.Search.Grid, r.Search.Points, r.Validation.Method, memberBits(ms.Network, o.Bits), r.Config.N, kappaLabelOf(ms.Network), r.Config.Kappa, r.Config.Lambda, r.Validated.Mean, r.Validated.Std)
 		}
 		chose := "N=%d"
 		if len(f.family()) > 1 {
@@ -380,7 +384,11 @@ func (f Facts) family() []MemberSearch {
 func (f Facts) familyList() string {
 	var parts []string
 	for _, ms := range f.family() {
-		parts = append(parts, fmt.Sprintf("%s %.4f", ms.Network, ms.Result.Validated.Mean))
+		name := string(ms.Network)
+		if sel := ms.Result.Config.Select; sel != 0 {
+			name += fmt.Sprintf(" (units chosen among %d candidates each, `--select %d`)", sel, sel)
+		}
+		parts = append(parts, fmt.Sprintf("%s %.4f", name, ms.Result.Validated.Mean))
 	}
 	return strings.Join(parts, ", ")
 }

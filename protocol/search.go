@@ -38,6 +38,9 @@ type SearchResult struct {
 	model.Solver
 	// Win is the intRVFL's W_in source (absent: stored; "prbs31": generated).
 	Win model.WinGen `json:"w_in_generator,omitempty"`
+	// Select is the candidates per unit of a network that chooses its units
+	// on the training rows (model.Config.Select; absent: drawn).
+	Select int `json:"select,omitempty"`
 	// Shard is where a shard of a search comes from (search --shard i/n).
 	Shard *ShardInfo `json:"shard,omitempty"`
 }
@@ -73,6 +76,10 @@ type SearchOptions struct {
 	Solver model.Solver
 	// Win is the intRVFL's W_in source (zero value: stored). intRVFL only.
 	Win model.WinGen
+	// Select, when > 1, chooses every grid point's units on the split's
+	// training rows among Select candidates each (model.Config.Select), as
+	// training does. The types that can (model.Traits.Selects) only.
+	Select int
 	// Bits, when positive, scores every grid point by the validation accuracy
 	// of its readout rounded to Bits bits (quant.BoundForBits: the deployed
 	// integer model) instead of the float readout. intRVFL only.
@@ -98,6 +105,13 @@ func CheckSearch(nw Network, so SearchOptions) error {
 	if so.Win != model.WinStored && (!t.GeneratedWin || so.Win != model.WinPRBS31) {
 		return fmt.Errorf("%s: W_in source %q (a generated W_in is for the %s only)", nw, so.Win,
 			model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.GeneratedWin })))
+	}
+	if so.Select != 0 && !t.Selects {
+		return fmt.Errorf("%s: units chosen on the training rows (select %d) are for the %s only", nw, so.Select,
+			model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.Selects })))
+	}
+	if so.Select != 0 && (so.Select < 2 || so.Select > model.MaxSelect) {
+		return fmt.Errorf("select %d outside [2, %d]", so.Select, model.MaxSelect)
 	}
 	if so.Bits != 0 && !t.ReadoutBits() {
 		return fmt.Errorf("%s: an integer-readout search (bits %d) is for the %s only", nw, so.Bits,
@@ -133,7 +147,7 @@ func Search(ctx context.Context, u *dataset.UCIDataset, nw Network, so SearchOpt
 	}
 	start := time.Now()
 	sp := NewSplit(u)
-	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits, Solver: so.Solver, Win: so.Win}
+	res := &SearchResult{Dataset: u.Meta.Name, Network: nw, Grid: g, Bits: so.Bits, Solver: so.Solver, Win: so.Win, Select: so.Select}
 	if err := CheckSearch(nw, so); err != nil {
 		return nil, fmt.Errorf("search %s: %w", u.Meta.Name, err)
 	}
@@ -452,7 +466,7 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 		return nil, fmt.Errorf("merge searches: %w", err)
 	}
 	first := parts[0]
-	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits, Solver: first.Solver, Win: first.Win,
+	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits, Solver: first.Solver, Win: first.Win, Select: first.Select,
 		Grid: Grid{Lambdas: first.Grid.Lambdas, Kappas: first.Grid.Kappas}}
 	type col struct {
 		n      int
@@ -462,7 +476,8 @@ func MergeSearches(parts []*SearchResult) (*SearchResult, error) {
 	seen := map[int]bool{}
 	for i, p := range parts {
 		switch {
-		case p.Dataset != first.Dataset || p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver || p.Win != first.Win:
+		case p.Dataset != first.Dataset || p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver || p.Win != first.Win ||
+			p.Select != first.Select:
 			return nil, fmt.Errorf("merge searches: part %d is %s %s bits %d solver %s, part 1 %s %s bits %d solver %s",
 				i+1, p.Dataset, p.Network, p.Bits, p.Solver, first.Dataset, first.Network, first.Bits, first.Solver)
 		case !slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas):
@@ -519,11 +534,12 @@ func SumSearches(parts []*SearchResult) (*SearchResult, error) {
 		return nil, fmt.Errorf("sum searches: no search")
 	}
 	first := parts[0]
-	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Grid: first.Grid, Bits: first.Bits, Solver: first.Solver, Win: first.Win}
+	out := &SearchResult{Dataset: first.Dataset, Network: first.Network, Grid: first.Grid, Bits: first.Bits, Solver: first.Solver, Win: first.Win,
+		Select: first.Select}
 	valRows := 0
 	for i, p := range parts {
 		switch {
-		case p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver || p.Win != first.Win:
+		case p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver || p.Win != first.Win || p.Select != first.Select:
 			return nil, fmt.Errorf("sum searches: part %d is %s bits %d solver %s, part 1 %s bits %d solver %s",
 				i+1, p.Network, p.Bits, p.Solver, first.Network, first.Bits, first.Solver)
 		case !slices.Equal(p.Grid.Ns, first.Grid.Ns) || !slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas):

@@ -199,3 +199,58 @@ func TestSearchIndependentOfWorkers(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchSelectMatchesDirectTraining: with Select, every grid point's
+// units are chosen on the split's training rows as training chooses them,
+// so the counts equal what training the chosen conj at the point and scoring
+// it gives; the drawn conj (Select 0) is the same check's other row. A
+// type that cannot choose its units is refused.
+func TestSearchSelectMatchesDirectTraining(t *testing.T) {
+	u, err := dataset.LoadUCI(collection(t), "iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Grid{Ns: []int{20, 40}, Lambdas: []float64{0.25, 4}, Kappas: []int{1}}
+	sp := NewSplit(u)
+	tr := u.Data.Subset(u.Search.Train)
+	conj := Network(model.Conj)
+	results := map[int]*SearchResult{}
+	for _, sel := range []int{0, model.ConjSelect} {
+		res, err := Search(context.Background(), u, conj, SearchOptions{Grid: g, Select: sel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Select != sel {
+			t.Errorf("select %d: the result records %d", sel, res.Select)
+		}
+		results[sel] = res
+		for ki, depth := range res.Grid.Kappas {
+			for ni, n := range g.Ns {
+				for li, lambda := range g.Lambdas {
+					cfg := conj.Config(n, lambda, depth)
+					cfg.Select = sel
+					m, err := model.TrainNormalized(context.Background(), trainData(tr), sp.XTrain, model.FitNormalizer(tr.X, tr.M(), tr.K()), cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					m.Readout = nil // the search scores the float readout
+					want := 0
+					for r, p := range m.PredictNormalized(sp.XVal, sp.MVal) {
+						if p == sp.YVal[r] {
+							want++
+						}
+					}
+					if got := res.Correct[ki][ni][li]; got != want {
+						t.Errorf("select %d N=%d λ=%g D=%d: grid %d correct, direct training %d", sel, n, lambda, depth, got, want)
+					}
+				}
+			}
+		}
+	}
+	if cmp.Equal(results[0].Correct, results[model.ConjSelect].Correct) {
+		t.Errorf("the chosen and the drawn conj scored alike at every grid point: the selection did not take part")
+	}
+	if _, err := Search(context.Background(), u, IntRVFL, SearchOptions{Grid: g, Select: model.ConjSelect}); err == nil {
+		t.Errorf("an intRVFL search with select: no error")
+	}
+}

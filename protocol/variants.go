@@ -112,13 +112,14 @@ func searchEach(ctx context.Context, sp *Split, nw Network, g Grid, seed uint64,
 				return err
 			}
 			cfg := nw.Config(n, 1, kappa)
-			cfg.Seed, cfg.Win = seed, res.Win
+			cfg.Seed, cfg.Win, cfg.Select = seed, res.Win, res.Select
 			var htr, hva []float64
 			var cols int
 			var err error
 			hidden(func() {
 				var net model.Network
-				if net, err = model.NewNetwork(sp.K, cfg); err != nil {
+				// chosen on the split's training rows with Select, drawn otherwise
+				if net, err = model.NewFittedNetwork(sp.K, cfg, sp.XTrain, sp.YTrain, sp.L); err != nil {
 					return
 				}
 				cols = net.Columns()

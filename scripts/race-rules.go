@@ -2,15 +2,18 @@
 
 // Race-rules asks, on a finished race (`hdlgen reproduce --stages race`), what
 // other choosing rules would have given from the same jobs: the race's own
-// rule (study.RaceWinner: the plain intRVFL unless another member validates
-// more than 2 standard errors above it), the member with the most correct
-// validation predictions (ties to fewer LUT-equivalents; the race's rule
-// before), the same with members left out, and a tolerance rule (the
-// cheapest member whose validation accuracy is within f standard errors,
-// √(p(1−p)/n), of the best). The rules choose on validation only;
-// the table gives each one's mean test accuracy and mean LUT-equivalents. It
-// is an analysis of one sample, chosen after seeing the test means, so its
-// rows are observations, not results of a validated rule.
+// rule (study.RaceWinner: the preferred member, study.RacePreferred, unless
+// another validates more than 2 standard errors above it), the member with
+// the most correct validation predictions (ties to fewer LUT-equivalents),
+// the same with members left out, a tolerance rule (the cheapest member
+// whose validation accuracy is within f standard errors, √(p(1−p)/n), of
+// the best), and each member preferred. The rules choose on validation only;
+// the table gives each one's mean test accuracy and mean LUT-equivalents.
+// Those rows are observations of one sample, seen after the test means. The
+// last rows choose the rule out of sample: for each dataset, the rule of a
+// family with the best mean test accuracy on the other datasets, applied to
+// it (leave one dataset out); the family of the preferred member alone is
+// how study.RacePreferred was chosen.
 //
 //	go run scripts/race-rules.go -race results/accuracy-race -bits 5 [-datasets A,B,…] [-baselines results/baselines] [-changes MEMBER]
 //
@@ -157,9 +160,9 @@ func main() {
 	rules = append(rules, []rule{{}, {without: []string{"intrvfl2"}}, {tolerance: 0.5}, {tolerance: 0.5, without: []string{"intrvfl2"}},
 		{tolerance: 1}, {prefer: "intrvfl", tolerance: -1}, {prefer: "intrvfl", tolerance: 1}, {prefer: "intrvfl", tolerance: 2},
 		{prefer: "conj", tolerance: -1}, {prefer: "conj", tolerance: 2}, {prefer: "intconj", tolerance: -1}, {prefer: "intconj", tolerance: 2}}...)
-	// Optional members (study.RaceOptionalMembers) where the jobs have them.
-	for _, m := range study.RaceOptionalMembers() {
-		if slices.ContainsFunc(widths[0].Entries, func(e study.RaceEntry) bool { return e.Member == m }) {
+	// The members choosing their units, where the jobs have them.
+	for _, m := range study.RaceMembers() {
+		if m.Select > 1 && slices.ContainsFunc(widths[0].Entries, func(e study.RaceEntry) bool { return e.Member == m }) {
 			rules = append(rules, rule{prefer: m.Name(), tolerance: -1}, rule{prefer: m.Name(), tolerance: 2})
 		}
 	}
@@ -180,6 +183,10 @@ func main() {
 		}
 		fmt.Printf("| %s | %.4f | %.0f | %.4f |\n", r, acc/float64(n), luts/float64(n), four/float64(len(forest)))
 	}
+	fmt.Printf("\nThe rule chosen out of sample: for each dataset, the rule of a family with the best mean test accuracy on the other %d datasets (leave one dataset out):\n\n", len(widths)-1)
+	fmt.Printf("| family | mean accuracy | mean on the %d four-fold datasets | rules chosen (datasets × rule) |\n|---|---|---|---|\n", len(forest))
+	printLeaveOneOut(widths, forest, []float64{2}, false)
+	printLeaveOneOut(widths, forest, []float64{-1, 1, 2, 3}, true)
 	if len(forest) > 0 {
 		var sum float64
 		for _, a := range forest {
@@ -218,6 +225,76 @@ func printChanges(widths []study.RaceWidth, names []string, forest map[int]float
 	}
 	fmt.Printf("\n%d of %d datasets change; the mean change over them %+.2f points, over all %+.2f.\n",
 		n, len(widths), 100*gain/float64(max(n, 1)), 100*gain/float64(len(widths)))
+}
+
+// printLeaveOneOut chooses the rule itself out of sample: for each dataset,
+// among the rules "member X preferred unless another validates more than t
+// standard errors above it" (every member X; t = 1, 2, 3, and always X) and
+// the most-correct rule, the one with the highest mean test accuracy over the
+// other datasets, applied to the held-out one. No dataset's test rows choose
+// its own rule, so the mean is an estimate of the rule-choosing procedure
+// (leave one dataset out), not an observation after the fact.
+func printLeaveOneOut(widths []study.RaceWidth, forest map[int]float64, tolerances []float64, mostCorrect bool) {
+	var cands []rule
+	if mostCorrect {
+		cands = append(cands, rule{})
+	}
+	for _, e := range widths[0].Entries {
+		for _, t := range tolerances {
+			cands = append(cands, rule{prefer: e.Member.Name(), tolerance: t})
+		}
+	}
+	// acc[c][i]: candidate c's test accuracy on dataset i (NaN: no choice).
+	acc := make([][]float64, len(cands))
+	total := make([]float64, len(cands))
+	for c, r := range cands {
+		acc[c] = make([]float64, len(widths))
+		for i, w := range widths {
+			e, ok := r.choose(w.Entries)
+			if !ok {
+				acc[c][i] = math.NaN()
+				total[c] = math.NaN()
+				continue
+			}
+			acc[c][i] = e.Accuracy
+			total[c] += e.Accuracy
+		}
+	}
+	family := fmt.Sprintf("each member preferred, %g standard errors", tolerances[0])
+	if len(tolerances) > 1 {
+		family = fmt.Sprintf("each member preferred with standard errors in %v (-1: always)", tolerances)
+	}
+	if mostCorrect {
+		family += ", and the most correct"
+	}
+	var sum, four float64
+	picked := map[string]int{}
+	for i := range widths {
+		best := -1
+		for c := range cands {
+			if math.IsNaN(total[c]) {
+				continue
+			}
+			if best < 0 || total[c]-acc[c][i] > total[best]-acc[best][i] {
+				best = c
+			}
+		}
+		sum += acc[best][i]
+		if _, ok := forest[i]; ok {
+			four += acc[best][i]
+		}
+		picked[cands[best].String()]++
+	}
+	var ks []string
+	for k := range picked {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	var chose []string
+	for _, k := range ks {
+		chose = append(chose, fmt.Sprintf("%d × %s", picked[k], k))
+	}
+	fmt.Printf("| %d rules: %s | %.4f | %.4f | %s |\n", len(cands), family, sum/float64(len(widths)), four/float64(max(len(forest), 1)), strings.Join(chose, "; "))
 }
 
 // fourFoldForest is the random forest's accuracy on a four-fold dataset from

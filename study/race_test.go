@@ -23,8 +23,9 @@ import (
 
 // TestRaceMembers checks that the members come from the registries: every
 // network type with a power model races under its own name, with a generated
-// W_in exactly where its traits offer one, and nothing without a power model
-// races.
+// W_in exactly where its traits offer one and choosing its units on the
+// training rows exactly where they can, and nothing without a power model
+// races; the preferred member is one of them.
 func TestRaceMembers(t *testing.T) {
 	members := RaceMembers()
 	var names []string
@@ -45,8 +46,14 @@ func TestRaceMembers(t *testing.T) {
 		if gen := slices.Contains(names, string(arch)+"+"+string(model.WinPRBS31)); gen != tr.GeneratedWin {
 			t.Errorf("network type %s: generated-W_in member %v, trait %v", arch, gen, tr.GeneratedWin)
 		}
+		if sel := slices.Contains(names, fmt.Sprintf("%s+sel%d", arch, model.ConjSelect)); sel != tr.Selects {
+			t.Errorf("network type %s: member choosing its units %v, trait %v", arch, sel, tr.Selects)
+		}
 	}
-	for _, want := range []string{"intrvfl", "intrvfl+prbs31", "rvfl8"} { // today's members at least
+	if !slices.Contains(members, RacePreferred) {
+		t.Errorf("the preferred member %s does not race (members %v)", RacePreferred.Name(), names)
+	}
+	for _, want := range []string{"intrvfl", "intrvfl+prbs31", "rvfl8", "conj+sel4"} { // today's members at least
 		if !slices.Contains(names, want) {
 			t.Errorf("members %v lack %s", names, want)
 		}
@@ -447,14 +454,14 @@ func TestRaceCollection(t *testing.T) {
 }
 
 // TestRaceWinner checks the race's rule on hand-made races of 400 inner
-// validation rows: the plain intRVFL stays unless another member validates
+// validation rows: the preferred member stays unless another member validates
 // more than two standard errors above it.
 func TestRaceWinner(t *testing.T) {
 	entry := func(m RaceMember, correct int, luts float64) RaceEntry {
 		return RaceEntry{Member: m, Best: protocol.Best{Correct: correct, ValRows: 400}, LUTs: luts}
 	}
 	impossible := func(m RaceMember) RaceEntry { return RaceEntry{Member: m, Impossible: "no N fits"} }
-	plain, prbs := RacePreferred, RaceMember{Network: protocol.IntRVFL, Win: model.WinPRBS31}
+	plain, prbs := RacePreferred, RaceMember{Network: protocol.IntRVFL, Win: model.WinPRBS31} // plain: the preferred
 	deep, rvfl8 := RaceMember{Network: protocol.Network(model.IntRVFL2)}, RaceMember{Network: protocol.RVFL8}
 	tests := []struct {
 		name    string
@@ -488,9 +495,9 @@ func TestRaceWinner(t *testing.T) {
 	}
 }
 
-// TestRaceNamedMembers: --race-members names the default members and the
-// optional ones (the conj with chosen units); a stored race of the default
-// members is completed by the named optional member alone, whose entry
+// TestRaceNamedMembers: --race-members names members ("default": them
+// all, each once); a stored race of fewer members is completed by the
+// missing member alone (here the conj with chosen units), whose entry
 // trains with Select and is named for it, and the summary lists the
 // members. Unknown names are refused with the known ones.
 func TestRaceNamedMembers(t *testing.T) {
@@ -498,9 +505,15 @@ func TestRaceNamedMembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append(RaceMembers(), RaceMember{Network: protocol.Network(model.Conj), Select: model.ConjSelect})
-	if diff := cmp.Diff(want, members); diff != "" {
+	if diff := cmp.Diff(RaceMembers(), members); diff != "" {
 		t.Fatalf("members (-want +got):\n%s", diff)
+	}
+	fewer, err := ParseRaceMembers("conj,intconj,intrvfl,intrvfl+prbs31,intrvfl2,rvfl8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(members[:len(members)-1], fewer); diff != "" {
+		t.Fatalf("the members but the last (-want +got):\n%s", diff)
 	}
 	if _, err := ParseRaceMembers("default,conj+sel9"); err == nil || !strings.Contains(err.Error(), "conj+sel4") {
 		t.Errorf("an unknown member: error %v, want one naming the known members", err)
@@ -508,6 +521,7 @@ func TestRaceNamedMembers(t *testing.T) {
 	dir := writeRaceCollection(t)
 	out := t.TempDir()
 	opt := raceTestOptions(dir, out, []string{"pair"})
+	opt.Members = fewer
 	first, err := RunRace(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)

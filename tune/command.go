@@ -78,7 +78,7 @@ func (t *Task) SearchCSV(ctx context.Context, s CSVSearch, res *Result) error {
 	sum := s2.Sum
 	b := sum.Best
 	cfg := s.Network.Config(b.N, b.Lambda, b.Kappa)
-	cfg.Regularizer, cfg.Solver, cfg.ReadoutBits, cfg.Win = s.Options.Regularizer, s.Options.Solver, s.Options.Bits, s.Options.Win
+	cfg.Regularizer, cfg.Solver, cfg.ReadoutBits, cfg.Win, cfg.Select = s.Options.Regularizer, s.Options.Solver, s.Options.Bits, s.Options.Win, s.Options.Select
 	res.Command, res.Search, res.Config, res.Validated = "search", DescribeSearch(s.GridName, sum), DescribeConfig(cfg), s2.Accuracy
 	res.Curve = Curve(sum)
 	if s.ExtendN > 0 {

@@ -119,6 +119,9 @@ type Config struct {
 	QuantizedInputs bool    `json:"quantized_inputs,omitempty"`
 	// Win is the intRVFL's W_in source when generated ("lfsr"); absent for a stored W_in.
 	Win string `json:"w_in,omitempty"`
+	// Select is the candidates per unit of units chosen on the training rows
+	// (`hdlgen train --select`); absent for drawn units.
+	Select int `json:"select,omitempty"`
 	// Solver of the ridge readout (absent: exact; `hdlgen train --solver`).
 	model.Solver
 }
@@ -127,7 +130,7 @@ type Config struct {
 func DescribeConfig(cfg model.Config) Config {
 	c := Config{Network: string(cfg.Arch), Arch: string(cfg.Arch), N: cfg.N, Lambda: cfg.Lambda,
 		Regularizer: string(cfg.Regularizer), Bits: cfg.ReadoutBits, DirectLinks: cfg.DirectLinks, QuantizedInputs: cfg.QuantizedInputs,
-		Solver: cfg.Solver}
+		Select: cfg.Select, Solver: cfg.Solver}
 	if c.Regularizer == "" {
 		c.Regularizer = string(model.RegVariance)
 	}
@@ -212,6 +215,9 @@ func (r *Result) Summary() string {
 	fmt.Fprintf(&b, "%s %s: N=%d λ=%g", r.Data.File, c.Network, c.N, c.Lambda)
 	if c.Kappa != 0 {
 		fmt.Fprintf(&b, " %s=%d", protocol.Network(c.Network).Traits().KappaLabel(), c.Kappa)
+	}
+	if c.Select != 0 {
+		fmt.Fprintf(&b, " select %d", c.Select)
 	}
 	fmt.Fprintf(&b, " (%s penalty", c.Regularizer)
 	if !c.Solver.Exact() {

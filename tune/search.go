@@ -210,8 +210,12 @@ func (t *Task) searchNs(ctx context.Context, nw protocol.Network, so protocol.Se
 		store = &jobs.Store{Dir: t.Store, Sealed: true} // a changed part is scored again
 	}
 	fingerprint := func(p part) string {
-		return jobs.Fingerprint(partFormat, nw, so.Grid.Lambdas, so.Grid.Kappas, so.Bits, so.Regularizer, so.Solver, so.Win,
-			p.seed, t.splitKey(p.split), p.n, p.ns)
+		parts := []any{partFormat, nw, so.Grid.Lambdas, so.Grid.Kappas, so.Bits, so.Regularizer, so.Solver, so.Win,
+			p.seed, t.splitKey(p.split), p.n, p.ns}
+		if so.Select != 0 { // so that the parts of a search without it keep their fingerprints
+			parts = append(parts, "select", so.Select)
+		}
+		return jobs.Fingerprint(parts...)
 	}
 	rel := func(p part) string {
 		if p.n == 0 {
@@ -337,14 +341,14 @@ func (t *Task) assemble(nw protocol.Network, seeds []uint64, ns []int, results m
 func joinNs(parts []*protocol.SearchResult) (*protocol.SearchResult, error) {
 	first := parts[0]
 	out := &protocol.SearchResult{Dataset: first.Dataset, Network: first.Network, Bits: first.Bits, Solver: first.Solver, Win: first.Win,
-		Grid: protocol.Grid{Lambdas: first.Grid.Lambdas, Kappas: first.Grid.Kappas}, Best: protocol.Best{ValRows: first.Best.ValRows},
+		Select: first.Select, Grid: protocol.Grid{Lambdas: first.Grid.Lambdas, Kappas: first.Grid.Kappas}, Best: protocol.Best{ValRows: first.Best.ValRows},
 		Correct: make([][][]int, len(first.Correct))}
 	for i, p := range parts {
 		if err := p.Check(); err != nil {
 			return nil, fmt.Errorf("part %d: %w", i+1, err)
 		}
 		switch {
-		case p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver || p.Win != first.Win ||
+		case p.Network != first.Network || p.Bits != first.Bits || p.Solver != first.Solver || p.Win != first.Win || p.Select != first.Select ||
 			!slices.Equal(p.Grid.Lambdas, first.Grid.Lambdas) || !slices.Equal(p.Grid.Kappas, first.Grid.Kappas) ||
 			p.Best.ValRows != first.Best.ValRows || len(p.Correct) != len(first.Correct):
 			return nil, fmt.Errorf("part %d (N=%v) was scored with other settings than part 1", i+1, p.Grid.Ns)

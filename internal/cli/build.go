@@ -113,6 +113,7 @@ stderr, each step's own output to DIR/logs/.`,
 	f.Uint64Var(&o.SplitSeed, "split-seed", defaultSeed, "seed of the held-out split")
 	f.Uint64Var(&o.Seed, "seed", defaultSeed, "seed of the network")
 	f.StringVar(&o.Win, "win", "stored", winHelp)
+	f.IntVar(&o.Select, "select", model.ConjSelect, fmt.Sprintf("the conj of the family chooses its units on the training rows, the most class-dependent of M candidates each (2…%d; 0: drawn from --seed; docs/semantics.md §3c.2)", model.MaxSelect))
 	f.StringVar(&o.Family, "family", "", "the networks the build chooses among with N and P, a comma list from "+buildflow.FamilyList("")+" (default: all below 10,000 training rows, the intRVFL from there; a costlier network is chosen only when no cheaper design validates within the --tolerance of it)")
 	f.StringVar(&o.Grid, "grid", "", "search grid: wide (the paper's with λ up to 2^15, what the rounded readout needs), coarse (wide with 17 of its 30 N, a third of the work), large (coarse with 13 of its 26 λ: 2^-9, 2^-7, …, 2^15), paper or small (quick) (default: wide, large from 10,000 training rows)")
 	intIn(f, &o.Folds, "folds", tune.DefaultFolds, 2, maxFolds, "k of the stratified k-fold on the training rows (search, readout choice, baseline)")

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -79,8 +80,17 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		return []string{"--bits", "5"}
 	}
 	kappaOf := map[string]string{"conj": "D"}
+	// selectOf: build's default --select for a member that chooses its
+	// units (the conj).
+	selectOf := func(arch string) []string {
+		if t, err := model.TraitsOf(model.Arch(arch)); err == nil && t.Selects {
+			return []string{"--select", strconv.Itoa(model.ConjSelect)}
+		}
+		return nil
+	}
 	for _, arch := range buildflow.FamilyMembers("") {
-		code, js, errs := run(t, append(append([]string{"search", "--data", trainCSV, "--arch", string(arch)}, bitsOf(string(arch))...), "--grid", "small", "--json")...)
+		opts := append(bitsOf(string(arch)), selectOf(string(arch))...)
+		code, js, errs := run(t, append(append([]string{"search", "--data", trainCSV, "--arch", string(arch)}, opts...), "--grid", "small", "--json")...)
 		if code != 0 {
 			t.Fatalf("search --arch %s: exit %d: %s", arch, code, errs)
 		}
@@ -88,7 +98,7 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 		if err := json.Unmarshal([]byte(js), &sr); err != nil {
 			t.Fatal(err)
 		}
-		find(regexp.QuoteMeta(fmt.Sprintf("`hdlgen search --arch %s` scored the small grid", arch)) + `[^;]*` +
+		find(regexp.QuoteMeta(fmt.Sprintf("`hdlgen search --arch %s` scored the small grid", strings.Join(append([]string{string(arch)}, selectOf(string(arch))...), " "))) + `[^;]*` +
 			regexp.QuoteMeta(fmt.Sprintf("; its best was N=%d, %s=%d, λ=%g (%.4f ± %.4f)", sr.Config.N, cmp.Or(kappaOf[string(arch)], "κ"), sr.Config.Kappa, sr.Config.Lambda, sr.Validated.Mean, sr.Validated.Std)))
 		searched[string(arch)] = sr
 	}
@@ -107,7 +117,7 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	fmt.Sscan(row[3], &c.Lambda)
 	name := map[string]string{"intrvfl": "intRVFL", "intrvfl2": "two-layer intRVFL (intrvfl2)", "conj": "random conjunctions (conj)"}[arch]
 	find(regexp.QuoteMeta(fmt.Sprintf("`sensors_top`: %s N=%d, %s=%d, λ=%g,", name, c.N, cmp.Or(kappaOf[arch], "κ"), c.Kappa, c.Lambda)))
-	code, ej, errs := run(t, append(append([]string{"eval", "--data", trainCSV, "--arch", arch, "--n", row[1], "--lambda", row[3], "--kappa", row[2]}, bitsOf(arch)...), "--seeds", "1", "--json")...)
+	code, ej, errs := run(t, append(append(append([]string{"eval", "--data", trainCSV, "--arch", arch, "--n", row[1], "--lambda", row[3], "--kappa", row[2]}, bitsOf(arch)...), selectOf(arch)...), "--seeds", "1", "--json")...)
 	if code != 0 {
 		t.Fatalf("eval: exit %d: %s", code, errs)
 	}
@@ -142,8 +152,8 @@ func TestBuildReportMatchesCommands(t *testing.T) {
 	// train and quantize on the original file, with their default held-out
 	// split (the rows build held out).
 	fl, ql := filepath.Join(dir, "f.json"), filepath.Join(dir, "q.json")
-	code, _, terrs := run(t, "train", "--data", csv, "--label-column", "condition", "--arch", arch, "--n", fmt.Sprint(c.N), "--lambda", fmt.Sprint(c.Lambda),
-		"--kappa", fmt.Sprint(c.Kappa), "-o", fl)
+	code, _, terrs := run(t, append([]string{"train", "--data", csv, "--label-column", "condition", "--arch", arch, "--n", fmt.Sprint(c.N), "--lambda", fmt.Sprint(c.Lambda),
+		"--kappa", fmt.Sprint(c.Kappa), "-o", fl}, selectOf(arch)...)...)
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, terrs)
 	}
@@ -615,6 +625,7 @@ func TestBuildBadInput(t *testing.T) {
 		{"config and grid", []string{"--data", "example:iris", "--n", "50", "--lambda", "4", "--kappa", "3", "--grid", "paper"}, exitUsage, "do not apply"},
 		{"name", []string{"--data", "example:iris", "--name", "a/b"}, exitUsage, "--name"},
 		{"icarus vectors", []string{"--data", "example:iris", "--vectors", "10", "--icarus-vectors", "20"}, exitUsage, "--icarus-vectors"},
+		{"select", []string{"--data", "example:iris", "--select", "1"}, exitUsage, "--select 1: want 2…64"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -83,6 +83,7 @@ prints, and -o writes, the result as a JSON document (docs/protocol.md).`,
 	f.BoolVar(&t.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&t.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels")
 	bindWin(f, &t.win)
+	bindSelect(f, &t.selectUnits)
 	intIn(f, &t.threads, "workers", 2, 1, maxThreads, "CPU workers (goroutines) of the linear algebra")
 	hiddenAlias(f, "threads", "workers")
 	t.solver.add(f)
@@ -169,8 +170,9 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 			Kappa  int     `json:"kappa,omitempty"`
 			Bits   int     `json:"bits,omitempty"`
 			Win    string  `json:"w_in,omitempty"`
+			Select int     `json:"select,omitempty"`
 			model.Solver
-		}{res, string(cfg.Arch), cfg.N, cfg.Lambda, 0, cfg.ReadoutBits, "", cfg.Solver}
+		}{res, string(cfg.Arch), cfg.N, cfg.Lambda, 0, cfg.ReadoutBits, "", cfg.Select, cfg.Solver}
 		if cfg.Win != model.WinStored {
 			out.Win = cfg.Win.Flag()
 		}
@@ -187,6 +189,9 @@ func (o *evalOptions) run(cmd *cobra.Command, app *App) error {
 	}
 	if cfg.Win != model.WinStored {
 		fmt.Fprintf(app.Out, " W_in %s", cfg.Win.Flag())
+	}
+	if cfg.Select != 0 {
+		fmt.Fprintf(app.Out, " select %d", cfg.Select)
 	}
 	if !cfg.Solver.Exact() {
 		fmt.Fprintf(app.Out, " solver %s", cfg.Solver)

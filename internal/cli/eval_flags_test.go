@@ -76,6 +76,8 @@ func TestEvalFlagErrors(t *testing.T) {
 		{[]string{"--data", "d", "--dataset", "iris", "--n", "50", "--seed", "3"}, "--seed does not apply with a collection dataset"},
 		{[]string{"--data", "d", "--dataset", "iris", "--n", "50", "--seeds", "0"}, "--seeds 0"},
 		{[]string{"--data", "x.csv", "--n", "50", "--arch", "rvfl8", "--win", "lfsr"}, "not rvfl8"},
+		{[]string{"--data", "x.csv", "--n", "50", "--arch", "intrvfl", "--select", "4"}, "--select applies to --arch conj, not intrvfl"},
+		{[]string{"--data", "x.csv", "--n", "50", "--arch", "conj", "--select", "65"}, "--select"},
 		{[]string{"--data", "x.csv", "--n", "50", "--arch", "intrvfl", "--direct-links"}, "apply to --arch rvfl"},
 		{[]string{"--data", "x.csv"}, `required flag(s) "n" not set`},
 	} {

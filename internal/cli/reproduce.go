@@ -120,7 +120,7 @@ so a changed dataset is computed again, not reused.`,
 	f.StringVar(&o.raceBits, "race-bits", "5", "race stage: comma-separated readout widths of the networks that take one (a race per width)")
 	f.Float64Var(&o.raceBudg, "race-budget", study.DefaultRaceBudget, "race stage: LUT-equivalent budget, times the plain intRVFL with N=1500, κ=15 and the race's width at P=1")
 	f.StringArrayVar(&o.raceNs, "race-member-n", nil, "race stage: MEMBER=N[,N…] adds N beyond the grid's to one member (e.g. conj=6000; repeatable); a stored race keeps the other members' entries and runs that member again")
-	f.StringVar(&o.raceMembers, "race-members", "", "race stage: comma-separated members by name, \"default\" for the default ones (e.g. default,conj+sel4; default: the default members); a stored race with fewer keeps their entries and runs the others")
+	f.StringVar(&o.raceMembers, "race-members", "", "race stage: comma-separated members by name, \"default\" for every member (e.g. intrvfl,conj+sel4; default: every member); a stored race with fewer keeps their entries and runs the others")
 	f.StringVar(&o.win, "win", "stored", "accuracy stage, --networks intrvfl only: "+winHelp)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")

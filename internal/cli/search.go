@@ -28,6 +28,7 @@ type searchOptions struct {
 	bits                int
 	win                 string
 	winGen              model.WinGen
+	selectUnits         int
 	shard               string
 	csv                 csvOptions
 	solver              solverFlags
@@ -137,6 +138,7 @@ the paper's.`,
 	f.StringVar(&o.ga, "ga", "", "CSV, with --bits: also validate the GA-refined readout of the chosen configuration (rounded: the GA of quantize --ga rounded) on the same splits, and record which of it and plain rounding validates better")
 	f.Uint64Var(&o.gaSeed, "ga-seed", defaultSeed, "CSV, with --ga: the GA's seed (quantize --seed)")
 	bindWin(f, &o.win)
+	bindSelect(f, &o.selectUnits)
 	o.solver.add(f)
 	_ = cmd.MarkFlagRequired("data")
 	markInputs(cmd, "data", "test")
@@ -201,6 +203,9 @@ func printSearch(app *App, res *protocol.SearchResult, asJSON bool) error {
 	if res.Win != model.WinStored {
 		fmt.Fprintf(app.Out, " W_in %s", res.Win.Flag())
 	}
+	if res.Select != 0 {
+		fmt.Fprintf(app.Out, " select %d", res.Select)
+	}
 	if !res.Solver.Exact() {
 		fmt.Fprintf(app.Out, " solver %s", res.Solver)
 	}
@@ -233,7 +238,7 @@ func (o *searchOptions) resolve(cmd *cobra.Command) error {
 		if o.dataset != "" {
 			return usagef("--arch %s: the linear baseline is for a CSV file", tune.Linear)
 		}
-		for _, n := range []string{"bits", "regularizer", "extend-n", "extend-se", "ga", "seeds", "win", "grid", "shard", "parts"} {
+		for _, n := range []string{"bits", "regularizer", "extend-n", "extend-se", "ga", "seeds", "win", "select", "grid", "shard", "parts"} {
 			if fl.Changed(n) {
 				return usagef("--%s does not apply to --arch %s (a ridge classifier on the normalised features, λ from 2^-10 to 2^10)", n, tune.Linear)
 			}
@@ -254,6 +259,9 @@ func (o *searchOptions) resolve(cmd *cobra.Command) error {
 			model.Alternatives(model.ArchsWith(model.Traits.ReadoutBits)), nw)
 	}
 	if o.winGen, err = parseWin(o.win, nw.Arch()); err != nil {
+		return err
+	}
+	if err := checkSelect(o.selectUnits, nw.Arch()); err != nil {
 		return err
 	}
 	if o.dataset == "" && o.bits != 0 && !fl.Changed("grid") {
@@ -330,7 +338,7 @@ func (o *searchOptions) run(cmd *cobra.Command, app *App) error {
 	if o.linear {
 		return o.runLinear(cmd, app)
 	}
-	so := protocol.SearchOptions{Grid: o.gridSpec, Regularizer: o.penalty, Solver: o.ridgeSolver, Bits: o.bits, Win: o.winGen}
+	so := protocol.SearchOptions{Grid: o.gridSpec, Regularizer: o.penalty, Solver: o.ridgeSolver, Bits: o.bits, Win: o.winGen, Select: o.selectUnits}
 	if o.dataset == "" { // a CSV file: tune.Task.SearchCSV, its parts kept in --parts
 		task, res, err := o.csv.task(cmd, app, o.data, o.seedList)
 		if err != nil {

@@ -38,6 +38,7 @@ func TestSearchFlags(t *testing.T) {
 		Lambdas int
 		Penalty model.Regularizer
 		Win     model.WinGen
+		Select  int
 		Shard   *jobs.Shard
 		GA      bool
 		Seeds   []uint64
@@ -61,6 +62,8 @@ func TestSearchFlags(t *testing.T) {
 			resolved{Network: protocol.IntRVFL, Lambdas: 26, Penalty: model.RegIdentity, Seeds: []uint64{defaultSeed}}},
 		{"generated W_in", []string{"--data", "x.csv", "--win", "lfsr"},
 			resolved{Network: protocol.IntRVFL, Lambdas: 16, Penalty: model.RegIdentity, Win: model.WinPRBS31, Seeds: []uint64{defaultSeed}}},
+		{"chosen conj", []string{"--data", "x.csv", "--arch", "conj", "--select", "4"},
+			resolved{Network: protocol.Network(model.Conj), Lambdas: 16, Penalty: model.RegIdentity, Select: 4, Seeds: []uint64{defaultSeed}}},
 		{"linear", []string{"--data", "x.csv", "--arch", "linear"}, resolved{Linear: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,7 +72,7 @@ func TestSearchFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := resolved{Linear: o.linear, Network: o.network, Lambdas: len(o.gridSpec.Lambdas), Penalty: o.penalty,
-				Win: o.winGen, Shard: o.shardSel, GA: o.gaOpt != nil, Seeds: o.seedList}
+				Win: o.winGen, Select: o.selectUnits, Shard: o.shardSel, GA: o.gaOpt != nil, Seeds: o.seedList}
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("%v (-want +got):\n%s", tc.args, d)
 			}
@@ -88,6 +91,10 @@ func TestSearchFlagErrors(t *testing.T) {
 		{[]string{"--data", "x.csv", "--arch", "rvfl", "--bits", "5", "--ga", "rounded"}, "not rvfl"},
 		{[]string{"--data", "x.csv", "--ga", "rounded"}, "the GA refines an integer readout"},
 		{[]string{"--data", "x.csv", "--arch", "rvfl8", "--win", "lfsr"}, "not rvfl8"},
+		{[]string{"--data", "x.csv", "--select", "4"}, "--select applies to --arch conj, not intrvfl"},
+		{[]string{"--data", "x.csv", "--arch", "conj", "--select", "1"}, "--select"},
+		{[]string{"--data", "x.csv", "--arch", "conj", "--select", "65"}, "--select"},
+		{[]string{"--data", "x.csv", "--arch", "linear", "--select", "4"}, "--select does not apply to --arch linear"},
 		{[]string{"--data", "d", "--dataset", "iris", "--folds", "3"}, "--folds does not apply with a collection dataset"},
 		{[]string{"--data", "d", "--dataset", "iris", "--grid", "small", "--shard", "3/4"}, "only 3 values of N"},
 		{[]string{"--data", "x.csv", "--shard", "0/2"}, "--shard does not apply with a CSV file"},

@@ -75,7 +75,7 @@ readouts far better than the authors' variance penalty (docs/semantics.md §6);
 	f.BoolVar(&o.directLinks, "direct-links", false, "rvfl: add input→output links")
 	f.BoolVar(&o.quantInputs, "quantized-inputs", false, "rvfl: quantise inputs to N levels like the density encoding")
 	bindWin(f, &o.win)
-	f.IntVar(&o.selectUnits, "select", 0, fmt.Sprintf("conj: choose the units on the training rows, keeping the most class-dependent of M candidates per unit (2…%d; 0: drawn from --seed alone; docs/semantics.md §3c.2)", model.MaxSelect))
+	bindSelect(f, &o.selectUnits)
 	intIn(f, &o.threads, "workers", 2, 1, maxThreads, "CPU workers (goroutines) of the linear algebra")
 	hiddenAlias(f, "threads", "workers")
 	f.StringVar(&o.classes, "classes", "", "keep only these comma-separated classes, relabelled in this order")
@@ -123,14 +123,8 @@ func (o *trainOptions) config() (model.Config, error) {
 	if err != nil {
 		return model.Config{}, err
 	}
-	if o.selectUnits != 0 {
-		if err := inRange("--select", o.selectUnits, 2, model.MaxSelect); err != nil {
-			return model.Config{}, err
-		}
-		if t, _ := model.TraitsOf(arch); !t.Selects {
-			return model.Config{}, usagef("--select applies to --arch %s, not %s",
-				model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.Selects })), arch)
-		}
+	if err := checkSelect(o.selectUnits, arch); err != nil {
+		return model.Config{}, err
 	}
 	if err := inRange("--workers", o.threads, 1, maxThreads); err != nil {
 		return model.Config{}, err
@@ -141,6 +135,27 @@ func (o *trainOptions) config() (model.Config, error) {
 	}
 	return model.Config{Arch: arch, N: o.n, Kappa: o.kappa, Lambda: o.lambda, Regularizer: reg, Solver: sv, Seed: o.seed,
 		DirectLinks: o.directLinks, QuantizedInputs: o.quantInputs, ReadoutBits: o.bits, Threads: o.threads, Win: win, Select: o.selectUnits}, nil
+}
+
+// bindSelect adds --select to a command that creates networks.
+func bindSelect(f *pflag.FlagSet, sel *int) {
+	f.IntVar(sel, "select", 0, fmt.Sprintf("conj: choose the units on the training rows, keeping the most class-dependent of M candidates per unit (2…%d; 0: drawn from --seed alone; docs/semantics.md §3c.2)", model.MaxSelect))
+}
+
+// checkSelect checks --select for a network of architecture arch: 0, or
+// 2…model.MaxSelect for a type that can choose its units (model.Traits.Selects).
+func checkSelect(sel int, arch model.Arch) error {
+	if sel == 0 {
+		return nil
+	}
+	if err := inRange("--select", sel, 2, model.MaxSelect); err != nil {
+		return err
+	}
+	if t, _ := model.TraitsOf(arch); !t.Selects {
+		return usagef("--select applies to --arch %s, not %s",
+			model.Alternatives(model.ArchsWith(func(t model.Traits) bool { return t.Selects })), arch)
+	}
+	return nil
 }
 
 // winHelp is the help text of --win.
