@@ -437,8 +437,7 @@ func TestRaceCollection(t *testing.T) {
 			if !e.Chosen {
 				continue
 			}
-			cfg := e.Member.Network.Config(e.Best.N, e.Best.Lambda, e.Best.Kappa)
-			cfg.Win, cfg.Regularizer = e.Member.Win, model.RegIdentity
+			cfg := e.Member.config(e.Best.N, e.Best.Lambda, e.Best.Kappa, model.RegIdentity)
 			if e.Member.Network.Traits().ReadoutBits() {
 				cfg.ReadoutBits = 5
 			}

@@ -1,7 +1,8 @@
 // Package atomicfile writes files so that readers never see a partial file: the
 // data goes to a temporary file in the same directory, is synced, and is renamed
 // over the destination. An interrupted write leaves at most a stray temporary file
-// (named .<base>.tmp-*), never a truncated destination.
+// (named .<base>.tmp-*), never a truncated destination; RemoveStray clears them
+// (a study or build folder's exclusive lock does, jobs.LockDir).
 //
 // # What may be replaced
 //
@@ -27,6 +28,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrNotRegular is wrapped by the error for a destination that exists and is
@@ -120,4 +122,42 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// RemoveStray removes the temporary files an interrupted WriteFile left in
+// the folder tree dir (named .<base>.tmp-<digits>) and returns how many it
+// removed. Only a caller that knows no write is under way there may call it:
+// the holder of the folder's exclusive lock (jobs.LockDir).
+func RemoveStray(dir string) (int, error) {
+	removed := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && isTemp(d.Name()) {
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+			removed++
+		}
+		return nil
+	})
+	if err != nil {
+		return removed, fmt.Errorf("remove stray temporary files under %s: %w", dir, err)
+	}
+	return removed, nil
+}
+
+// isTemp reports whether name is one of WriteFile's temporary files.
+func isTemp(name string) bool {
+	i := strings.LastIndex(name, ".tmp-")
+	if !strings.HasPrefix(name, ".") || i < 1 || i+len(".tmp-") == len(name) {
+		return false
+	}
+	for _, c := range name[i+len(".tmp-"):] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

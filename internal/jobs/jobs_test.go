@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -183,11 +184,23 @@ func TestLockDir(t *testing.T) {
 		t.Errorf("shard run during a whole run: %v; want a LockedError", err)
 	}
 	whole.Unlock()
+	// a killed run's temporary file: a shard's lock leaves it (other shards
+	// may be writing), a whole run's lock removes it
+	stray := filepath.Join(dir, "runs", ".iris.json.tmp-12345")
+	if err := os.MkdirAll(filepath.Dir(stray), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stray, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s0, err := LockDir(dir, Shard{0, 2}, "shard zero")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s0.Unlock()
+	if _, err := os.Stat(stray); err != nil {
+		t.Errorf("a shard's lock removed another run's temporary file: %v", err)
+	}
 	s1, err := LockDir(dir, Shard{1, 2}, "shard one")
 	if err != nil {
 		t.Fatalf("two shards of one study share a folder: %v", err)
@@ -199,6 +212,16 @@ func TestLockDir(t *testing.T) {
 	if _, err := LockDir(dir, Shard{}, "whole"); !errors.As(err, &le) || !strings.Contains(err.Error(), "shard zero") ||
 		!strings.Contains(err.Error(), "shard one") {
 		t.Errorf("whole run during shard runs: %v; want a LockedError naming both shards", err)
+	}
+	s0.Unlock()
+	s1.Unlock()
+	again, err := LockDir(dir, Shard{}, "whole again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Unlock()
+	if _, err := os.Stat(stray); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the whole run's lock kept a killed run's temporary file: %v", err)
 	}
 }
 

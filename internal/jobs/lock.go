@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hdlgen/hdlgen/internal/atomicfile"
 )
 
 // LockFile is the advisory lock of a study folder; a run of one shard locks
@@ -35,7 +37,9 @@ func (e *LockedError) Error() string {
 // locks the folder exclusively; a shard's run locks it shared (the shards of a
 // study may share one folder) and locks its own shard file exclusively, so two
 // runs of the same shard, or a whole run and a shard's, never overlap. The
-// lock ends with Unlock or with the process.
+// lock ends with Unlock or with the process. The exclusive lock removes the
+// temporary files a killed run's writes left (atomicfile.RemoveStray); a
+// shard's, beside other shards that may be writing, leaves them.
 func LockDir(dir string, shard Shard, command string) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -47,6 +51,11 @@ func LockDir(dir string, shard Shard, command string) (*Lock, error) {
 		if err := l.take(main, syscall.LOCK_EX, holder); err != nil {
 			l.Unlock()
 			return nil, lockedBy(dir, main, err)
+		}
+		// Alone in the folder: what a killed run was writing is litter.
+		if _, err := atomicfile.RemoveStray(dir); err != nil {
+			l.Unlock()
+			return nil, err
 		}
 		return l, nil
 	}
