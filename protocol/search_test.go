@@ -38,19 +38,7 @@ func TestSearchMatchesDirectTraining(t *testing.T) {
 					if nw.HasKappa() {
 						kappa = g.Kappas[ki]
 					}
-					cfg := nw.Config(n, lambda, kappa)
-					tr := u.Data.Subset(u.Search.Train)
-					m, err := model.TrainNormalized(context.Background(), trainData(tr), sp.XTrain, model.FitNormalizer(tr.X, tr.M(), tr.K()), cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					m.Readout = nil // the search scores the float readout
-					want := 0
-					for r, p := range m.PredictNormalized(sp.XVal, sp.MVal) {
-						if p == sp.YVal[r] {
-							want++
-						}
-					}
+					want := directCorrect(t, u, sp, nw.Config(n, lambda, kappa))
 					if got := res.Correct[ki][ni][li]; got != want {
 						t.Errorf("%s N=%d λ=%g κ=%d: grid %d correct, direct training %d", nw, n, lambda, kappa, got, want)
 					}
@@ -61,6 +49,26 @@ func TestSearchMatchesDirectTraining(t *testing.T) {
 			t.Errorf("%s: best validation accuracy %.3f on iris", nw, res.Best.ValAccuracy)
 		}
 	}
+}
+
+// directCorrect trains cfg on the search split's training rows, as a user
+// would, and counts its float readout's correct validation predictions (what
+// the search scores).
+func directCorrect(t *testing.T, u *dataset.UCIDataset, sp *Split, cfg model.Config) int {
+	t.Helper()
+	tr := u.Data.Subset(u.Search.Train)
+	m, err := model.TrainNormalized(context.Background(), trainData(tr), sp.XTrain, model.FitNormalizer(tr.X, tr.M(), tr.K()), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Readout = nil // the search scores the float readout
+	correct := 0
+	for r, p := range m.PredictNormalized(sp.XVal, sp.MVal) {
+		if p == sp.YVal[r] {
+			correct++
+		}
+	}
+	return correct
 }
 
 func TestSelectBestTieRule(t *testing.T) {
@@ -212,7 +220,6 @@ func TestSearchSelectMatchesDirectTraining(t *testing.T) {
 	}
 	g := Grid{Ns: []int{20, 40}, Lambdas: []float64{0.25, 4}, Kappas: []int{1}}
 	sp := NewSplit(u)
-	tr := u.Data.Subset(u.Search.Train)
 	conj := Network(model.Conj)
 	results := map[int]*SearchResult{}
 	for _, sel := range []int{0, model.ConjSelect} {
@@ -229,17 +236,7 @@ func TestSearchSelectMatchesDirectTraining(t *testing.T) {
 				for li, lambda := range g.Lambdas {
 					cfg := conj.Config(n, lambda, depth)
 					cfg.Select = sel
-					m, err := model.TrainNormalized(context.Background(), trainData(tr), sp.XTrain, model.FitNormalizer(tr.X, tr.M(), tr.K()), cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					m.Readout = nil // the search scores the float readout
-					want := 0
-					for r, p := range m.PredictNormalized(sp.XVal, sp.MVal) {
-						if p == sp.YVal[r] {
-							want++
-						}
-					}
+					want := directCorrect(t, u, sp, cfg)
 					if got := res.Correct[ki][ni][li]; got != want {
 						t.Errorf("select %d N=%d λ=%g D=%d: grid %d correct, direct training %d", sel, n, lambda, depth, got, want)
 					}

@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -230,11 +231,12 @@ func printChanges(widths []study.RaceWidth, names []string, forest map[int]float
 
 // printLeaveOneOut chooses the rule itself out of sample: for each dataset,
 // among the rules "member X preferred unless another validates more than t
-// standard errors above it" (every member X; t = 1, 2, 3, and always X) and
-// the most-correct rule, the one with the highest mean test accuracy over the
-// other datasets, applied to the held-out one. No dataset's test rows choose
-// its own rule, so the mean is an estimate of the rule-choosing procedure
-// (leave one dataset out), not an observation after the fact.
+// standard errors above it" (every member X; t from tolerances, -1: always X)
+// and, with mostCorrect, the most-correct rule, the one with the highest mean
+// test accuracy over the other datasets, applied to the held-out one. No
+// dataset's test rows choose its own rule, so the mean is an estimate of the
+// rule-choosing procedure (leave one dataset out), not an observation after
+// the fact.
 func printLeaveOneOut(widths []study.RaceWidth, forest map[int]float64, tolerances []float64, mostCorrect bool) {
 	var cands []rule
 	if mostCorrect {
@@ -245,22 +247,6 @@ func printLeaveOneOut(widths []study.RaceWidth, forest map[int]float64, toleranc
 			cands = append(cands, rule{prefer: e.Member.Name(), tolerance: t})
 		}
 	}
-	// acc[c][i]: candidate c's test accuracy on dataset i (NaN: no choice).
-	acc := make([][]float64, len(cands))
-	total := make([]float64, len(cands))
-	for c, r := range cands {
-		acc[c] = make([]float64, len(widths))
-		for i, w := range widths {
-			e, ok := r.choose(w.Entries)
-			if !ok {
-				acc[c][i] = math.NaN()
-				total[c] = math.NaN()
-				continue
-			}
-			acc[c][i] = e.Accuracy
-			total[c] += e.Accuracy
-		}
-	}
 	family := fmt.Sprintf("each member preferred, %g standard errors", tolerances[0])
 	if len(tolerances) > 1 {
 		family = fmt.Sprintf("each member preferred with standard errors in %v (-1: always)", tolerances)
@@ -268,34 +254,7 @@ func printLeaveOneOut(widths []study.RaceWidth, forest map[int]float64, toleranc
 	if mostCorrect {
 		family += ", and the most correct"
 	}
-	var sum, four float64
-	picked := map[string]int{}
-	for i := range widths {
-		best := -1
-		for c := range cands {
-			if math.IsNaN(total[c]) {
-				continue
-			}
-			if best < 0 || total[c]-acc[c][i] > total[best]-acc[best][i] {
-				best = c
-			}
-		}
-		sum += acc[best][i]
-		if _, ok := forest[i]; ok {
-			four += acc[best][i]
-		}
-		picked[cands[best].String()]++
-	}
-	var ks []string
-	for k := range picked {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	var chose []string
-	for _, k := range ks {
-		chose = append(chose, fmt.Sprintf("%d × %s", picked[k], k))
-	}
-	fmt.Printf("| %d rules: %s | %.4f | %.4f | %s |\n", len(cands), family, sum/float64(len(widths)), four/float64(max(len(forest), 1)), strings.Join(chose, "; "))
+	leaveOneOut(widths, forest, cands, family, false)
 }
 
 // printLeaveOneOutByGroup is printLeaveOneOut's family of the preferred
@@ -307,19 +266,27 @@ func printLeaveOneOutByGroup(widths []study.RaceWidth, forest map[int]float64) {
 	for _, e := range widths[0].Entries {
 		cands = append(cands, rule{prefer: e.Member.Name(), tolerance: 2})
 	}
+	leaveOneOut(widths, forest, cands, "each member kept, 2 standard errors, chosen on the datasets of the held-out one's kind (four-fold with a forest, or not)", true)
+}
+
+// leaveOneOut prints the table row of the candidate rules chosen for each
+// dataset by their summed test accuracy on the other datasets (with byKind,
+// only those of the same kind: four-fold with a forest, or not); a rule
+// without a choice on a dataset it would be summed or applied on is not a
+// candidate there.
+func leaveOneOut(widths []study.RaceWidth, forest map[int]float64, cands []rule, family string, byKind bool) {
+	// acc[c][i]: candidate c's test accuracy on dataset i (NaN: no choice).
 	acc := make([][]float64, len(cands))
 	for c, r := range cands {
 		acc[c] = make([]float64, len(widths))
 		for i, w := range widths {
-			e, ok := r.choose(w.Entries)
-			if !ok {
-				acc[c][i] = math.NaN()
-				continue
+			acc[c][i] = math.NaN()
+			if e, ok := r.choose(w.Entries); ok {
+				acc[c][i] = e.Accuracy
 			}
-			acc[c][i] = e.Accuracy
 		}
 	}
-	group := func(i int) bool { _, ok := forest[i]; return ok }
+	fourFold := func(i int) bool { _, ok := forest[i]; return ok }
 	var sum, four float64
 	picked := map[string]int{}
 	for i := range widths {
@@ -327,34 +294,33 @@ func printLeaveOneOutByGroup(widths []study.RaceWidth, forest map[int]float64) {
 		for c := range cands {
 			s := 0.0
 			for j := range widths {
-				if j != i && group(j) == group(i) {
+				if j != i && (!byKind || fourFold(j) == fourFold(i)) {
 					s += acc[c][j]
 				}
 			}
-			if !math.IsNaN(s) && (best < 0 || s > bestSum) {
+			if !math.IsNaN(s) && !math.IsNaN(acc[c][i]) && (best < 0 || s > bestSum) {
 				best, bestSum = c, s
 			}
 		}
 		sum += acc[best][i]
-		if group(i) {
+		if fourFold(i) {
 			four += acc[best][i]
 		}
-		kind := "two-file"
-		if group(i) {
-			kind = "four-fold"
+		label := cands[best].String()
+		if byKind {
+			kind := "two-file"
+			if fourFold(i) {
+				kind = "four-fold"
+			}
+			label = kind + ": " + cands[best].prefer + " kept"
 		}
-		picked[kind+": "+cands[best].prefer+" kept"]++
+		picked[label]++
 	}
-	var ks, chose []string
-	for k := range picked {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	for _, k := range ks {
+	var chose []string
+	for _, k := range slices.Sorted(maps.Keys(picked)) {
 		chose = append(chose, fmt.Sprintf("%d × %s", picked[k], k))
 	}
-	fmt.Printf("| %d rules: each member kept, 2 standard errors, chosen on the datasets of the held-out one's kind (four-fold with a forest, or not) | %.4f | %.4f | %s |\n",
-		len(cands), sum/float64(len(widths)), four/float64(max(len(forest), 1)), strings.Join(chose, "; "))
+	fmt.Printf("| %d rules: %s | %.4f | %.4f | %s |\n", len(cands), family, sum/float64(len(widths)), four/float64(max(len(forest), 1)), strings.Join(chose, "; "))
 }
 
 // fourFoldForest is the random forest's accuracy on a four-fold dataset from
