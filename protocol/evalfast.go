@@ -55,6 +55,7 @@ type intEval struct {
 	// Two-file datasets: levels of the training file's rows under its own
 	// normaliser, of the test file's under its own and the training file's.
 	trainLv, testOwnLv, testTrainLv []int32
+	testFilledLv                    []int32 // AutoFills only: filledNormalizedTest's levels
 }
 
 // foldGroup is a set of folds whose normalisers give every row of u.Data the
@@ -112,6 +113,9 @@ func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 		e.trainLv = levelsOf(d.X, d.M(), k, norm, e.n)
 		e.testOwnLv = levelsOf(t.X, t.M(), k, model.FitNormalizer(t.X, t.M(), k), e.n)
 		e.testTrainLv = levelsOf(t.X, t.M(), k, norm, e.n)
+		if AutoFills(u) {
+			e.testFilledLv = normalizedLevels(filledNormalizedTest(u), e.n)
+		}
 		return e
 	}
 	for fi, f := range u.Folds {
@@ -232,7 +236,7 @@ func (e *intEval) folds(seed uint64, threads int) ([]float64, error) {
 	return acc, nil
 }
 
-func (e *intEval) trainTest(seed uint64, threads int) (own, train float64, err error) {
+func (e *intEval) trainTest(seed uint64, threads int, fill bool) (testFileAccuracy, error) {
 	e = e.withThreads(threads)
 	d, t := e.u.Data, e.u.TestData
 	all := identity(d.M())
@@ -246,20 +250,26 @@ func (e *intEval) trainTest(seed uint64, threads int) (own, train float64, err e
 		sums = classSums(h, all, d.Y, e.n, e.l)
 		e.engine.GramInt8Known(d.M(), e.n, h, e.n, e.clip, columnSums(sums, e.n, e.l), gram, e.n)
 	}
+	var out testFileAccuracy
 	w, err := e.solve(sys, gram, sums)
 	if err != nil {
-		return 0, 0, err
+		return out, err
 	}
 	testRows := identity(t.M())
-	for _, s := range []struct {
+	type norm struct {
 		lv  []int32
 		dst *float64
-	}{{e.testOwnLv, &own}, {e.testTrainLv, &train}} {
+	}
+	norms := []norm{{e.testOwnLv, &out.own}, {e.testTrainLv, &out.train}}
+	if fill {
+		norms = append(norms, norm{e.testFilledLv, &out.filled})
+	}
+	for _, s := range norms {
 		if *s.dst, err = e.accuracy(w, trainRows{h: e.hidden(hid, s.lv, testRows), rows: testRows, y: t.Y}); err != nil {
-			return 0, 0, err
+			return out, err
 		}
 	}
-	return own, train, nil
+	return out, nil
 }
 
 // blockSums returns, for each primal fold of g (primal[b]), the Gram matrix

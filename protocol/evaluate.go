@@ -24,7 +24,9 @@ const (
 	// TestNormAuto uses the file's own statistics only when the two files were
 	// standardised differently (one has zero mean and unit variance per feature,
 	// the other not — the collection's 11 inconsistent files), else the training
-	// statistics. It looks at features only, never at labels.
+	// statistics; with its own statistics, a feature constant in the test file
+	// takes the training rows' median (filledNormalizedTest). It looks at
+	// features only, never at labels.
 	TestNormAuto TestNorm = "auto"
 )
 
@@ -54,11 +56,29 @@ type EvalResult struct {
 	Std      float64     `json:"accuracy_std"` // over seeds, n−1 denominator
 	Seconds  float64     `json:"seconds"`
 	// Two-file datasets: the rule behind Mean, and the accuracy under each
-	// convention (same models, the test file normalised two ways).
+	// convention (same models, the test file normalised two ways, three
+	// where TestNormAuto's differs from TestNormOwn's: AutoFills).
 	TestNorm   TestNorm     `json:"test_norm,omitempty"`
 	Mismatched bool         `json:"files_mismatched,omitempty"` // standardisation differs between the files
 	Own        *SeedSummary `json:"test_norm_own,omitempty"`
 	Train      *SeedSummary `json:"test_norm_train,omitempty"`
+	// OwnFilled is the accuracy with the test file's own statistics and its
+	// constant features at the training rows' median (AutoFills only).
+	OwnFilled *SeedSummary `json:"test_norm_own_filled,omitempty"`
+}
+
+// Auto is the accuracy of a two-file dataset's test file under
+// TestNormAuto (nil for folds).
+func (r *EvalResult) Auto() *SeedSummary {
+	switch {
+	case r.Train == nil:
+		return nil
+	case !r.Mismatched:
+		return r.Train
+	case r.OwnFilled != nil:
+		return r.OwnFilled
+	}
+	return r.Own
 }
 
 // SeedSummary is an accuracy over seeds.
@@ -107,15 +127,22 @@ type seedEvaluator interface {
 	// folds returns the test accuracy of each fold of u.Folds.
 	folds(seed uint64, threads int) ([]float64, error)
 	// trainTest returns the test-file accuracy with the test file normalised
-	// by its own min/max and by the training file's.
-	trainTest(seed uint64, threads int) (own, train float64, err error)
+	// by its own min/max, by the training file's and, when fill, as
+	// TestNormAuto does for mismatched files (filledNormalizedTest).
+	trainTest(seed uint64, threads int, fill bool) (testFileAccuracy, error)
+}
+
+// testFileAccuracy is the test-file accuracy of one seed under each
+// normalisation of the test file (filled: only when asked).
+type testFileAccuracy struct {
+	own, train, filled float64
 }
 
 // seedResult is what a seedEvaluator returns for one seed.
 type seedResult struct {
-	folds      []float64
-	own, train float64
-	err        error
+	folds []float64
+	file  testFileAccuracy
+	err   error
 }
 
 // evaluate runs the seeds of Evaluate on ev and assembles the result. With
@@ -133,10 +160,12 @@ func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 		opt.TestNorm = TestNormOwn
 	}
 	res := &EvalResult{Dataset: u.Meta.Name, Seeds: opt.Seeds}
-	var own, train []float64
+	var own, train, filled []float64
+	fill := false
 	if u.HasTestFile() {
 		res.TestNorm = opt.TestNorm
 		res.Mismatched = FilesMismatched(u)
+		fill = AutoFills(u)
 	}
 	out := make([]seedResult, len(opt.Seeds))
 	one := func(i, threads int) {
@@ -147,7 +176,7 @@ func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 		seed := opt.Seeds[i]
 		r := &out[i]
 		if u.HasTestFile() {
-			r.own, r.train, r.err = ev.trainTest(seed, threads)
+			r.file, r.err = ev.trainTest(seed, threads, fill)
 			if r.err != nil {
 				r.err = fmt.Errorf("%s seed %d: %w", u.Meta.Name, seed, r.err)
 			}
@@ -182,7 +211,7 @@ func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 	for _, r := range out {
 		if u.HasTestFile() {
 			res.Protocol = "train/test"
-			own, train = append(own, r.own), append(train, r.train)
+			own, train, filled = append(own, r.file.own), append(train, r.file.train), append(filled, r.file.filled)
 			continue
 		}
 		res.Protocol = fmt.Sprintf("%d-fold", len(u.Folds))
@@ -191,9 +220,15 @@ func evaluate(ctx context.Context, u *dataset.UCIDataset, cfg model.Config, opt 
 	}
 	if u.HasTestFile() {
 		res.Own, res.Train = summarize(own), summarize(train)
+		if fill {
+			res.OwnFilled = summarize(filled)
+		}
 		res.PerSeed = own
-		if opt.TestNorm == TestNormTrain || (opt.TestNorm == TestNormAuto && !res.Mismatched) {
+		switch opt.TestNorm {
+		case TestNormTrain:
 			res.PerSeed = train
+		case TestNormAuto:
+			res.PerSeed = res.Auto().PerSeed
 		}
 	}
 	res.Mean = Mean(res.PerSeed)
@@ -222,10 +257,10 @@ func (b baseline) folds(seed uint64, threads int) ([]float64, error) {
 	return folds, nil
 }
 
-func (b baseline) trainTest(seed uint64, threads int) (own, train float64, err error) {
+func (b baseline) trainTest(seed uint64, threads int, fill bool) (testFileAccuracy, error) {
 	cfg := b.cfg
 	cfg.Seed, cfg.Threads = seed, threads
-	return trainTest(b.u, cfg)
+	return trainTest(b.u, cfg, fill)
 }
 
 // holdout trains on split.Train rows of d (normaliser fitted on them) and returns
@@ -241,17 +276,20 @@ func holdout(d *dataset.Dataset, split dataset.Split, cfg model.Config) (float64
 }
 
 // trainTest trains on the train file and returns the test-file accuracy with the
-// test file normalised by its own min/max and by the training file's.
-func trainTest(u *dataset.UCIDataset, cfg model.Config) (own, train float64, err error) {
+// test file normalised by its own min/max, by the training file's and, when
+// fill, by filledNormalizedTest.
+func trainTest(u *dataset.UCIDataset, cfg model.Config, fill bool) (testFileAccuracy, error) {
 	m, err := model.Train(context.Background(), trainData(u.Data), cfg)
 	if err != nil {
-		return 0, 0, err
+		return testFileAccuracy{}, err
 	}
 	test := u.TestData
-	ownNorm := model.FitNormalizer(test.X, test.M(), test.K())
-	own = m.AccuracyNormalized(ownNorm.Apply(test.X, test.M()), test.M(), test.Y)
-	train = m.AccuracyNormalized(m.Norm.Apply(test.X, test.M()), test.M(), test.Y)
-	return own, train, nil
+	acc := func(x []float64) float64 { return m.AccuracyNormalized(x, test.M(), test.Y) }
+	out := testFileAccuracy{own: acc(ownNormalizedTest(u)), train: acc(m.Norm.Apply(test.X, test.M()))}
+	if fill {
+		out.filled = acc(filledNormalizedTest(u))
+	}
+	return out, nil
 }
 
 // FilesMismatched reports whether the train and test files of a two-file dataset
@@ -309,22 +347,26 @@ type Part struct {
 // files (the test file normalised per tn). Normalisation is fitted on each
 // training part.
 func Parts(u *dataset.UCIDataset, tn TestNorm) []Part {
-	mk := func(tr, te *dataset.Dataset, own bool) Part {
+	mk := func(tr, te *dataset.Dataset, xtest func(model.Normalizer) []float64) Part {
 		norm := model.FitNormalizer(tr.X, tr.M(), tr.K())
-		tnorm := norm
-		if own {
-			tnorm = model.FitNormalizer(te.X, te.M(), te.K())
-		}
-		return Part{XTrain: norm.Apply(tr.X, tr.M()), XTest: tnorm.Apply(te.X, te.M()),
+		return Part{XTrain: norm.Apply(tr.X, tr.M()), XTest: xtest(norm),
 			YTrain: tr.Y, YTest: te.Y, MTrain: tr.M(), MTest: te.M()}
 	}
 	if u.HasTestFile() {
-		own := tn == TestNormOwn || (tn == TestNormAuto && FilesMismatched(u))
-		return []Part{mk(u.Data, u.TestData, own)}
+		te := u.TestData
+		xtest := func(n model.Normalizer) []float64 { return n.Apply(te.X, te.M()) }
+		switch tn {
+		case TestNormOwn:
+			xtest = func(model.Normalizer) []float64 { return ownNormalizedTest(u) }
+		case TestNormAuto:
+			xtest = func(n model.Normalizer) []float64 { return autoNormalizedTest(u, n) }
+		}
+		return []Part{mk(u.Data, te, xtest)}
 	}
 	var out []Part
 	for _, f := range u.Folds {
-		out = append(out, mk(u.Data.Subset(f.Train), u.Data.Subset(f.Test), false))
+		te := u.Data.Subset(f.Test)
+		out = append(out, mk(u.Data.Subset(f.Train), te, func(n model.Normalizer) []float64 { return n.Apply(te.X, te.M()) }))
 	}
 	return out
 }

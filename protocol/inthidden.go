@@ -183,6 +183,16 @@ func (h *intHidden) shiftedTo(dst []int8, s0 []int16, lv0, lv []int32, rows []in
 	})
 }
 
+// normalizedLevels is the density encoder's level of every normalised value
+// of xn (N levels).
+func normalizedLevels(xn []float64, n int) []int32 {
+	lv := make([]int32, len(xn))
+	for i, v := range xn {
+		lv[i] = int32(model.Level(v, n))
+	}
+	return lv
+}
+
 // levelsOf returns the M×K input levels v = Level(x', N) of every row of x
 // (M×K raw values) under the normaliser nz.
 func levelsOf(x []float64, m, k int, nz model.Normalizer, n int) []int32 {

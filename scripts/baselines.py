@@ -16,7 +16,10 @@ The protocol (docs/protocol.md, "Baselines"):
 - four-fold datasets: conxuntos_kfold.dat's folds (line 2f+1 training rows,
   line 2f+2 test rows); two-file datasets: train on the train file, test on the
   test file, normalised by its own min/max ("own") and by the train file's
-  ("train"), both recorded (the summary applies hdlgen's --test-norm rules).
+  ("train"), both recorded, and where some feature is constant in the test
+  file but not in the train file also "own_filled": its own min/max with those
+  features at the median of the train file's normalised values (hdlgen's
+  protocol.AutoFills); the summary applies hdlgen's --test-norm rules.
 - min-max normalisation fitted on the training rows, clamped to [0, 1];
   a constant feature maps to 0 (model.Normalizer).
 - hyperparameters chosen on the training rows only: a seeded 75/25 split of
@@ -118,6 +121,20 @@ class MinMax:
         return np.clip(z, 0.0, 1.0)
 
 
+def own_filled(x, xt):
+    """protocol.filledNormalizedTest: the test file xt by its own min/max, a
+    feature constant in it (and not in the train file x) at the lower median
+    of the train file's normalised values; None when no feature is."""
+    const = (xt.max(axis=0) == xt.min(axis=0)) & (x.max(axis=0) > x.min(axis=0))
+    if not const.any():
+        return None
+    z, train = MinMax(xt)(xt), MinMax(x)(x)
+    for f in np.flatnonzero(const):
+        col = np.sort(train[:, f])
+        z[:, f] = col[(len(col) - 1) // 2]
+    return z
+
+
 def cap(x, y, rows, rng):
     if rows <= 0 or len(y) <= rows:
         return x, y
@@ -188,6 +205,9 @@ def run_dataset(folder, name, models, max_rows, log):
             model, choice = fit_one(m, nz(x), y, max_rows)
             rec["test_norm_own"] = float((model.predict(MinMax(xt)(xt)) == yt).mean())
             rec["test_norm_train"] = float((model.predict(nz(xt)) == yt).mean())
+            filled = own_filled(x, xt)
+            if filled is not None:
+                rec["test_norm_own_filled"] = float((model.predict(filled) == yt).mean())
             rec["chosen"] = [choice]
         else:
             accs, chosen = [], []

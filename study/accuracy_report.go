@@ -99,10 +99,7 @@ func WriteAccuracyReport(dir string, s *AccuracyStudy, networks []protocol.Netwo
 			acc[nw] = append(acc[nw], r.Eval.Mean)
 			tr, au := r.Eval.Mean, r.Eval.Mean
 			if r.Eval.Train != nil {
-				tr, au = r.Eval.Train.Mean, r.Eval.Train.Mean
-				if r.Eval.Mismatched {
-					au = r.Eval.Own.Mean
-				}
+				tr, au = r.Eval.Train.Mean, r.Eval.Auto().Mean
 			}
 			trainNorm, autoNorm = append(trainNorm, tr), append(autoNorm, au)
 			ns.SearchSeconds += r.Search.Seconds
@@ -191,7 +188,7 @@ func (s *AccuracySummary) markdown() string {
 	}
 	b.WriteString("\n\nMean accuracy over the datasets; the two-file datasets' test files are normalised by their own min/max " +
 		"(DESIGN.md's default, the published convention); the next two columns use the training statistics instead, " +
-		"or the auto rule (own only for the 11 files standardised differently from their partner).\n")
+		"or the auto rule (own only for the 11 files standardised differently from their partner, a feature constant in the test file at the training rows' median).\n")
 	if s.Datasets == 0 {
 		b.WriteString("\nNo dataset has a result for every network yet: rerun the command to resume.\n")
 		return b.String()

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/hdlgen/hdlgen/dataset"
+	"github.com/hdlgen/hdlgen/protocol"
 )
 
 // DataHash identifies the content of one dataset of the collection: the
@@ -16,6 +17,11 @@ import (
 // <name>.txt, the data file(s), conxuntos.dat and conxuntos_kfold.dat — each
 // preceded by its name and length. Every stored job records the hash of its
 // dataset, and a job whose data changed runs again instead of being reused.
+//
+// A two-file dataset whose test file TestNormAuto normalises differently from
+// TestNormOwn (protocol.AutoFills: in the collection, annealing) also hashes
+// the name of that rule, autoFillsRule: its jobs stored before the rule record
+// no accuracy under it, so they run again.
 func DataHash(dir, name string) (string, error) {
 	meta, err := dataset.ReadUCIMeta(dir, name)
 	if err != nil {
@@ -30,8 +36,20 @@ func DataHash(dir, name string) (string, error) {
 			return "", fmt.Errorf("data hash of %s: %w", name, err)
 		}
 	}
+	if meta.TestFile != "" {
+		u, err := dataset.LoadUCI(dir, name)
+		if err != nil {
+			return "", fmt.Errorf("data hash of %s: %w", name, err)
+		}
+		if protocol.AutoFills(u) {
+			fmt.Fprintf(h, "%s\n", autoFillsRule)
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
+
+// autoFillsRule names protocol.AutoFills's normalisation in DataHash.
+const autoFillsRule = "test file: features constant in it at the training rows' median (protocol.AutoFills)"
 
 func hashFile(h io.Writer, path, name string) error {
 	f, err := os.Open(path)

@@ -101,9 +101,9 @@ every grid point is scored by the validation accuracy of its readout rounded to
 B bits, the integer model the hardware runs, rather than by the float readout: the λ best for the float readout can be too weak for
 the rounded one (docs/semantics.md). On a CSV, --bits also makes the wide grid the
 default (λ up to 2^15: the strong penalties a rounded readout needs; over the
-collection the 5-bit readout chosen this way averages 0.8071 against 0.7751 on
-the paper's grid, results/uci121-identity-wide-5bit-ga); give --grid paper for
-the paper's.`,
+collection the 5-bit readout chosen this way averages 0.8020 against 0.7751 on
+the paper's grid, results/uci121-identity-wide and results/uci121-identity); give
+--grid paper for the paper's.`,
 		Example: `  hdlgen search --data ../shared/uci121 --dataset abalone --arch intrvfl
   hdlgen search --data ../shared/uci121 --dataset tic-tac-toe --arch intrvfl --regularizer identity --bits 5
   hdlgen search --data mine.csv --test mine-test.csv --arch intrvfl --bits 5 --grid wide -o tuned.json`,
