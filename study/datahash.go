@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,18 +24,9 @@ import (
 // the name of that rule, autoFillsRule: its jobs stored before the rule record
 // no accuracy under it, so they run again.
 func DataHash(dir, name string) (string, error) {
-	meta, err := dataset.ReadUCIMeta(dir, name)
+	h, meta, err := hashFiles(dir, name)
 	if err != nil {
 		return "", err
-	}
-	h := sha256.New()
-	for _, f := range []string{name + ".txt", meta.TrainFile, meta.TestFile, dataset.SearchFile, dataset.KFoldFile} {
-		if f == "" {
-			continue
-		}
-		if err := hashFile(h, filepath.Join(dir, name, f), f); err != nil {
-			return "", fmt.Errorf("data hash of %s: %w", name, err)
-		}
 	}
 	if meta.TestFile != "" {
 		u, err := dataset.LoadUCI(dir, name)
@@ -46,6 +38,25 @@ func DataHash(dir, name string) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// hashFiles hashes the files of dataset name that the loader reads, each
+// preceded by its name and length (DataHash without the rules).
+func hashFiles(dir, name string) (hash.Hash, *dataset.UCIMeta, error) {
+	meta, err := dataset.ReadUCIMeta(dir, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	h := sha256.New()
+	for _, f := range []string{name + ".txt", meta.TrainFile, meta.TestFile, dataset.SearchFile, dataset.KFoldFile} {
+		if f == "" {
+			continue
+		}
+		if err := hashFile(h, filepath.Join(dir, name, f), f); err != nil {
+			return nil, nil, fmt.Errorf("data hash of %s: %w", name, err)
+		}
+	}
+	return h, meta, nil
 }
 
 // autoFillsRule names protocol.AutoFills's normalisation in DataHash.
