@@ -27,7 +27,8 @@ as many classes as rows, or that looks continuous, gets a warning.`
 
 // testNormHelp documents --test-norm.
 const testNormHelp = "two-file datasets: normalise the test file with its own min/max (own, the published convention), " +
-	"the training file's (train), or its own only when the two files were standardised differently (auto)"
+	"the training file's (train), or its own only when the two files were standardised differently, " +
+	"a feature constant in the test file then at the training rows' median (auto; docs/protocol.md)"
 
 // loadLabelledColumn loads labelled data from a CSV file, an embedded example
 // or a dataset of a UCI-121 collection folder (all rows of its data file); a
