@@ -114,7 +114,7 @@ func newIntEval(u *dataset.UCIDataset, cfg model.Config) *intEval {
 		e.testOwnLv = levelsOf(t.X, t.M(), k, model.FitNormalizer(t.X, t.M(), k), e.n)
 		e.testTrainLv = levelsOf(t.X, t.M(), k, norm, e.n)
 		if AutoFills(u) {
-			e.testFilledLv = normalizedLevels(filledNormalizedTest(u), e.n)
+			e.testFilledLv = normalizedLevels(filledNormalizedTest(u, norm), e.n)
 		}
 		return e
 	}

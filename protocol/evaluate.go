@@ -287,7 +287,7 @@ func trainTest(u *dataset.UCIDataset, cfg model.Config, fill bool) (testFileAccu
 	acc := func(x []float64) float64 { return m.AccuracyNormalized(x, test.M(), test.Y) }
 	out := testFileAccuracy{own: acc(ownNormalizedTest(u)), train: acc(m.Norm.Apply(test.X, test.M()))}
 	if fill {
-		out.filled = acc(filledNormalizedTest(u))
+		out.filled = acc(filledNormalizedTest(u, m.Norm))
 	}
 	return out, nil
 }

@@ -51,11 +51,12 @@ func ownNormalizedTest(u *dataset.UCIDataset) []float64 {
 // values of that feature (the lower median, a value the feature takes).
 // A constant column carries no scale of its own, and 0 would place every
 // test row at the training file's minimum; the median places it where the
-// training rows mostly are. Only features are looked at.
-func filledNormalizedTest(u *dataset.UCIDataset) []float64 {
+// training rows mostly are. trainNorm is the training file's normaliser.
+// Only features are looked at.
+func filledNormalizedTest(u *dataset.UCIDataset, trainNorm model.Normalizer) []float64 {
 	x := ownNormalizedTest(u)
 	d, k, m := u.Data, u.Data.K(), u.TestData.M()
-	train := model.FitNormalizer(d.X, d.M(), k).Apply(d.X, d.M())
+	train := trainNorm.Apply(d.X, d.M())
 	col := make([]float64, d.M())
 	for _, f := range ConstantInTestFile(u) {
 		for r := range col {
@@ -75,7 +76,7 @@ func filledNormalizedTest(u *dataset.UCIDataset) []float64 {
 // the training file's statistics otherwise.
 func autoNormalizedTest(u *dataset.UCIDataset, trainNorm model.Normalizer) []float64 {
 	if FilesMismatched(u) {
-		return filledNormalizedTest(u)
+		return filledNormalizedTest(u, trainNorm)
 	}
 	return trainNorm.Apply(u.TestData.X, u.TestData.M())
 }
